@@ -1,0 +1,302 @@
+//! The job-graph model: `{vertices, edges}`, lossless and order-preserving.
+//!
+//! A [`Vertex`] keeps every field it was given, in the order given, so a graph parsed and
+//! written again is the same document. Typed views of the known vertex types are available
+//! through [`Vertex::kind`]; any other type passes through untouched.
+
+use serde::de::Error as _;
+use serde::ser::SerializeMap;
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use serde_json::{Map, Value};
+
+use crate::edge::{Edge, EdgeError, parse_edge};
+use crate::vertex::VertexKind;
+
+/// A vertex: an ordered JSON object whose `type` and `name` are strings.
+///
+/// ```
+/// use jobgraph_core::Vertex;
+/// let v: Vertex = serde_json::from_str(r#"{"type":"logs-sync-sink","name":"out","x":1}"#).unwrap();
+/// assert_eq!(v.name(), "out");
+/// assert_eq!(v.vertex_type(), "logs-sync-sink");
+/// assert_eq!(serde_json::to_string(&v).unwrap(), r#"{"type":"logs-sync-sink","name":"out","x":1}"#);
+/// ```
+#[derive(Debug, Clone, PartialEq)]
+pub struct Vertex {
+    fields: Map<String, Value>,
+}
+
+impl Vertex {
+    /// Makes a vertex of JSON fields; `type` and `name` must be strings.
+    pub fn from_fields(fields: Map<String, Value>) -> Result<Self, String> {
+        for key in ["type", "name"] {
+            match fields.get(key) {
+                Some(Value::String(_)) => {}
+                Some(other) => {
+                    return Err(format!("`{key}` must be a string, found {}", kind_of(other)));
+                }
+                None => return Err(format!("`{key}` is missing")),
+            }
+        }
+        Ok(Vertex { fields })
+    }
+
+    /// The vertex name.
+    pub fn name(&self) -> &str {
+        self.str_field("name")
+    }
+
+    /// The vertex type, for example `logs-filter`.
+    pub fn vertex_type(&self) -> &str {
+        self.str_field("type")
+    }
+
+    fn str_field(&self, key: &str) -> &str {
+        self.fields.get(key).and_then(Value::as_str).unwrap_or("")
+    }
+
+    /// Renames the vertex; all other fields keep their place.
+    pub fn set_name(&mut self, name: String) {
+        self.fields.insert("name".into(), Value::String(name));
+    }
+
+    /// Every field, in document order.
+    pub fn fields(&self) -> &Map<String, Value> {
+        &self.fields
+    }
+
+    /// Whether this vertex is a `template-operation`.
+    pub fn is_template_operation(&self) -> bool {
+        self.vertex_type() == crate::vertex::TEMPLATE_OPERATION
+    }
+
+    /// A typed view of the vertex for the known types; [`VertexKind::Other`] for the rest.
+    ///
+    /// Fails, naming the field, when a known type has a field of the wrong JSON type.
+    pub fn kind(&self) -> Result<VertexKind, String> {
+        VertexKind::from_vertex(self)
+    }
+}
+
+impl Serialize for Vertex {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        self.fields.serialize(serializer)
+    }
+}
+
+impl<'de> Deserialize<'de> for Vertex {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let fields = Map::deserialize(deserializer)?;
+        Vertex::from_fields(fields).map_err(D::Error::custom)
+    }
+}
+
+/// A job graph: vertices joined by edges, plus any other top-level fields, kept in order.
+///
+/// Edges are kept as written; [`JobGraph::parsed_edges`] parses them.
+///
+/// ```
+/// use jobgraph_core::JobGraph;
+/// let text = r#"{"vertices":[{"type":"a","name":"x"},{"type":"b","name":"y"}],"edges":["x->y"]}"#;
+/// let graph: JobGraph = serde_json::from_str(text).unwrap();
+/// assert_eq!(graph.vertices.len(), 2);
+/// assert_eq!(graph.parsed_edges().unwrap()[0].to_string(), "x -> y");
+/// assert_eq!(serde_json::to_string(&graph).unwrap(), text);
+/// ```
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct JobGraph {
+    /// The vertices, in order.
+    pub vertices: Vec<Vertex>,
+    /// The edges as written, in order.
+    pub edges: Vec<String>,
+    /// Other top-level fields with their position; `vertices` and `edges` hold `null` here
+    /// only to remember where they stood.
+    layout: Map<String, Value>,
+}
+
+impl JobGraph {
+    /// A graph of these vertices and edges.
+    pub fn new(vertices: Vec<Vertex>, edges: Vec<String>) -> Self {
+        JobGraph {
+            vertices,
+            edges,
+            layout: Map::new(),
+        }
+    }
+
+    /// Reads a graph from a JSON value, naming the JSON pointer of the first structural
+    /// problem. Use [`crate::validate_job_graph`] for a full report.
+    pub fn from_value(value: Value) -> Result<Self, String> {
+        let Value::Object(mut object) = value else {
+            return Err(format!("expected an object, found {}", kind_of(&value)));
+        };
+        let vertices = match object.get_mut("vertices").map(Value::take) {
+            Some(Value::Array(items)) => items
+                .into_iter()
+                .enumerate()
+                .map(|(i, item)| match item {
+                    Value::Object(fields) => {
+                        Vertex::from_fields(fields).map_err(|e| format!("/vertices/{i}: {e}"))
+                    }
+                    other => Err(format!(
+                        "/vertices/{i}: expected an object, found {}",
+                        kind_of(&other)
+                    )),
+                })
+                .collect::<Result<Vec<_>, _>>()?,
+            Some(other) => {
+                return Err(format!(
+                    "/vertices: expected an array, found {}",
+                    kind_of(&other)
+                ));
+            }
+            None => return Err("/vertices: is missing".into()),
+        };
+        let edges = match object.get_mut("edges").map(Value::take) {
+            Some(Value::Array(items)) => items
+                .into_iter()
+                .enumerate()
+                .map(|(i, item)| match item {
+                    Value::String(text) => Ok(text),
+                    other => Err(format!(
+                        "/edges/{i}: expected a string, found {}",
+                        kind_of(&other)
+                    )),
+                })
+                .collect::<Result<Vec<_>, _>>()?,
+            Some(Value::Null) | None => Vec::new(),
+            Some(other) => {
+                return Err(format!(
+                    "/edges: expected an array, found {}",
+                    kind_of(&other)
+                ));
+            }
+        };
+        Ok(JobGraph {
+            vertices,
+            edges,
+            layout: object,
+        })
+    }
+
+    /// Parses every edge.
+    pub fn parsed_edges(&self) -> Result<Vec<Edge>, EdgeError> {
+        self.edges.iter().map(|e| parse_edge(e)).collect()
+    }
+
+    /// The top-level fields other than `vertices` and `edges`.
+    pub fn extra_fields(&self) -> impl Iterator<Item = (&String, &Value)> {
+        self.layout
+            .iter()
+            .filter(|(k, _)| k.as_str() != "vertices" && k.as_str() != "edges")
+    }
+
+    /// A graph with the same extra fields (and their order) but other vertices and edges.
+    pub fn with_contents(&self, vertices: Vec<Vertex>, edges: Vec<String>) -> Self {
+        JobGraph {
+            vertices,
+            edges,
+            layout: self.layout.clone(),
+        }
+    }
+
+    /// The graph as a JSON value.
+    pub fn to_value(&self) -> Value {
+        serde_json::to_value(self).unwrap_or(Value::Null)
+    }
+}
+
+impl Serialize for JobGraph {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut map = serializer.serialize_map(None)?;
+        if !self.layout.contains_key("vertices") {
+            map.serialize_entry("vertices", &self.vertices)?;
+        }
+        if !self.layout.contains_key("edges") {
+            map.serialize_entry("edges", &self.edges)?;
+        }
+        for (key, value) in &self.layout {
+            match key.as_str() {
+                "vertices" => map.serialize_entry(key, &self.vertices)?,
+                "edges" => map.serialize_entry(key, &self.edges)?,
+                _ => map.serialize_entry(key, value)?,
+            }
+        }
+        map.end()
+    }
+}
+
+impl<'de> Deserialize<'de> for JobGraph {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        JobGraph::from_value(Value::deserialize(deserializer)?).map_err(D::Error::custom)
+    }
+}
+
+/// Names a JSON value's type the way error messages do: `a string`, `an array`, ….
+pub fn kind_of(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn round_trip_keeps_every_field_and_order() {
+        let text = r#"{
+  "edges": [
+    "a->b"
+  ],
+  "meta": {
+    "z": 1,
+    "a": [
+      1.5,
+      null,
+      true
+    ]
+  },
+  "vertices": [
+    {
+      "name": "a",
+      "zeta": 1,
+      "type": "custom-thing",
+      "alpha": {
+        "nested": [
+          "x"
+        ]
+      }
+    },
+    {
+      "type": "logs-sync-sink",
+      "name": "b"
+    }
+  ]
+}"#;
+        let graph: JobGraph = serde_json::from_str(text).unwrap();
+        assert_eq!(serde_json::to_string_pretty(&graph).unwrap(), text);
+        assert_eq!(graph.extra_fields().count(), 1);
+    }
+
+    #[test]
+    fn structural_errors_carry_pointers() {
+        let err = JobGraph::from_value(serde_json::json!({"vertices": [{"type": "a"}]}));
+        assert_eq!(err.unwrap_err(), "/vertices/0: `name` is missing");
+        let err = JobGraph::from_value(serde_json::json!({"vertices": [], "edges": [3]}));
+        assert_eq!(err.unwrap_err(), "/edges/0: expected a string, found a number");
+        let err = JobGraph::from_value(serde_json::json!([1]));
+        assert_eq!(err.unwrap_err(), "expected an object, found an array");
+    }
+
+    #[test]
+    fn missing_edges_means_none() {
+        let graph = JobGraph::from_value(serde_json::json!({"vertices": []})).unwrap();
+        assert!(graph.edges.is_empty());
+    }
+}

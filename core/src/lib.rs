@@ -1,0 +1,23 @@
+//! # jobgraph-core
+//!
+//! Job-graph model, edge grammar, validation, template input validation, the script sandbox and
+//! the recursive template resolver. Pure Rust with no I/O; builds for native targets and
+//! `wasm32-unknown-unknown`.
+
+pub mod edge;
+pub mod graph;
+pub mod inputs;
+pub mod sandbox;
+pub mod source;
+pub mod template;
+pub mod validate;
+pub mod vertex;
+
+pub use edge::{Edge, EdgeError, Endpoint, format_edge, parse_edge};
+pub use graph::{JobGraph, Vertex};
+pub use inputs::InputSchema;
+pub use sandbox::{LimitHit, LimitKind, Limits, ScriptError, ScriptFailure, ScriptInput, run_script};
+pub use source::{FetchError, TemplateSet, TemplateSource};
+pub use template::{DraftOutput, Template};
+pub use validate::{Problem, join_problems, validate_job_graph};
+pub use vertex::{TemplateOperation, VertexKind};

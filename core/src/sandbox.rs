@@ -1,0 +1,519 @@
+//! The script sandbox: runs one template script in a fresh `boa_engine` context.
+//!
+//! Every execution gets a new [`boa_engine::Context`] (and so a new realm): nothing a script does
+//! to built-ins or globals survives it. The context has no module loader, no console, no timers,
+//! no file, network, process or environment access and no `WebAssembly`: only the ECMAScript
+//! built-ins. Inputs and `user` are created inside the context, so constructor chains lead only
+//! to the sandbox's own intrinsics.
+//!
+//! Limits (see [`Limits`]): wall-clock time (checked between budgeted slices of VM execution),
+//! loop iterations (counted per call frame by boa; not catchable by the script), recursion depth
+//! and output size (vertices and bytes). Soft limits are listed in `docs/sandbox.md`.
+
+use std::fmt;
+use std::future::Future;
+use std::pin::pin;
+use std::task::{Poll, Waker};
+
+use boa_engine::object::ObjectInitializer;
+use boa_engine::property::Attribute;
+use boa_engine::{
+    Context, JsError, JsResult, JsString, JsValue, NativeFunction, Script, Source, js_string,
+};
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+use web_time::{Duration, Instant};
+
+/// VM "clock cycles" run between two deadline checks.
+const BUDGET_PER_SLICE: u32 = 20_000;
+
+/// Resource limits of one script execution. Every field has a safe default.
+///
+/// ```
+/// let limits = jobgraph_core::Limits { timeout_ms: 250, ..Default::default() };
+/// assert_eq!(limits.max_output_vertices, 10_000);
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct Limits {
+    /// Wall-clock time for one script, in milliseconds. Default 1000.
+    pub timeout_ms: u64,
+    /// Loop iterations allowed in one call frame (boa counts per frame). Default 10 000 000.
+    pub loop_iterations: u64,
+    /// Depth of nested calls. Default 256.
+    pub recursion_depth: usize,
+    /// Vertices a script may return. Default 10 000.
+    pub max_output_vertices: usize,
+    /// Bytes of the script's result as compact JSON. Default 8 MiB.
+    pub max_output_bytes: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            timeout_ms: 1_000,
+            loop_iterations: 10_000_000,
+            recursion_depth: 256,
+            max_output_vertices: 10_000,
+            max_output_bytes: 8 * 1024 * 1024,
+        }
+    }
+}
+
+/// Which limit stopped a script.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub enum LimitKind {
+    /// Wall-clock time.
+    Time,
+    /// Loop iterations in one call frame.
+    Loop,
+    /// Call depth (or the VM stack that deep calls use).
+    Recursion,
+    /// Number of vertices in the result.
+    OutputVertices,
+    /// Size of the result.
+    OutputBytes,
+}
+
+/// A limit that was hit, with its configured value.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct LimitHit {
+    /// Which limit.
+    pub kind: LimitKind,
+    /// Its configured value (ms, iterations, calls, vertices or bytes).
+    pub value: u64,
+}
+
+impl fmt::Display for LimitHit {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let v = self.value;
+        match self.kind {
+            LimitKind::Time => write!(f, "time limit of {v} ms exceeded"),
+            LimitKind::Loop => write!(f, "loop limit of {v} iterations exceeded"),
+            LimitKind::Recursion => write!(f, "recursion limit of {v} nested calls exceeded"),
+            LimitKind::OutputVertices => write!(f, "output size limit of {v} vertices exceeded"),
+            LimitKind::OutputBytes => write!(f, "output size limit of {v} bytes exceeded"),
+        }
+    }
+}
+
+/// What one script execution needs.
+#[derive(Debug, Clone, Copy)]
+pub struct ScriptInput<'a> {
+    /// The JavaScript source.
+    pub source: &'a str,
+    /// Global variables, bound in this order.
+    pub variables: &'a Map<String, Value>,
+    /// Value of the `draft` global.
+    pub draft: bool,
+    /// What `user.getName()` returns.
+    pub user: &'a str,
+}
+
+/// Why a script produced no graph.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ScriptError {
+    /// The final expression was `null` or `undefined` (or JSON text `null`).
+    ReturnedNothing,
+    /// Syntax error, exception or limit.
+    Failed(ScriptFailure),
+    /// The result is not JSON-shaped (for example a string that is not JSON, or a BigInt).
+    NotJson(String),
+}
+
+/// A failed execution: the message, where, and the limit when one stopped it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ScriptFailure {
+    /// The error as JavaScript reports it, for example `TypeError: x is not a function`.
+    pub message: String,
+    /// 1-based line of the script, when known.
+    pub line: Option<u32>,
+    /// 1-based column of the script, when known.
+    pub column: Option<u32>,
+    /// The limit that stopped the script, if any.
+    pub limit: Option<LimitHit>,
+}
+
+impl fmt::Display for ScriptFailure {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.limit {
+            Some(limit) => write!(f, "{limit}")?,
+            None => f.write_str(&self.message)?,
+        }
+        if let (Some(line), Some(column)) = (self.line, self.column) {
+            write!(f, " at line {line}, column {column}")?;
+        }
+        Ok(())
+    }
+}
+
+impl ScriptFailure {
+    fn limit(kind: LimitKind, value: u64) -> Self {
+        let hit = LimitHit { kind, value };
+        ScriptFailure {
+            message: hit.to_string(),
+            line: None,
+            column: None,
+            limit: Some(hit),
+        }
+    }
+}
+
+/// Runs a template script and returns the JSON value of its final expression.
+///
+/// A string result is parsed as JSON. `null`/`undefined` is [`ScriptError::ReturnedNothing`].
+///
+/// ```
+/// use jobgraph_core::{Limits, ScriptInput, run_script};
+/// use serde_json::{Map, json};
+/// let mut vars = Map::new();
+/// vars.insert("n".into(), json!(2));
+/// let out = run_script(
+///     &ScriptInput { source: "({n: n * 2, who: user.getName(), draft})", variables: &vars,
+///                    draft: true, user: "ada" },
+///     &Limits::default(),
+/// ).unwrap();
+/// assert_eq!(out, json!({"n": 4, "who": "ada", "draft": true}));
+/// ```
+pub fn run_script(input: &ScriptInput<'_>, limits: &Limits) -> Result<Value, ScriptError> {
+    let mut context = Context::default();
+    let result = execute(&mut context, input, limits);
+    // Dropping the context frees the realm and everything the script made.
+    drop(context);
+    result
+}
+
+fn execute(
+    context: &mut Context,
+    input: &ScriptInput<'_>,
+    limits: &Limits,
+) -> Result<Value, ScriptError> {
+    let runtime = context.runtime_limits_mut();
+    runtime.set_loop_iteration_limit(limits.loop_iterations);
+    runtime.set_recursion_limit(limits.recursion_depth);
+
+    bind_globals(context, input).map_err(|e| ScriptError::Failed(failure(&e, context, limits)))?;
+
+    let script = Script::parse(Source::from_bytes(input.source), None, context)
+        .map_err(|e| ScriptError::Failed(failure(&e, context, limits)))?;
+    let value = run_with_deadline(&script, context, limits)?;
+    convert_result(&value, context, limits)
+}
+
+fn bind_globals(context: &mut Context, input: &ScriptInput<'_>) -> JsResult<()> {
+    for (name, value) in input.variables {
+        let value = JsValue::from_json(value, context)?;
+        context
+            .register_global_property(JsString::from(name.as_str()), value, Attribute::all())
+            .map_err(|_| {
+                JsError::from_opaque(JsValue::from(JsString::from(format!(
+                    "input {name:?} cannot be bound: it names a read-only JavaScript global"
+                ))))
+            })?;
+    }
+    context.register_global_property(js_string!("draft"), input.draft, Attribute::all())?;
+    let name = JsString::from(input.user);
+    let get_name = NativeFunction::from_copy_closure_with_captures(
+        |_this, _args, name: &JsString, _ctx| Ok(JsValue::from(name.clone())),
+        name,
+    );
+    let user = ObjectInitializer::new(context)
+        .function(get_name, js_string!("getName"), 0)
+        .build();
+    context.register_global_property(js_string!("user"), user, Attribute::all())?;
+    Ok(())
+}
+
+fn run_with_deadline(
+    script: &Script,
+    context: &mut Context,
+    limits: &Limits,
+) -> Result<JsValue, ScriptError> {
+    let deadline = Instant::now() + Duration::from_millis(limits.timeout_ms);
+    let outcome = {
+        let mut run = pin!(script.evaluate_async_with_budget(context, BUDGET_PER_SLICE));
+        let mut poll_context = std::task::Context::from_waker(Waker::noop());
+        loop {
+            match run.as_mut().poll(&mut poll_context) {
+                Poll::Ready(outcome) => break outcome,
+                Poll::Pending if Instant::now() >= deadline => {
+                    return Err(ScriptError::Failed(ScriptFailure::limit(
+                        LimitKind::Time,
+                        limits.timeout_ms,
+                    )));
+                }
+                Poll::Pending => {}
+            }
+        }
+    };
+    outcome.map_err(|e| ScriptError::Failed(failure(&e, context, limits)))
+}
+
+/// Turns a boa error into a failure with message, position and limit.
+fn failure(error: &JsError, context: &mut Context, limits: &Limits) -> ScriptFailure {
+    let text = error.to_string();
+    if let Some(rest) = text.strip_prefix("RuntimeLimitError: ") {
+        let (kind, value) = if rest.contains("iteration loops") {
+            (LimitKind::Loop, limits.loop_iterations)
+        } else {
+            (LimitKind::Recursion, limits.recursion_depth as u64)
+        };
+        return ScriptFailure::limit(kind, value);
+    }
+    let (line, column) = first_position(&text);
+    let message = match error.try_native(context) {
+        Ok(native) => {
+            let message = native.message().trim();
+            if message.is_empty() {
+                native.kind().to_string()
+            } else {
+                format!("{}: {message}", native.kind())
+            }
+        }
+        Err(_) => match error.as_opaque() {
+            Some(value) => match value.as_string() {
+                Some(s) => format!("Uncaught {:?}", s.to_std_string_escaped()),
+                None => format!("Uncaught {}", value.display()),
+            },
+            None => first_line(&text).to_owned(),
+        },
+    };
+    let message = strip_position_suffix(&message).to_owned();
+    // Stack exhaustion inside built-ins surfaces as a RangeError.
+    let limit = (message.contains("Maximum call stack size exceeded")).then_some(LimitHit {
+        kind: LimitKind::Recursion,
+        value: limits.recursion_depth as u64,
+    });
+    ScriptFailure {
+        message,
+        line,
+        column,
+        limit,
+    }
+}
+
+fn first_line(text: &str) -> &str {
+    text.lines().next().unwrap_or("")
+}
+
+/// Removes a trailing ` (… at :L:C)` that boa appends to native messages.
+fn strip_position_suffix(message: &str) -> &str {
+    match message.rfind(" (") {
+        Some(i) if message.ends_with(')') && first_position(&message[i..]).0.is_some() => {
+            &message[..i]
+        }
+        _ => message,
+    }
+}
+
+/// The first `:line:column` position in boa's rendering of an error, if any.
+fn first_position(text: &str) -> (Option<u32>, Option<u32>) {
+    for (i, _) in text.match_indices(" at :") {
+        let rest = &text[i + 5..];
+        let mut numbers = rest.split([':', ')']);
+        if let (Some(Ok(line)), Some(Ok(column))) = (
+            numbers.next().map(str::parse::<u32>),
+            numbers.next().map(str::parse::<u32>),
+        ) {
+            return (Some(line), Some(column));
+        }
+    }
+    (None, None)
+}
+
+fn convert_result(
+    value: &JsValue,
+    context: &mut Context,
+    limits: &Limits,
+) -> Result<Value, ScriptError> {
+    if value.is_null_or_undefined() {
+        return Err(ScriptError::ReturnedNothing);
+    }
+    let json = if let Some(text) = value.as_string() {
+        let text = text.to_std_string_escaped();
+        check_bytes(text.len(), limits)?;
+        serde_json::from_str::<Value>(&text).map_err(|e| {
+            ScriptError::NotJson(format!("the script returned a string that is not JSON ({e})"))
+        })?
+    } else {
+        let json = value
+            .to_json(context)
+            .map_err(|e| ScriptError::NotJson(first_line(&e.to_string()).to_owned()))?;
+        let mut json = json.ok_or(ScriptError::ReturnedNothing)?;
+        normalize_numbers(&mut json);
+        check_bytes(compact_len(&json), limits)?;
+        json
+    };
+    if json.is_null() {
+        return Err(ScriptError::ReturnedNothing);
+    }
+    if let Some(vertices) = json.get("vertices").and_then(Value::as_array)
+        && vertices.len() > limits.max_output_vertices
+    {
+        return Err(ScriptError::Failed(ScriptFailure::limit(
+            LimitKind::OutputVertices,
+            limits.max_output_vertices as u64,
+        )));
+    }
+    Ok(json)
+}
+
+fn check_bytes(len: usize, limits: &Limits) -> Result<(), ScriptError> {
+    if len > limits.max_output_bytes {
+        Err(ScriptError::Failed(ScriptFailure::limit(
+            LimitKind::OutputBytes,
+            limits.max_output_bytes as u64,
+        )))
+    } else {
+        Ok(())
+    }
+}
+
+/// Length of the compact JSON text of `value`, without building it.
+fn compact_len(value: &Value) -> usize {
+    struct Counter(usize);
+    impl std::io::Write for Counter {
+        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+            self.0 += buf.len();
+            Ok(buf.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+    let mut counter = Counter(0);
+    match serde_json::to_writer(&mut counter, value) {
+        Ok(()) => counter.0,
+        Err(_) => usize::MAX,
+    }
+}
+
+/// JavaScript has one number type; write integral numbers as integers, as `JSON.stringify` does.
+fn normalize_numbers(value: &mut Value) {
+    const MAX_SAFE: f64 = 9_007_199_254_740_991.0;
+    match value {
+        Value::Number(n) => {
+            if let Some(f) = n.as_f64().filter(|_| n.is_f64())
+                && f.fract() == 0.0
+                && f.abs() <= MAX_SAFE
+            {
+                // `-0` is written `0`, as JSON.stringify does.
+                *value = Value::from(f as i64);
+            }
+        }
+        Value::Array(items) => items.iter_mut().for_each(normalize_numbers),
+        Value::Object(map) => map.values_mut().for_each(normalize_numbers),
+        _ => {}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn run(source: &str) -> Result<Value, ScriptError> {
+        run_limited(source, Limits::default())
+    }
+
+    fn run_limited(source: &str, limits: Limits) -> Result<Value, ScriptError> {
+        let vars = Map::new();
+        run_script(
+            &ScriptInput {
+                source,
+                variables: &vars,
+                draft: false,
+                user: "tester",
+            },
+            &limits,
+        )
+    }
+
+    fn failed(source: &str, limits: Limits) -> ScriptFailure {
+        match run_limited(source, limits) {
+            Err(ScriptError::Failed(f)) => f,
+            other => panic!("expected a failure, got {other:?}"),
+        }
+    }
+
+    #[test]
+    fn completion_value_and_json_text() {
+        assert_eq!(run("let a = 1; ({a})").unwrap(), json!({"a": 1}));
+        assert_eq!(run("JSON.stringify({b: [1, 2.5]})").unwrap(), json!({"b": [1, 2.5]}));
+        assert_eq!(run("({x: 3 / 1.5, y: -0})").unwrap(), json!({"x": 2, "y": 0}));
+        assert_eq!(run("null"), Err(ScriptError::ReturnedNothing));
+        assert_eq!(run("let x = 1;"), Err(ScriptError::ReturnedNothing));
+        assert_eq!(run("'null'"), Err(ScriptError::ReturnedNothing));
+        assert!(matches!(run("'{not json'"), Err(ScriptError::NotJson(m)) if m.contains("not JSON")));
+        assert!(matches!(run("({a: 1n})"), Err(ScriptError::NotJson(m)) if m.contains("bigint")));
+        assert!(matches!(run("let o = {}; o.o = o; o"), Err(ScriptError::NotJson(m)) if m.contains("cyclic")));
+    }
+
+    #[test]
+    fn errors_carry_message_and_position() {
+        let f = failed("let a = 1;\nnotDefined.x", Limits::default());
+        assert_eq!(f.message, "ReferenceError: notDefined is not defined");
+        assert_eq!(f.line, Some(2));
+        assert!(f.column.is_some());
+        let f = failed("let a = 1;\n  throw new Error('bad input');", Limits::default());
+        assert_eq!(f.message, "Error: bad input");
+        assert_eq!(f.line, Some(2));
+        let f = failed("throw 'plain'", Limits::default());
+        assert_eq!(f.message, "Uncaught \"plain\"");
+        let f = failed("let x = {;", Limits::default());
+        assert!(f.message.starts_with("SyntaxError"), "{f:?}");
+        assert_eq!(f.line, Some(1));
+    }
+
+    #[test]
+    fn limits_stop_hostile_scripts() {
+        let quick = Limits { timeout_ms: 200, ..Limits::default() };
+        let f = failed("while (true) {}", Limits { loop_iterations: u64::MAX, ..quick });
+        assert_eq!(f.limit.map(|l| l.kind), Some(LimitKind::Time));
+        let f = failed("while (true) {}", quick);
+        assert!(f.limit.is_some(), "{f:?}");
+        let few_loops = Limits { loop_iterations: 100_000, ..quick };
+        let f = failed("try { for (;;) {} } catch (e) {} ({vertices: []})", few_loops);
+        assert_eq!(f.limit.map(|l| l.kind), Some(LimitKind::Loop));
+        let f = failed("function f() { return f() + 1 } f()", quick);
+        assert_eq!(f.limit.map(|l| l.kind), Some(LimitKind::Recursion));
+        let f = failed("[1].map(() => { for (;;) {} })", few_loops);
+        assert_eq!(f.limit.map(|l| l.kind), Some(LimitKind::Loop));
+        let f = failed(
+            "({vertices: Array.from({length: 11}, (_, i) => ({type: 'x', name: 'v' + i}))})",
+            Limits { max_output_vertices: 10, ..quick },
+        );
+        assert_eq!(f.limit.map(|l| l.kind), Some(LimitKind::OutputVertices));
+        let f = failed("'x'.repeat(2000)", Limits { max_output_bytes: 1000, ..quick });
+        assert_eq!(f.limit.map(|l| l.kind), Some(LimitKind::OutputBytes));
+        let f = failed("({n: 'y'.repeat(2000)})", Limits { max_output_bytes: 1000, ..quick });
+        assert_eq!(f.limit.map(|l| l.kind), Some(LimitKind::OutputBytes));
+    }
+
+    #[test]
+    fn no_host_capabilities() {
+        for probe in [
+            "typeof require", "typeof process", "typeof console", "typeof fetch",
+            "typeof WebAssembly", "typeof setTimeout", "typeof Deno", "typeof print",
+            "typeof load", "typeof XMLHttpRequest",
+        ] {
+            assert_eq!(run(&format!("JSON.stringify({probe})")).unwrap(), json!("undefined"), "{probe}");
+        }
+        // The constructor chain of what we hand in leads to the sandbox's own Function.
+        let v = run("({same: user.getName.constructor === Function, name: user.getName.constructor('return typeof this.process')()})").unwrap();
+        assert_eq!(v, json!({"same": true, "name": "undefined"}));
+    }
+
+    #[test]
+    fn realms_do_not_leak_between_runs() {
+        run("Array.prototype.map = function () { return 'hijacked' }; globalThis.leak = 1; ({})").unwrap();
+        assert_eq!(run("({m: [1].map(x => x + 1), leak: typeof leak})").unwrap(), json!({"m": [2], "leak": "undefined"}));
+    }
+
+    #[test]
+    fn getters_in_the_result_are_not_run() {
+        let v = run("({vertices: [], get edges() { for (;;) {} }})").unwrap();
+        assert_eq!(v, json!({"vertices": [], "edges": null}));
+    }
+}

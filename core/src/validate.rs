@@ -1,0 +1,283 @@
+//! Graph validation: the `checkValidJobGraph` check.
+//!
+//! Validation works on raw JSON so that it can report *every* problem of a document that is not
+//! even shaped like a graph, each with the JSON pointer of the offending value.
+
+use std::collections::HashMap;
+use std::fmt;
+
+use serde::Serialize;
+use serde_json::Value;
+
+use crate::edge::{is_valid_vertex_name, parse_edge};
+use crate::graph::kind_of;
+use crate::vertex::{FieldRule, field_rules, tag_action_rules};
+
+/// One validation problem: where (a JSON pointer) and what.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Problem {
+    /// JSON pointer of the offending value, for example `/vertices/3/name`.
+    pub pointer: String,
+    /// What is wrong there.
+    pub message: String,
+}
+
+impl fmt::Display for Problem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let pointer = if self.pointer.is_empty() {
+            "(root)"
+        } else {
+            &self.pointer
+        };
+        write!(f, "{pointer}: {}", self.message)
+    }
+}
+
+/// Joins problems into one line: `"/a: x; /b: y"`.
+pub fn join_problems(problems: &[Problem]) -> String {
+    problems
+        .iter()
+        .map(Problem::to_string)
+        .collect::<Vec<_>>()
+        .join("; ")
+}
+
+/// Checks that `graph` is a valid job graph and returns every problem found (empty when valid).
+///
+/// Checks: `vertices` is an array of objects; each has a `type` string and a `name` that is a
+/// non-empty string without `:` or white space, unique in the graph; known vertex types carry
+/// their required fields with the right JSON types; `edges` (optional) is an array of strings,
+/// each a well-formed edge whose both ends name existing vertices.
+///
+/// ```
+/// use serde_json::json;
+/// let problems = jobgraph_core::validate_job_graph(&json!({
+///     "vertices": [{"type": "logs-filter", "name": "f"}, {"type": "x", "name": "f"}],
+///     "edges": ["f -> nowhere"]
+/// }));
+/// let pointers: Vec<_> = problems.iter().map(|p| p.pointer.as_str()).collect();
+/// assert_eq!(pointers, ["/vertices/0/query", "/vertices/1/name", "/edges/0"]);
+/// ```
+pub fn validate_job_graph(graph: &Value) -> Vec<Problem> {
+    let mut problems = Vec::new();
+    let mut report = |pointer: String, message: String| problems.push(Problem { pointer, message });
+    let Some(object) = graph.as_object() else {
+        report(
+            String::new(),
+            format!(
+                "a job graph must be an object {{vertices, edges}}, found {}",
+                kind_of(graph)
+            ),
+        );
+        return problems;
+    };
+
+    let mut names: HashMap<&str, usize> = HashMap::new();
+    match object.get("vertices") {
+        None => report("/vertices".into(), "is missing".into()),
+        Some(Value::Array(vertices)) => {
+            for (i, vertex) in vertices.iter().enumerate() {
+                let at = format!("/vertices/{i}");
+                let Some(fields) = vertex.as_object() else {
+                    report(
+                        at,
+                        format!("a vertex must be an object, found {}", kind_of(vertex)),
+                    );
+                    continue;
+                };
+                let vertex_type = match fields.get("type") {
+                    Some(Value::String(t)) if !t.is_empty() => Some(t.as_str()),
+                    Some(Value::String(_)) => {
+                        report(format!("{at}/type"), "is empty".into());
+                        None
+                    }
+                    Some(other) => {
+                        report(
+                            format!("{at}/type"),
+                            format!("must be a string, found {}", kind_of(other)),
+                        );
+                        None
+                    }
+                    None => {
+                        report(format!("{at}/type"), "is missing".into());
+                        None
+                    }
+                };
+                match fields.get("name") {
+                    Some(Value::String(name)) if !is_valid_vertex_name(name) => report(
+                        format!("{at}/name"),
+                        format!("{name:?} is not a valid vertex name: it must be non-empty, without `:` or white space"),
+                    ),
+                    Some(Value::String(name)) => {
+                        if let Some(first) = names.insert(name, i) {
+                            names.insert(name, first);
+                            report(
+                                format!("{at}/name"),
+                                format!("duplicate vertex name {name:?} (first used at /vertices/{first})"),
+                            );
+                        }
+                    }
+                    Some(other) => report(
+                        format!("{at}/name"),
+                        format!("must be a string, found {}", kind_of(other)),
+                    ),
+                    None => report(format!("{at}/name"), "is missing".into()),
+                }
+                if let Some(rules) = vertex_type.and_then(field_rules) {
+                    check_fields(fields, rules, &at, vertex_type.unwrap_or(""), &mut report);
+                }
+                if vertex_type == Some("log-transform")
+                    && let Some(Value::Array(transforms)) = fields.get("transforms")
+                {
+                    for (j, transform) in transforms.iter().enumerate() {
+                        let at = format!("{at}/transforms/{j}");
+                        match transform.as_object() {
+                            None => report(
+                                at,
+                                format!("a transform must be an object, found {}", kind_of(transform)),
+                            ),
+                            Some(t) if t.get("type").and_then(Value::as_str) == Some("tag-action") => {
+                                check_fields(t, tag_action_rules(), &at, "tag-action", &mut report)
+                            }
+                            Some(_) => {}
+                        }
+                    }
+                }
+            }
+        }
+        Some(other) => report(
+            "/vertices".into(),
+            format!("must be an array, found {}", kind_of(other)),
+        ),
+    }
+
+    match object.get("edges") {
+        None | Some(Value::Null) => {}
+        Some(Value::Array(edges)) => {
+            for (i, edge) in edges.iter().enumerate() {
+                let at = format!("/edges/{i}");
+                let Some(text) = edge.as_str() else {
+                    report(
+                        at,
+                        format!("an edge must be a string, found {}", kind_of(edge)),
+                    );
+                    continue;
+                };
+                match parse_edge(text) {
+                    Err(e) => report(at, e.to_string()),
+                    Ok(edge) => {
+                        for (side, end) in [("source", &edge.from), ("target", &edge.to)] {
+                            if !names.contains_key(end.vertex.as_str()) {
+                                report(
+                                    at.clone(),
+                                    format!(
+                                        "edge {text:?}: {side} vertex {:?} does not exist",
+                                        end.vertex
+                                    ),
+                                );
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        Some(other) => report(
+            "/edges".into(),
+            format!("must be an array of strings, found {}", kind_of(other)),
+        ),
+    }
+    problems
+}
+
+fn check_fields(
+    fields: &serde_json::Map<String, Value>,
+    rules: &[FieldRule],
+    at: &str,
+    vertex_type: &str,
+    report: &mut impl FnMut(String, String),
+) {
+    for rule in rules {
+        match fields.get(rule.name) {
+            None if rule.required => report(
+                format!("{at}/{}", rule.name),
+                format!(
+                    "`{}` is required for type {vertex_type:?} and must be {}",
+                    rule.name, rule.expected
+                ),
+            ),
+            Some(value) if !(rule.check)(value) => report(
+                format!("{at}/{}", rule.name),
+                format!(
+                    "must be {}, found {}",
+                    rule.expected,
+                    crate::vertex::describe(value)
+                ),
+            ),
+            _ => {}
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn valid_graph_has_no_problems() {
+        let graph = json!({
+            "vertices": [
+                {"type": "logs-iceberg-table-source", "name": "src", "table": "logs", "processing": "STREAM",
+                 "query": {"type": "simple-query", "query": "*"}},
+                {"type": "log-transform", "name": "tag", "transforms": [
+                    {"type": "tag-action", "order": 1, "modification": "SET", "tagKey": "k", "values": ["v"]}]},
+                {"type": "logs-sync-sink", "name": "out"},
+                {"type": "something-new", "name": "extra", "anything": [1, 2]}
+            ],
+            "edges": ["src -> tag:input", "tag:output -> out"]
+        });
+        assert_eq!(validate_job_graph(&graph), vec![]);
+    }
+
+    #[test]
+    fn reports_every_problem_with_pointer() {
+        let graph = json!({
+            "vertices": [
+                {"type": "logs-filter", "name": "a b", "query": {"type": "simple-query"}},
+                {"name": "b"},
+                7,
+                {"type": "log-transform", "name": "t", "transforms": [{"type": "tag-action", "order": "1", "modification": "MOVE", "tagKey": "k"}]},
+                {"type": "template-operation", "name": "op", "templateVersion": 0, "templateInputs": []}
+            ],
+            "edges": ["b -> zz", "nonsense", 5]
+        });
+        let problems = validate_job_graph(&graph);
+        let pointers: Vec<_> = problems.iter().map(|p| p.pointer.as_str()).collect();
+        assert_eq!(
+            pointers,
+            [
+                "/vertices/0/name",
+                "/vertices/0/query",
+                "/vertices/1/type",
+                "/vertices/2",
+                "/vertices/3/transforms/0/order",
+                "/vertices/3/transforms/0/modification",
+                "/vertices/4/templateId",
+                "/vertices/4/templateVersion",
+                "/vertices/4/templateInputs",
+                "/edges/0",
+                "/edges/1",
+                "/edges/2",
+            ]
+        );
+        assert!(problems[9].message.contains("\"zz\" does not exist"));
+        assert!(problems[10].message.contains("\"nonsense\""));
+    }
+
+    #[test]
+    fn not_an_object() {
+        let problems = validate_job_graph(&json!("x"));
+        assert_eq!(problems.len(), 1);
+        assert_eq!(problems[0].to_string(), "(root): a job graph must be an object {vertices, edges}, found a string");
+    }
+}

@@ -1,0 +1,299 @@
+//! Typed views of the vertex types the interface document names.
+//!
+//! Vertices are stored losslessly as [`crate::Vertex`]; these structs are read from them on
+//! demand. Unknown fields of known types are kept in the vertex and ignored here.
+
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+
+use crate::graph::{Vertex, kind_of};
+
+/// Type name of the template-operation vertex.
+pub const TEMPLATE_OPERATION: &str = "template-operation";
+
+/// A typed view of a vertex.
+#[derive(Debug, Clone, PartialEq)]
+pub enum VertexKind {
+    /// `log-transform`.
+    LogTransform(LogTransform),
+    /// `logs-filter`.
+    LogsFilter(LogsFilter),
+    /// `logs-iceberg-table-source`.
+    LogsIcebergTableSource(LogsIcebergTableSource),
+    /// `logs-sync-sink`.
+    LogsSyncSink(LogsSyncSink),
+    /// `template-operation`.
+    TemplateOperation(TemplateOperation),
+    /// Any other type, passed through untouched.
+    Other,
+}
+
+/// `log-transform`: a list of transforms.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct LogTransform {
+    /// The transforms, applied in `order`.
+    pub transforms: Vec<Transform>,
+}
+
+/// One transform inside a `log-transform`; only `tag-action` is typed.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum Transform {
+    /// A `tag-action` transform.
+    TagAction(TagAction),
+    /// Any other transform object.
+    Other(Map<String, Value>),
+}
+
+/// Modification done by a `tag-action`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "UPPERCASE")]
+pub enum TagModification {
+    /// Adds values to the tag.
+    Add,
+    /// Replaces the tag's values.
+    Set,
+    /// Removes the tag.
+    Remove,
+}
+
+/// `tag-action` transform.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct TagAction {
+    /// Always `tag-action`.
+    #[serde(rename = "type")]
+    pub transform_type: String,
+    /// Position among the transforms.
+    pub order: i64,
+    /// What to do with the tag.
+    pub modification: TagModification,
+    /// The tag's key.
+    pub tag_key: String,
+    /// The tag's values.
+    #[serde(default)]
+    pub values: Vec<String>,
+}
+
+/// A query object `{type: simple-query, query: string}`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Query {
+    /// Query language, `simple-query` in the examples.
+    #[serde(rename = "type")]
+    pub query_type: String,
+    /// The query text.
+    pub query: String,
+}
+
+/// `logs-filter`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct LogsFilter {
+    /// Which logs pass.
+    pub query: Query,
+}
+
+/// `logs-iceberg-table-source`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct LogsIcebergTableSource {
+    /// Table to read.
+    pub table: String,
+    /// Processing mode, `STREAM` in the examples.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub processing: Option<String>,
+    /// Optional row filter.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub query: Option<Query>,
+}
+
+/// `logs-sync-sink`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct LogsSyncSink {
+    /// Integration that receives the logs; may be left out.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub integration: Option<String>,
+}
+
+/// `template-operation`: a vertex replaced by a template's subgraph at resolution time.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct TemplateOperation {
+    /// Template to use.
+    pub template_id: String,
+    /// Exact version; the latest when absent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub template_version: Option<u64>,
+    /// Values for the template's parameters.
+    #[serde(default)]
+    pub template_inputs: Map<String, Value>,
+    /// Draft mode for this operation (and every operation nested in it).
+    #[serde(default)]
+    pub draft_mode: bool,
+}
+
+/// Required and optional fields of the known types with their JSON types, for validation.
+pub(crate) struct FieldRule {
+    pub name: &'static str,
+    pub required: bool,
+    pub check: fn(&Value) -> bool,
+    pub expected: &'static str,
+}
+
+const fn rule(
+    name: &'static str,
+    required: bool,
+    check: fn(&Value) -> bool,
+    expected: &'static str,
+) -> FieldRule {
+    FieldRule {
+        name,
+        required,
+        check,
+        expected,
+    }
+}
+
+fn is_query(v: &Value) -> bool {
+    v.get("type").is_some_and(Value::is_string) && v.get("query").is_some_and(Value::is_string)
+}
+fn is_positive_integer(v: &Value) -> bool {
+    v.as_u64().is_some_and(|n| n >= 1)
+}
+
+/// The field rules of a known type; `None` for other types.
+pub(crate) fn field_rules(vertex_type: &str) -> Option<&'static [FieldRule]> {
+    const QUERY: &str = "an object {type: string, query: string}";
+    static LOG_TRANSFORM: [FieldRule; 1] = [rule("transforms", true, Value::is_array, "an array")];
+    static LOGS_FILTER: [FieldRule; 1] = [rule("query", true, is_query, QUERY)];
+    static ICEBERG: [FieldRule; 3] = [
+        rule("table", true, Value::is_string, "a string"),
+        rule("processing", false, Value::is_string, "a string"),
+        rule("query", false, is_query, QUERY),
+    ];
+    static SINK: [FieldRule; 1] = [rule("integration", false, Value::is_string, "a string")];
+    static TEMPLATE_OP: [FieldRule; 4] = [
+        rule("templateId", true, Value::is_string, "a string"),
+        rule(
+            "templateVersion",
+            false,
+            is_positive_integer,
+            "an integer of at least 1",
+        ),
+        rule("templateInputs", false, Value::is_object, "an object"),
+        rule("draftMode", false, Value::is_boolean, "a boolean"),
+    ];
+    match vertex_type {
+        "log-transform" => Some(&LOG_TRANSFORM),
+        "logs-filter" => Some(&LOGS_FILTER),
+        "logs-iceberg-table-source" => Some(&ICEBERG),
+        "logs-sync-sink" => Some(&SINK),
+        TEMPLATE_OPERATION => Some(&TEMPLATE_OP),
+        _ => None,
+    }
+}
+
+/// Rules for a `tag-action` transform inside `log-transform`.
+pub(crate) fn tag_action_rules() -> &'static [FieldRule] {
+    fn is_modification(v: &Value) -> bool {
+        matches!(v.as_str(), Some("ADD" | "SET" | "REMOVE"))
+    }
+    fn is_string_array(v: &Value) -> bool {
+        v.as_array().is_some_and(|a| a.iter().all(Value::is_string))
+    }
+    static TAG_ACTION: [FieldRule; 4] = [
+        rule("order", true, |v| v.is_i64() || v.is_u64(), "an integer"),
+        rule(
+            "modification",
+            true,
+            is_modification,
+            "one of \"ADD\", \"SET\", \"REMOVE\"",
+        ),
+        rule("tagKey", true, Value::is_string, "a string"),
+        rule("values", false, is_string_array, "an array of strings"),
+    ];
+    &TAG_ACTION
+}
+
+impl VertexKind {
+    /// Reads the typed view of `vertex`.
+    pub fn from_vertex(vertex: &Vertex) -> Result<Self, String> {
+        fn read<T: for<'de> Deserialize<'de>>(vertex: &Vertex) -> Result<T, String> {
+            T::deserialize(Value::Object(vertex.fields().clone())).map_err(|e| {
+                format!(
+                    "vertex {:?} of type {:?}: {e}",
+                    vertex.name(),
+                    vertex.vertex_type()
+                )
+            })
+        }
+        Ok(match vertex.vertex_type() {
+            "log-transform" => VertexKind::LogTransform(read(vertex)?),
+            "logs-filter" => VertexKind::LogsFilter(read(vertex)?),
+            "logs-iceberg-table-source" => VertexKind::LogsIcebergTableSource(read(vertex)?),
+            "logs-sync-sink" => VertexKind::LogsSyncSink(read(vertex)?),
+            TEMPLATE_OPERATION => VertexKind::TemplateOperation(read(vertex)?),
+            _ => VertexKind::Other,
+        })
+    }
+}
+
+impl TemplateOperation {
+    /// Reads a template operation from a vertex's fields, naming the wrong field.
+    pub fn from_vertex(vertex: &Vertex) -> Result<Self, String> {
+        match VertexKind::from_vertex(vertex)? {
+            VertexKind::TemplateOperation(op) => Ok(op),
+            _ => Err(format!(
+                "vertex {:?} is a {:?}, not a template-operation",
+                vertex.name(),
+                vertex.vertex_type()
+            )),
+        }
+    }
+}
+
+/// A value's JSON type for messages.
+pub(crate) fn describe(value: &Value) -> &'static str {
+    kind_of(value)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn vertex(value: Value) -> Vertex {
+        serde_json::from_value(value).unwrap()
+    }
+
+    #[test]
+    fn reads_known_types() {
+        let v = vertex(json!({"type": "log-transform", "name": "t", "transforms": [
+            {"type": "tag-action", "order": 1, "modification": "ADD", "tagKey": "env", "values": ["prod"]},
+            {"type": "other-transform", "x": 1}
+        ]}));
+        let VertexKind::LogTransform(t) = v.kind().unwrap() else {
+            panic!("not a log-transform")
+        };
+        assert!(
+            matches!(&t.transforms[0], Transform::TagAction(a) if a.modification == TagModification::Add)
+        );
+        assert!(matches!(&t.transforms[1], Transform::Other(_)));
+
+        let v = vertex(
+            json!({"type": "template-operation", "name": "op", "templateId": "t", "templateVersion": 2}),
+        );
+        let op = TemplateOperation::from_vertex(&v).unwrap();
+        assert_eq!(op.template_version, Some(2));
+        assert!(!op.draft_mode);
+        assert!(matches!(
+            vertex(json!({"type": "x-y", "name": "n"})).kind(),
+            Ok(VertexKind::Other)
+        ));
+    }
+
+    #[test]
+    fn wrong_field_type_is_named() {
+        let v = vertex(json!({"type": "logs-filter", "name": "f", "query": "level:error"}));
+        let err = v.kind().unwrap_err();
+        assert!(err.contains("\"f\"") && err.contains("logs-filter"), "{err}");
+    }
+}
