@@ -33,7 +33,10 @@ impl Vertex {
             match fields.get(key) {
                 Some(Value::String(_)) => {}
                 Some(other) => {
-                    return Err(format!("`{key}` must be a string, found {}", kind_of(other)));
+                    return Err(format!(
+                        "`{key}` must be a string, found {}",
+                        kind_of(other)
+                    ));
                 }
                 None => return Err(format!("`{key}` is missing")),
             }
@@ -289,7 +292,10 @@ mod tests {
         let err = JobGraph::from_value(serde_json::json!({"vertices": [{"type": "a"}]}));
         assert_eq!(err.unwrap_err(), "/vertices/0: `name` is missing");
         let err = JobGraph::from_value(serde_json::json!({"vertices": [], "edges": [3]}));
-        assert_eq!(err.unwrap_err(), "/edges/0: expected a string, found a number");
+        assert_eq!(
+            err.unwrap_err(),
+            "/edges/0: expected a string, found a number"
+        );
         let err = JobGraph::from_value(serde_json::json!([1]));
         assert_eq!(err.unwrap_err(), "expected an object, found an array");
     }

@@ -131,7 +131,12 @@ pub fn fill_defaults(root: &Value, schema: &Value, instance: &mut Value, depth: 
     }
 }
 
-fn fill_object(root: &Value, schema: &Map<String, Value>, object: &mut Map<String, Value>, depth: usize) {
+fn fill_object(
+    root: &Value,
+    schema: &Map<String, Value>,
+    object: &mut Map<String, Value>,
+    depth: usize,
+) {
     let Some(Value::Object(properties)) = schema.get("properties") else {
         return;
     };
@@ -204,7 +209,11 @@ mod tests {
         problems.sort_by(|x, y| x.pointer.cmp(&y.pointer));
         let pointers: Vec<_> = problems.iter().map(|p| p.pointer.as_str()).collect();
         assert_eq!(pointers, ["", "/a", "/b"]);
-        assert!(problems[0].message.contains("\"c\" is a required property"), "{}", problems[0]);
+        assert!(
+            problems[0].message.contains("\"c\" is a required property"),
+            "{}",
+            problems[0]
+        );
     }
 
     #[test]

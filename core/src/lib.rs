@@ -5,19 +5,31 @@
 //! `wasm32-unknown-unknown`.
 
 pub mod edge;
+pub mod error;
+mod execution;
 pub mod graph;
 pub mod inputs;
+pub mod resolve;
 pub mod sandbox;
 pub mod source;
 pub mod template;
+pub mod test_operation;
 pub mod validate;
 pub mod vertex;
 
 pub use edge::{Edge, EdgeError, Endpoint, format_edge, parse_edge};
+pub use error::{Error, Location};
 pub use graph::{JobGraph, Vertex};
 pub use inputs::InputSchema;
-pub use sandbox::{LimitHit, LimitKind, Limits, ScriptError, ScriptFailure, ScriptInput, run_script};
+pub use resolve::{
+    MAX_DEPTH, Provenance, Resolution, ResolveOptions, resolve, resolve_document,
+    resolve_document_now, resolve_now,
+};
+pub use sandbox::{
+    LimitHit, LimitKind, Limits, ScriptError, ScriptFailure, ScriptInput, run_script,
+};
 pub use source::{FetchError, TemplateSet, TemplateSource};
 pub use template::{DraftOutput, Template};
+pub use test_operation::{TestRequest, test_template};
 pub use validate::{Problem, join_problems, validate_job_graph};
 pub use vertex::{TemplateOperation, VertexKind};

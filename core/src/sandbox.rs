@@ -103,7 +103,10 @@ impl fmt::Display for LimitHit {
 pub struct ScriptInput<'a> {
     /// The JavaScript source.
     pub source: &'a str,
-    /// Global variables, bound in this order.
+    /// Names bound to `undefined` unless `variables` gives them a value (the `inputSchema`'s
+    /// properties), so that a script never meets a `ReferenceError` for a declared parameter.
+    pub declared: &'a [String],
+    /// Global variables with values, bound in this order.
     pub variables: &'a Map<String, Value>,
     /// Value of the `draft` global.
     pub draft: bool,
@@ -170,11 +173,11 @@ impl ScriptFailure {
 /// let mut vars = Map::new();
 /// vars.insert("n".into(), json!(2));
 /// let out = run_script(
-///     &ScriptInput { source: "({n: n * 2, who: user.getName(), draft})", variables: &vars,
-///                    draft: true, user: "ada" },
+///     &ScriptInput { source: "({n: n * 2, who: user.getName(), draft, m: typeof m})",
+///                    declared: &["m".to_string()], variables: &vars, draft: true, user: "ada" },
 ///     &Limits::default(),
 /// ).unwrap();
-/// assert_eq!(out, json!({"n": 4, "who": "ada", "draft": true}));
+/// assert_eq!(out, json!({"n": 4, "who": "ada", "draft": true, "m": "undefined"}));
 /// ```
 pub fn run_script(input: &ScriptInput<'_>, limits: &Limits) -> Result<Value, ScriptError> {
     let mut context = Context::default();
@@ -195,15 +198,34 @@ fn execute(
 
     bind_globals(context, input).map_err(|e| ScriptError::Failed(failure(&e, context, limits)))?;
 
-    let script = Script::parse(Source::from_bytes(input.source), None, context)
-        .map_err(|e| ScriptError::Failed(failure(&e, context, limits)))?;
+    let script = Script::parse(Source::from_bytes(input.source), None, context).map_err(|e| {
+        let mut failure = failure(&e, context, limits);
+        if failure.line.is_none() {
+            // "abrupt end": the parser ran out of input.
+            let (line, column) = end_position(input.source);
+            (failure.line, failure.column) = (Some(line), Some(column));
+        }
+        ScriptError::Failed(failure)
+    })?;
     let value = run_with_deadline(&script, context, limits)?;
     convert_result(&value, context, limits)
 }
 
 fn bind_globals(context: &mut Context, input: &ScriptInput<'_>) -> JsResult<()> {
-    for (name, value) in input.variables {
-        let value = JsValue::from_json(value, context)?;
+    let absent = input
+        .declared
+        .iter()
+        .filter(|name| !input.variables.contains_key(name.as_str()))
+        .map(|name| (name, None));
+    let given = input
+        .variables
+        .iter()
+        .map(|(name, value)| (name, Some(value)));
+    for (name, value) in absent.chain(given) {
+        let value = match value {
+            Some(value) => JsValue::from_json(value, context)?,
+            None => JsValue::undefined(),
+        };
         context
             .register_global_property(JsString::from(name.as_str()), value, Attribute::all())
             .map_err(|_| {
@@ -261,7 +283,10 @@ fn failure(error: &JsError, context: &mut Context, limits: &Limits) -> ScriptFai
         };
         return ScriptFailure::limit(kind, value);
     }
-    let (line, column) = first_position(&text);
+    let (mut line, mut column) = first_position(&text);
+    if line.is_none() {
+        (line, column) = syntax_position(&text);
+    }
     let message = match error.try_native(context) {
         Ok(native) => {
             let message = native.message().trim();
@@ -279,7 +304,12 @@ fn failure(error: &JsError, context: &mut Context, limits: &Limits) -> ScriptFai
             None => first_line(&text).to_owned(),
         },
     };
-    let message = strip_position_suffix(&message).to_owned();
+    let message = strip_position_suffix(&message);
+    let message = match message.rfind(" at line ") {
+        Some(i) if syntax_position(&message[i..]).0.is_some() => &message[..i],
+        _ => message,
+    }
+    .to_owned();
     // Stack exhaustion inside built-ins surfaces as a RangeError.
     let limit = (message.contains("Maximum call stack size exceeded")).then_some(LimitHit {
         kind: LimitKind::Recursion,
@@ -322,6 +352,38 @@ fn first_position(text: &str) -> (Option<u32>, Option<u32>) {
     (None, None)
 }
 
+/// The `at line L, col C` position of boa's syntax error messages.
+fn syntax_position(text: &str) -> (Option<u32>, Option<u32>) {
+    let Some(i) = text.rfind(" at line ") else {
+        return (None, None);
+    };
+    let mut parts = text[i + 9..].split(", col ");
+    let line = parts.next().and_then(|l| l.trim().parse().ok());
+    let column = parts
+        .next()
+        .map(|c| {
+            c.chars()
+                .take_while(char::is_ascii_digit)
+                .collect::<String>()
+        })
+        .and_then(|c| c.parse().ok());
+    if line.is_some() && column.is_some() {
+        (line, column)
+    } else {
+        (None, None)
+    }
+}
+
+/// Line and column just past the end of `source`.
+fn end_position(source: &str) -> (u32, u32) {
+    let line = source.split('\n').count();
+    let column = source.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
+    (
+        u32::try_from(line).unwrap_or(u32::MAX),
+        u32::try_from(column).unwrap_or(u32::MAX),
+    )
+}
+
 fn convert_result(
     value: &JsValue,
     context: &mut Context,
@@ -334,7 +396,9 @@ fn convert_result(
         let text = text.to_std_string_escaped();
         check_bytes(text.len(), limits)?;
         serde_json::from_str::<Value>(&text).map_err(|e| {
-            ScriptError::NotJson(format!("the script returned a string that is not JSON ({e})"))
+            ScriptError::NotJson(format!(
+                "the script returned a string that is not JSON ({e})"
+            ))
         })?
     } else {
         let json = value
@@ -422,6 +486,7 @@ mod tests {
         run_script(
             &ScriptInput {
                 source,
+                declared: &[],
                 variables: &vars,
                 draft: false,
                 user: "tester",
@@ -440,14 +505,24 @@ mod tests {
     #[test]
     fn completion_value_and_json_text() {
         assert_eq!(run("let a = 1; ({a})").unwrap(), json!({"a": 1}));
-        assert_eq!(run("JSON.stringify({b: [1, 2.5]})").unwrap(), json!({"b": [1, 2.5]}));
-        assert_eq!(run("({x: 3 / 1.5, y: -0})").unwrap(), json!({"x": 2, "y": 0}));
+        assert_eq!(
+            run("JSON.stringify({b: [1, 2.5]})").unwrap(),
+            json!({"b": [1, 2.5]})
+        );
+        assert_eq!(
+            run("({x: 3 / 1.5, y: -0})").unwrap(),
+            json!({"x": 2, "y": 0})
+        );
         assert_eq!(run("null"), Err(ScriptError::ReturnedNothing));
         assert_eq!(run("let x = 1;"), Err(ScriptError::ReturnedNothing));
         assert_eq!(run("'null'"), Err(ScriptError::ReturnedNothing));
-        assert!(matches!(run("'{not json'"), Err(ScriptError::NotJson(m)) if m.contains("not JSON")));
+        assert!(
+            matches!(run("'{not json'"), Err(ScriptError::NotJson(m)) if m.contains("not JSON"))
+        );
         assert!(matches!(run("({a: 1n})"), Err(ScriptError::NotJson(m)) if m.contains("bigint")));
-        assert!(matches!(run("let o = {}; o.o = o; o"), Err(ScriptError::NotJson(m)) if m.contains("cyclic")));
+        assert!(
+            matches!(run("let o = {}; o.o = o; o"), Err(ScriptError::NotJson(m)) if m.contains("cyclic"))
+        );
     }
 
     #[test]
@@ -456,25 +531,47 @@ mod tests {
         assert_eq!(f.message, "ReferenceError: notDefined is not defined");
         assert_eq!(f.line, Some(2));
         assert!(f.column.is_some());
-        let f = failed("let a = 1;\n  throw new Error('bad input');", Limits::default());
+        let f = failed(
+            "let a = 1;\n  throw new Error('bad input');",
+            Limits::default(),
+        );
         assert_eq!(f.message, "Error: bad input");
         assert_eq!(f.line, Some(2));
         let f = failed("throw 'plain'", Limits::default());
         assert_eq!(f.message, "Uncaught \"plain\"");
         let f = failed("let x = {;", Limits::default());
-        assert!(f.message.starts_with("SyntaxError"), "{f:?}");
-        assert_eq!(f.line, Some(1));
+        assert_eq!(f.message, "SyntaxError: abrupt end");
+        assert_eq!((f.line, f.column), (Some(1), Some(11)));
+        let f = failed("let a = 1;\nlet = = 2;", Limits::default());
+        assert!(f.message.starts_with("SyntaxError: "), "{f:?}");
+        assert!(!f.message.contains(" at line "), "{f:?}");
+        assert_eq!(f.line, Some(2));
     }
 
     #[test]
     fn limits_stop_hostile_scripts() {
-        let quick = Limits { timeout_ms: 200, ..Limits::default() };
-        let f = failed("while (true) {}", Limits { loop_iterations: u64::MAX, ..quick });
+        let quick = Limits {
+            timeout_ms: 200,
+            ..Limits::default()
+        };
+        let f = failed(
+            "while (true) {}",
+            Limits {
+                loop_iterations: u64::MAX,
+                ..quick
+            },
+        );
         assert_eq!(f.limit.map(|l| l.kind), Some(LimitKind::Time));
         let f = failed("while (true) {}", quick);
         assert!(f.limit.is_some(), "{f:?}");
-        let few_loops = Limits { loop_iterations: 100_000, ..quick };
-        let f = failed("try { for (;;) {} } catch (e) {} ({vertices: []})", few_loops);
+        let few_loops = Limits {
+            loop_iterations: 100_000,
+            ..quick
+        };
+        let f = failed(
+            "try { for (;;) {} } catch (e) {} ({vertices: []})",
+            few_loops,
+        );
         assert_eq!(f.limit.map(|l| l.kind), Some(LimitKind::Loop));
         let f = failed("function f() { return f() + 1 } f()", quick);
         assert_eq!(f.limit.map(|l| l.kind), Some(LimitKind::Recursion));
@@ -482,23 +579,49 @@ mod tests {
         assert_eq!(f.limit.map(|l| l.kind), Some(LimitKind::Loop));
         let f = failed(
             "({vertices: Array.from({length: 11}, (_, i) => ({type: 'x', name: 'v' + i}))})",
-            Limits { max_output_vertices: 10, ..quick },
+            Limits {
+                max_output_vertices: 10,
+                ..quick
+            },
         );
         assert_eq!(f.limit.map(|l| l.kind), Some(LimitKind::OutputVertices));
-        let f = failed("'x'.repeat(2000)", Limits { max_output_bytes: 1000, ..quick });
+        let f = failed(
+            "'x'.repeat(2000)",
+            Limits {
+                max_output_bytes: 1000,
+                ..quick
+            },
+        );
         assert_eq!(f.limit.map(|l| l.kind), Some(LimitKind::OutputBytes));
-        let f = failed("({n: 'y'.repeat(2000)})", Limits { max_output_bytes: 1000, ..quick });
+        let f = failed(
+            "({n: 'y'.repeat(2000)})",
+            Limits {
+                max_output_bytes: 1000,
+                ..quick
+            },
+        );
         assert_eq!(f.limit.map(|l| l.kind), Some(LimitKind::OutputBytes));
     }
 
     #[test]
     fn no_host_capabilities() {
         for probe in [
-            "typeof require", "typeof process", "typeof console", "typeof fetch",
-            "typeof WebAssembly", "typeof setTimeout", "typeof Deno", "typeof print",
-            "typeof load", "typeof XMLHttpRequest",
+            "typeof require",
+            "typeof process",
+            "typeof console",
+            "typeof fetch",
+            "typeof WebAssembly",
+            "typeof setTimeout",
+            "typeof Deno",
+            "typeof print",
+            "typeof load",
+            "typeof XMLHttpRequest",
         ] {
-            assert_eq!(run(&format!("JSON.stringify({probe})")).unwrap(), json!("undefined"), "{probe}");
+            assert_eq!(
+                run(&format!("JSON.stringify({probe})")).unwrap(),
+                json!("undefined"),
+                "{probe}"
+            );
         }
         // The constructor chain of what we hand in leads to the sandbox's own Function.
         let v = run("({same: user.getName.constructor === Function, name: user.getName.constructor('return typeof this.process')()})").unwrap();
@@ -507,8 +630,12 @@ mod tests {
 
     #[test]
     fn realms_do_not_leak_between_runs() {
-        run("Array.prototype.map = function () { return 'hijacked' }; globalThis.leak = 1; ({})").unwrap();
-        assert_eq!(run("({m: [1].map(x => x + 1), leak: typeof leak})").unwrap(), json!({"m": [2], "leak": "undefined"}));
+        run("Array.prototype.map = function () { return 'hijacked' }; globalThis.leak = 1; ({})")
+            .unwrap();
+        assert_eq!(
+            run("({m: [1].map(x => x + 1), leak: typeof leak})").unwrap(),
+            json!({"m": [2], "leak": "undefined"})
+        );
     }
 
     #[test]

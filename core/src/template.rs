@@ -117,7 +117,9 @@ impl Template {
             }
             (false, Some(script)) => template.template = script,
             (false, None) => {
-                return Err("no script: add a `template` field or a .js file of the same name".into());
+                return Err(
+                    "no script: add a `template` field or a .js file of the same name".into(),
+                );
             }
             (true, None) => {}
         }
@@ -131,11 +133,17 @@ mod tests {
 
     #[test]
     fn script_from_side_file() {
-        let t = Template::from_json_with_script(r#"{"id":"a","version":1,"name":"A"}"#, Some("1".into()))
-            .unwrap();
+        let t = Template::from_json_with_script(
+            r#"{"id":"a","version":1,"name":"A"}"#,
+            Some("1".into()),
+        )
+        .unwrap();
         assert_eq!(t.template, "1");
-        let err = Template::from_json_with_script(r#"{"id":"a","name":"A","template":"x"}"#, Some("y".into()))
-            .unwrap_err();
+        let err = Template::from_json_with_script(
+            r#"{"id":"a","name":"A","template":"x"}"#,
+            Some("y".into()),
+        )
+        .unwrap_err();
         assert!(err.contains("twice"));
         let err = Template::from_json_with_script(r#"{"id":"a","name":"A"}"#, None).unwrap_err();
         assert!(err.contains("no script"));
@@ -147,7 +155,11 @@ mod tests {
 
     #[test]
     fn labels() {
-        let mut t = Template { id: "x".into(), version: 3, ..Default::default() };
+        let mut t = Template {
+            id: "x".into(),
+            version: 3,
+            ..Default::default()
+        };
         assert_eq!(t.label(), "x@3");
         t.id.clear();
         t.name = "Nice".into();

@@ -106,14 +106,18 @@ pub fn validate_job_graph(graph: &Value) -> Vec<Problem> {
                 match fields.get("name") {
                     Some(Value::String(name)) if !is_valid_vertex_name(name) => report(
                         format!("{at}/name"),
-                        format!("{name:?} is not a valid vertex name: it must be non-empty, without `:` or white space"),
+                        format!(
+                            "{name:?} is not a valid vertex name: it must be non-empty, without `:` or white space"
+                        ),
                     ),
                     Some(Value::String(name)) => {
                         if let Some(first) = names.insert(name, i) {
                             names.insert(name, first);
                             report(
                                 format!("{at}/name"),
-                                format!("duplicate vertex name {name:?} (first used at /vertices/{first})"),
+                                format!(
+                                    "duplicate vertex name {name:?} (first used at /vertices/{first})"
+                                ),
                             );
                         }
                     }
@@ -134,9 +138,14 @@ pub fn validate_job_graph(graph: &Value) -> Vec<Problem> {
                         match transform.as_object() {
                             None => report(
                                 at,
-                                format!("a transform must be an object, found {}", kind_of(transform)),
+                                format!(
+                                    "a transform must be an object, found {}",
+                                    kind_of(transform)
+                                ),
                             ),
-                            Some(t) if t.get("type").and_then(Value::as_str) == Some("tag-action") => {
+                            Some(t)
+                                if t.get("type").and_then(Value::as_str) == Some("tag-action") =>
+                            {
                                 check_fields(t, tag_action_rules(), &at, "tag-action", &mut report)
                             }
                             Some(_) => {}
@@ -278,6 +287,9 @@ mod tests {
     fn not_an_object() {
         let problems = validate_job_graph(&json!("x"));
         assert_eq!(problems.len(), 1);
-        assert_eq!(problems[0].to_string(), "(root): a job graph must be an object {vertices, edges}, found a string");
+        assert_eq!(
+            problems[0].to_string(),
+            "(root): a job graph must be an object {vertices, edges}, found a string"
+        );
     }
 }

@@ -294,6 +294,9 @@ mod tests {
     fn wrong_field_type_is_named() {
         let v = vertex(json!({"type": "logs-filter", "name": "f", "query": "level:error"}));
         let err = v.kind().unwrap_err();
-        assert!(err.contains("\"f\"") && err.contains("logs-filter"), "{err}");
+        assert!(
+            err.contains("\"f\"") && err.contains("logs-filter"),
+            "{err}"
+        );
     }
 }

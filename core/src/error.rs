@@ -1,0 +1,219 @@
+//! Resolution errors. Each message starts with a prefix that is part of the service contract
+//! (see [`Error::prefix`]) and ends with where it happened.
+
+use std::fmt;
+
+use serde::Serialize;
+
+use crate::sandbox::ScriptFailure;
+use crate::validate::{Problem, join_problems};
+
+/// Where an error happened: the template and the chain of template operations that led there.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Location {
+    /// Id of the template (empty for a template under test).
+    pub template_id: Option<String>,
+    /// Version of the template.
+    pub template_version: Option<u64>,
+    /// `id@version`, or the name of a template under test.
+    pub template: Option<String>,
+    /// Names of the template operations from the job graph down, for example `["ingest", "parse"]`.
+    pub operation_path: Vec<String>,
+}
+
+impl Location {
+    /// The operation path written `ingest > parse`.
+    pub fn path_text(&self) -> String {
+        self.operation_path.join(" > ")
+    }
+}
+
+impl fmt::Display for Location {
+    /// Writes ` (template t@1, operation a > b)`, or nothing when there is nothing to say.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut parts = Vec::new();
+        if let Some(t) = &self.template {
+            parts.push(format!("template {t}"));
+        }
+        if !self.operation_path.is_empty() {
+            parts.push(format!("operation {}", self.path_text()));
+        }
+        if parts.is_empty() {
+            Ok(())
+        } else {
+            write!(f, " ({})", parts.join(", "))
+        }
+    }
+}
+
+/// Everything that can go wrong while testing or resolving templates.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum Error {
+    /// The script's final expression was `null` or `undefined`.
+    #[error(
+        "Script execution returned null or undefined: the script's final expression must be the job graph (an object or its JSON text){at}"
+    )]
+    ReturnedNothing {
+        /// Where.
+        at: Location,
+    },
+    /// Syntax error, exception, or a sandbox limit.
+    #[error("JavaScript execution failed: {failure}{at}")]
+    ScriptFailed {
+        /// What failed, with line and column when known.
+        failure: ScriptFailure,
+        /// Where.
+        at: Location,
+    },
+    /// The script's result is not a (valid) job graph.
+    #[error("Could not parse resolved template into a JobGraph: {reason}{at}")]
+    InvalidOutput {
+        /// Every problem, joined.
+        reason: String,
+        /// The problems with JSON pointers into the script's result (empty when not JSON-shaped).
+        problems: Vec<Problem>,
+        /// Where.
+        at: Location,
+    },
+    /// The template id or version does not exist.
+    #[error("Template not found: {reference}{at}")]
+    TemplateNotFound {
+        /// `id` or `id@version` as requested.
+        reference: String,
+        /// The operation that asked for it.
+        at: Location,
+    },
+    /// `templateInputs` do not match the `inputSchema`.
+    #[error("Input validation failed: {}{at}", join_problems(.problems))]
+    InvalidInputs {
+        /// Every violation, each with the JSON pointer of the input.
+        problems: Vec<Problem>,
+        /// Where.
+        at: Location,
+    },
+    /// The template definition itself is broken (bad `inputSchema`, a port map naming a vertex
+    /// the script did not produce, …).
+    #[error("Invalid template: {reason}{at}")]
+    InvalidTemplate {
+        /// What is wrong and how to fix it.
+        reason: String,
+        /// Where.
+        at: Location,
+    },
+    /// Template operations nested deeper than the maximum.
+    #[error("Template nesting exceeds the maximum depth of {max}: {chain}")]
+    TooDeep {
+        /// The maximum depth.
+        max: usize,
+        /// The chain of operations with their templates, `a (t1@1) > b (t2@1) > …`.
+        chain: String,
+        /// The operation at the excess level.
+        at: Location,
+    },
+    /// An edge names a port the template does not have, or leaves out a port where the choice
+    /// is ambiguous.
+    #[error("Unknown port: {reason}{at}")]
+    Port {
+        /// The edge and the ports available.
+        reason: String,
+        /// The template operation whose port was named.
+        at: Location,
+    },
+    /// Two vertices of the resolved graph got the same name.
+    #[error(
+        "Vertex name collision: {name:?} is produced by {first} and by {second}; rename one of them"
+    )]
+    NameCollision {
+        /// The colliding name.
+        name: String,
+        /// Where the first one comes from.
+        first: String,
+        /// Where the second one comes from.
+        second: String,
+    },
+    /// The job graph given to the resolver is not valid.
+    #[error("Invalid job graph: {}", join_problems(.problems))]
+    InvalidJobGraph {
+        /// Every problem with its JSON pointer.
+        problems: Vec<Problem>,
+    },
+    /// The template source failed for another reason than "not found".
+    #[error("Template source failed: {message}{at}")]
+    Source {
+        /// What the source said.
+        message: String,
+        /// The operation that asked.
+        at: Location,
+    },
+}
+
+impl Error {
+    /// A stable machine-readable code, for example `TEMPLATE_NOT_FOUND`.
+    pub fn code(&self) -> &'static str {
+        match self {
+            Error::ReturnedNothing { .. } => "SCRIPT_RETURNED_NOTHING",
+            Error::ScriptFailed { .. } => "SCRIPT_FAILED",
+            Error::InvalidOutput { .. } => "INVALID_OUTPUT",
+            Error::TemplateNotFound { .. } => "TEMPLATE_NOT_FOUND",
+            Error::InvalidInputs { .. } => "INPUT_VALIDATION_FAILED",
+            Error::InvalidTemplate { .. } => "INVALID_TEMPLATE",
+            Error::TooDeep { .. } => "MAX_DEPTH_EXCEEDED",
+            Error::Port { .. } => "UNKNOWN_PORT",
+            Error::NameCollision { .. } => "NAME_COLLISION",
+            Error::InvalidJobGraph { .. } => "INVALID_JOB_GRAPH",
+            Error::Source { .. } => "SOURCE_FAILED",
+        }
+    }
+
+    /// The message prefix: for the five errors of the interface document, exactly its text.
+    pub fn prefix(&self) -> &'static str {
+        match self {
+            Error::ReturnedNothing { .. } => "Script execution returned null or undefined",
+            Error::ScriptFailed { .. } => "JavaScript execution failed",
+            Error::InvalidOutput { .. } => "Could not parse resolved template into a JobGraph",
+            Error::TemplateNotFound { .. } => "Template not found",
+            Error::InvalidInputs { .. } => "Input validation failed",
+            Error::InvalidTemplate { .. } => "Invalid template",
+            Error::TooDeep { .. } => "Template nesting exceeds the maximum depth",
+            Error::Port { .. } => "Unknown port",
+            Error::NameCollision { .. } => "Vertex name collision",
+            Error::InvalidJobGraph { .. } => "Invalid job graph",
+            Error::Source { .. } => "Template source failed",
+        }
+    }
+
+    /// Where the error happened, when it is tied to a template operation.
+    pub fn location(&self) -> Option<&Location> {
+        match self {
+            Error::ReturnedNothing { at }
+            | Error::ScriptFailed { at, .. }
+            | Error::InvalidOutput { at, .. }
+            | Error::TemplateNotFound { at, .. }
+            | Error::InvalidInputs { at, .. }
+            | Error::InvalidTemplate { at, .. }
+            | Error::TooDeep { at, .. }
+            | Error::Port { at, .. }
+            | Error::Source { at, .. } => Some(at),
+            Error::NameCollision { .. } | Error::InvalidJobGraph { .. } => None,
+        }
+    }
+
+    /// The validation problems (with JSON pointers) the error carries, if any.
+    pub fn problems(&self) -> &[Problem] {
+        match self {
+            Error::InvalidOutput { problems, .. }
+            | Error::InvalidInputs { problems, .. }
+            | Error::InvalidJobGraph { problems } => problems,
+            _ => &[],
+        }
+    }
+
+    /// The script failure (message, line, column, limit), for script errors.
+    pub fn script_failure(&self) -> Option<&ScriptFailure> {
+        match self {
+            Error::ScriptFailed { failure, .. } => Some(failure),
+            _ => None,
+        }
+    }
+}
