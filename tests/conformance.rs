@@ -16,7 +16,20 @@ fn every_conformance_case_passes() {
             failures.push(format!("{file} / {}: {why}", case.name));
         }
     }
-    println!("{} conformance cases run, {} failed", cases.len(), failures.len());
-    assert!(failures.is_empty(), "{} failing cases:\n{}", failures.len(), failures.join("\n\n"));
-    assert!(cases.len() >= 60, "only {} cases; the suite must hold at least 60", cases.len());
+    println!(
+        "{} conformance cases run, {} failed",
+        cases.len(),
+        failures.len()
+    );
+    assert!(
+        failures.is_empty(),
+        "{} failing cases:\n{}",
+        failures.len(),
+        failures.join("\n\n")
+    );
+    assert!(
+        cases.len() >= 60,
+        "only {} cases; the suite must hold at least 60",
+        cases.len()
+    );
 }

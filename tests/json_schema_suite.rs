@@ -24,7 +24,11 @@ fn json_schema_test_suite_draft2020_12() {
     for file in &files {
         let text = std::fs::read_to_string(file).expect("readable");
         let groups: Vec<Value> = serde_json::from_str(&text).expect("suite JSON");
-        let file_name = file.file_name().unwrap_or_default().to_string_lossy().into_owned();
+        let file_name = file
+            .file_name()
+            .unwrap_or_default()
+            .to_string_lossy()
+            .into_owned();
         for group in &groups {
             let description = group["description"].as_str().unwrap_or_default();
             if group["schema"].to_string().contains("localhost:1234") {

@@ -41,10 +41,14 @@ pub fn load_cases(dir: &Path) -> Result<Vec<(String, Case)>, String> {
     files.sort();
     let mut cases = Vec::new();
     for file in files {
-        let text = std::fs::read_to_string(&file).map_err(|e| format!("{}: {e}", file.display()))?;
+        let text =
+            std::fs::read_to_string(&file).map_err(|e| format!("{}: {e}", file.display()))?;
         let list: Vec<Case> =
             serde_json::from_str(&text).map_err(|e| format!("{}: {e}", file.display()))?;
-        let name = file.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+        let name = file
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
         cases.extend(list.into_iter().map(|c| (name.clone(), c)));
     }
     Ok(cases)
@@ -53,11 +57,15 @@ pub fn load_cases(dir: &Path) -> Result<Vec<(String, Case)>, String> {
 /// Runs a case and returns its outcome: `{"output", "provenance"?}` or `{"error": {code, message}}`.
 pub fn run_case(case: &Case) -> Result<Value, String> {
     let input = &case.input;
-    let limits: Limits = match input.get("limits").or_else(|| input.pointer("/options/limits")) {
+    let limits: Limits = match input
+        .get("limits")
+        .or_else(|| input.pointer("/options/limits"))
+    {
         Some(l) => serde_json::from_value(l.clone()).map_err(|e| format!("limits: {e}"))?,
         None => Limits::default(),
     };
-    let error = |e: jobgraph_core::Error| json!({"error": {"code": e.code(), "message": e.to_string()}});
+    let error =
+        |e: jobgraph_core::Error| json!({"error": {"code": e.code(), "message": e.to_string()}});
     Ok(match case.operation.as_str() {
         "resolve" => {
             let templates: Vec<Template> = serde_json::from_value(
@@ -66,7 +74,9 @@ pub fn run_case(case: &Case) -> Result<Value, String> {
             .map_err(|e| format!("templates: {e}"))?;
             let set: TemplateSet = templates.into_iter().collect();
             let mut options: ResolveOptions = match input.get("options") {
-                Some(o) => serde_json::from_value(o.clone()).map_err(|e| format!("options: {e}"))?,
+                Some(o) => {
+                    serde_json::from_value(o.clone()).map_err(|e| format!("options: {e}"))?
+                }
                 None => ResolveOptions::default(),
             };
             options.limits = limits;
@@ -78,10 +88,16 @@ pub fn run_case(case: &Case) -> Result<Value, String> {
         }
         "test" => {
             let request: TestRequest = serde_json::from_value(
-                input.get("request").cloned().ok_or("test needs input.request")?,
+                input
+                    .get("request")
+                    .cloned()
+                    .ok_or("test needs input.request")?,
             )
             .map_err(|e| format!("request: {e}"))?;
-            let user = input.get("user").and_then(Value::as_str).unwrap_or("anonymous");
+            let user = input
+                .get("user")
+                .and_then(Value::as_str)
+                .unwrap_or("anonymous");
             match test_template(&request, user, &limits) {
                 Ok(graph) => json!({"output": graph}),
                 Err(e) => error(e),
@@ -92,7 +108,10 @@ pub fn run_case(case: &Case) -> Result<Value, String> {
             json!({"problems": validate_job_graph(graph)})
         }
         "parseEdge" => {
-            let text = input.get("text").and_then(Value::as_str).ok_or("parseEdge needs input.text")?;
+            let text = input
+                .get("text")
+                .and_then(Value::as_str)
+                .ok_or("parseEdge needs input.text")?;
             match parse_edge(text) {
                 Ok(edge) => json!({"output": edge.to_string()}),
                 Err(e) => json!({"error": {"code": "MALFORMED_EDGE", "message": e.to_string()}}),
@@ -112,10 +131,17 @@ pub fn check(case: &Case, outcome: &Value) -> Result<(), String> {
         if let Some(prefix) = want.get("prefix").and_then(Value::as_str) {
             let rest = message.strip_prefix(prefix);
             if !rest.is_some_and(|r| r.is_empty() || r.starts_with(':') || r.starts_with(" (")) {
-                return Err(format!("message {message:?} does not start with {prefix:?}"));
+                return Err(format!(
+                    "message {message:?} does not start with {prefix:?}"
+                ));
             }
         }
-        for needle in want.get("contains").and_then(Value::as_array).into_iter().flatten() {
+        for needle in want
+            .get("contains")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+        {
             let needle = needle.as_str().unwrap_or_default();
             if !message.contains(needle) {
                 return Err(format!("message {message:?} lacks {needle:?}"));
@@ -127,15 +153,27 @@ pub fn check(case: &Case, outcome: &Value) -> Result<(), String> {
         return Err(format!("unexpected error: {}", pretty(error)));
     }
     if let Some(want) = expect.get("problems") {
-        let got = outcome.get("problems").and_then(Value::as_array).cloned().unwrap_or_default();
+        let got = outcome
+            .get("problems")
+            .and_then(Value::as_array)
+            .cloned()
+            .unwrap_or_default();
         let want = want.as_array().cloned().unwrap_or_default();
         let summary = || pretty(&Value::Array(got.clone()));
         if got.len() != want.len() {
-            return Err(format!("expected {} problems, got {}", want.len(), summary()));
+            return Err(format!(
+                "expected {} problems, got {}",
+                want.len(),
+                summary()
+            ));
         }
         for (g, w) in got.iter().zip(&want) {
             if g.get("pointer") != w.get("pointer") {
-                return Err(format!("expected pointer {}, got {}", w["pointer"], summary()));
+                return Err(format!(
+                    "expected pointer {}, got {}",
+                    w["pointer"],
+                    summary()
+                ));
             }
             if let Some(needle) = w.get("contains").and_then(Value::as_str) {
                 let message = g.get("message").and_then(Value::as_str).unwrap_or_default();

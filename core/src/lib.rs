@@ -30,6 +30,6 @@ pub use sandbox::{
 };
 pub use source::{FetchError, TemplateSet, TemplateSource};
 pub use template::{DraftOutput, Template};
-pub use test_operation::{TestRequest, test_template};
+pub use test_operation::{TestInput, TestRequest, test_template};
 pub use validate::{Problem, join_problems, validate_job_graph};
 pub use vertex::{TemplateOperation, VertexKind};

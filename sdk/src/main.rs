@@ -1,1 +1,217 @@
-fn main() {}
+//! `jobgraph`: resolve job graphs and test templates from the command line.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use clap::{Args, Parser, Subcommand};
+use jobgraph_core::{
+    Limits, ResolveOptions, TestInput, TestRequest, resolve_document_now, test_template,
+};
+use jobgraph_sdk::DirectorySource;
+use jobgraph_sdk::directory::load_template_file;
+use serde_json::Value;
+
+/// Resolve data-pipeline job graphs that use templates, and test templates, offline.
+///
+/// Results are JSON on stdout; errors go to stderr and start with the service's error prefix
+/// (`Template not found`, `Input validation failed`, `JavaScript execution failed`, …).
+/// Exit status: 0 success, 1 failed resolution or test, 2 bad usage or unreadable input.
+#[derive(Parser)]
+#[command(name = "jobgraph", version, about, long_about, max_term_width = 100)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Resolve every template operation of a job (or a bare job graph).
+    ///
+    /// Example:
+    ///   jobgraph resolve examples/jobs/errors-to-vendor.json --templates examples/templates
+    ///
+    /// Vertices produced by operation `op` are named `op.<name>` (`outer.inner.name` when
+    /// nested). See docs/resolution.md for every rule.
+    Resolve {
+        /// A job file (`name`, `execution`, `processing`, `jobGraph`, …) or a bare graph
+        /// `{vertices, edges}`.
+        job_file: PathBuf,
+        /// Folder of templates: every `*.json` file is one template version; its script may live
+        /// in a `.js` file of the same name.
+        #[arg(long, short = 't', value_name = "DIR")]
+        templates: PathBuf,
+        /// Add a top-level `provenance` object: for each produced vertex, its original name,
+        /// operation path, template id and version.
+        #[arg(long)]
+        provenance: bool,
+        /// Resolve every operation in draft mode (draft outputs and draft-only vertices).
+        #[arg(long)]
+        draft: bool,
+        #[command(flatten)]
+        common: Common,
+    },
+    /// Run one template's script with input values, as `POST /v1/templates/test` does.
+    ///
+    /// Example:
+    ///   jobgraph template:test examples/templates/severity-filter.json --values '{"minLevel":"warn"}'
+    #[command(name = "template:test")]
+    TemplateTest {
+        /// A template file (its script inline or in a `.js` file of the same name).
+        template_file: PathBuf,
+        /// Input values: JSON text, or @FILE to read them from a file.
+        #[arg(long, value_name = "JSON_OR_@FILE", default_value = "{}")]
+        values: String,
+        /// Run in draft mode.
+        #[arg(long)]
+        draft: bool,
+        /// Fail unless the result is a valid job graph (every problem is listed).
+        #[arg(long)]
+        check_valid_job_graph: bool,
+        #[command(flatten)]
+        common: Common,
+    },
+}
+
+#[derive(Args)]
+struct Common {
+    /// What `user.getName()` returns in scripts [default: $USER, else `anonymous`].
+    #[arg(long, value_name = "NAME")]
+    user: Option<String>,
+    /// Time limit of each script, in milliseconds.
+    #[arg(long, value_name = "MS", default_value_t = Limits::default().timeout_ms)]
+    timeout_ms: u64,
+    /// Print compact JSON instead of pretty-printed.
+    #[arg(long)]
+    compact: bool,
+    /// Write the result to FILE instead of stdout.
+    #[arg(long, short = 'o', value_name = "FILE")]
+    output: Option<PathBuf>,
+}
+
+impl Common {
+    fn user(&self) -> String {
+        self.user
+            .clone()
+            .or_else(|| std::env::var("USER").ok().filter(|u| !u.is_empty()))
+            .unwrap_or_else(|| "anonymous".to_owned())
+    }
+
+    fn limits(&self) -> Limits {
+        Limits {
+            timeout_ms: self.timeout_ms,
+            ..Limits::default()
+        }
+    }
+}
+
+/// A failure and the exit status it calls for.
+struct Failure {
+    message: String,
+    status: u8,
+}
+
+impl Failure {
+    fn usage(message: String) -> Self {
+        Failure { message, status: 2 }
+    }
+    fn failed(error: jobgraph_core::Error) -> Self {
+        Failure {
+            message: error.to_string(),
+            status: 1,
+        }
+    }
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match run(cli.command) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(failure) => {
+            eprintln!("{}", failure.message);
+            ExitCode::from(failure.status)
+        }
+    }
+}
+
+fn run(command: Command) -> Result<(), Failure> {
+    match command {
+        Command::Resolve {
+            job_file,
+            templates,
+            provenance,
+            draft,
+            common,
+        } => {
+            let job = read_json(&job_file)?;
+            let source =
+                DirectorySource::open(&templates).map_err(|e| Failure::usage(e.to_string()))?;
+            let options = ResolveOptions {
+                user: common.user(),
+                limits: common.limits(),
+                draft,
+            };
+            let (mut resolved, origins) =
+                resolve_document_now(&job, &source, &options).map_err(Failure::failed)?;
+            if provenance && let Value::Object(map) = &mut resolved {
+                let origins = serde_json::to_value(origins).unwrap_or_default();
+                map.insert("provenance".into(), origins);
+            }
+            write_output(&resolved, &common)
+        }
+        Command::TemplateTest {
+            template_file,
+            values,
+            draft,
+            check_valid_job_graph,
+            common,
+        } => {
+            let template =
+                load_template_file(&template_file).map_err(|e| Failure::usage(e.to_string()))?;
+            let values = match values.strip_prefix('@') {
+                Some(file) => read_json(Path::new(file))?,
+                None => serde_json::from_str(&values)
+                    .map_err(|e| Failure::usage(format!("--values is not valid JSON: {e}")))?,
+            };
+            let Value::Object(values) = values else {
+                return Err(Failure::usage("--values must be a JSON object".into()));
+            };
+            let request = TestRequest {
+                template,
+                input: TestInput {
+                    is_draft: draft,
+                    values,
+                },
+                check_valid_job_graph,
+            };
+            let graph = test_template(&request, &common.user(), &common.limits())
+                .map_err(Failure::failed)?;
+            write_output(&graph.to_value(), &common)
+        }
+    }
+}
+
+fn read_json(path: &Path) -> Result<Value, Failure> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| Failure::usage(format!("cannot read {}: {e}", path.display())))?;
+    serde_json::from_str(&text)
+        .map_err(|e| Failure::usage(format!("{} is not valid JSON: {e}", path.display())))
+}
+
+fn write_output(value: &Value, common: &Common) -> Result<(), Failure> {
+    let mut text = if common.compact {
+        serde_json::to_string(value)
+    } else {
+        serde_json::to_string_pretty(value)
+    }
+    .map_err(|e| Failure::usage(e.to_string()))?;
+    text.push('\n');
+    match &common.output {
+        Some(path) => std::fs::write(path, text)
+            .map_err(|e| Failure::usage(format!("cannot write {}: {e}", path.display()))),
+        None => std::io::stdout()
+            .lock()
+            .write_all(text.as_bytes())
+            .map_err(|e| Failure::usage(format!("cannot write to stdout: {e}"))),
+    }
+}
