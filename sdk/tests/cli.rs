@@ -1,0 +1,190 @@
+//! The `jobgraph` binary as a user runs it: real files, exit codes, stdout and stderr.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use serde_json::Value;
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+fn jobgraph(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_jobgraph"))
+        .args(args)
+        .current_dir(root())
+        .env("USER", "cli-tester")
+        .output()
+        .expect("the binary runs")
+}
+
+fn stdout_json(output: &Output) -> Value {
+    serde_json::from_slice(&output.stdout).expect("stdout is JSON")
+}
+
+fn names(graph: &Value) -> Vec<String> {
+    graph["vertices"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .map(|v| v["name"].as_str().unwrap_or_default().to_owned())
+        .collect()
+}
+
+#[test]
+fn resolves_the_example_job() {
+    let out = jobgraph(&[
+        "resolve",
+        "examples/jobs/errors-to-vendor.json",
+        "--templates",
+        "examples/templates",
+        "--provenance",
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(out.stderr.is_empty(), "quiet on success");
+    let job = stdout_json(&out);
+    assert_eq!(job["name"], "errors-to-vendor");
+    assert_eq!(
+        names(&job["jobGraph"]),
+        [
+            "ingest.source",
+            "export.severity.filter",
+            "export.enrich.tag",
+            "export.vendor"
+        ]
+    );
+    assert_eq!(
+        job["jobGraph"]["edges"][0],
+        "ingest.source:output -> export.severity.filter:input"
+    );
+    assert_eq!(
+        job["provenance"]["export.severity.filter"]["templateVersion"],
+        2
+    );
+    // $USER is the default user name.
+    let transforms = job["jobGraph"]["vertices"][2]["transforms"]
+        .as_array()
+        .unwrap()
+        .clone();
+    assert_eq!(transforms.last().unwrap()["values"][0], "cli-tester");
+}
+
+#[test]
+fn draft_example_has_preview_wiring() {
+    let out = jobgraph(&[
+        "resolve",
+        "examples/jobs/draft-preview.json",
+        "-t",
+        "examples/templates",
+        "--user",
+        "ada",
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let job = stdout_json(&out);
+    assert!(names(&job["jobGraph"]).contains(&"enrich.preview".to_owned()));
+    let edges = job["jobGraph"]["edges"].as_array().unwrap();
+    assert!(
+        edges.iter().any(|e| e == "enrich.preview -> preview-panel"),
+        "{edges:?}"
+    );
+}
+
+#[test]
+fn failed_resolution_exits_1_with_contract_prefix() {
+    let dir = tempfile::tempdir().unwrap();
+    let job = dir.path().join("job.json");
+    std::fs::write(
+        &job,
+        r#"{"vertices": [{"type": "template-operation", "name": "x", "templateId": "nope"}], "edges": []}"#,
+    )
+    .unwrap();
+    let out = jobgraph(&[
+        "resolve",
+        job.to_str().unwrap(),
+        "--templates",
+        "examples/templates",
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.starts_with("Template not found: nope"), "{stderr}");
+    assert!(out.stdout.is_empty());
+}
+
+#[test]
+fn bad_usage_exits_2() {
+    let out = jobgraph(&["resolve", "examples/jobs/errors-to-vendor.json"]);
+    assert_eq!(out.status.code(), Some(2), "missing --templates");
+    let out = jobgraph(&[
+        "resolve",
+        "no/such/file.json",
+        "--templates",
+        "examples/templates",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("cannot read no/such/file.json"));
+    let out = jobgraph(&[
+        "template:test",
+        "examples/templates/tag-enrich.json",
+        "--values",
+        "{oops",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--values is not valid JSON"));
+}
+
+#[test]
+fn template_test_runs_one_template() {
+    let out = jobgraph(&[
+        "template:test",
+        "examples/templates/tag-enrich.json",
+        "--values",
+        r#"{"tags": {"env": "dev"}}"#,
+        "--draft",
+        "--check-valid-job-graph",
+        "--compact",
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let graph = stdout_json(&out);
+    assert_eq!(names(&graph), ["tag", "preview"]);
+
+    let dir = tempfile::tempdir().unwrap();
+    let values = dir.path().join("values.json");
+    std::fs::write(&values, r#"{"sampleSize": 0}"#).unwrap();
+    let arg = format!("@{}", values.display());
+    let out = jobgraph(&[
+        "template:test",
+        "examples/templates/tag-enrich.json",
+        "--values",
+        &arg,
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.starts_with("Input validation failed: /sampleSize:"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("tag-enrich@1"), "{stderr}");
+}
+
+#[test]
+fn help_teaches() {
+    let out = jobgraph(&["resolve", "--help"]);
+    assert!(out.status.success());
+    let help = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        help.contains("Example:") && help.contains("--provenance"),
+        "{help}"
+    );
+}
