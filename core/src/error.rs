@@ -56,15 +56,15 @@ pub enum Error {
     )]
     ReturnedNothing {
         /// Where.
-        at: Location,
+        at: Box<Location>,
     },
     /// Syntax error, exception, or a sandbox limit.
     #[error("JavaScript execution failed: {failure}{at}")]
     ScriptFailed {
         /// What failed, with line and column when known.
-        failure: ScriptFailure,
+        failure: Box<ScriptFailure>,
         /// Where.
-        at: Location,
+        at: Box<Location>,
     },
     /// The script's result is not a (valid) job graph.
     #[error("Could not parse resolved template into a JobGraph: {reason}{at}")]
@@ -74,7 +74,7 @@ pub enum Error {
         /// The problems with JSON pointers into the script's result (empty when not JSON-shaped).
         problems: Vec<Problem>,
         /// Where.
-        at: Location,
+        at: Box<Location>,
     },
     /// The template id or version does not exist.
     #[error("Template not found: {reference}{at}")]
@@ -82,7 +82,7 @@ pub enum Error {
         /// `id` or `id@version` as requested.
         reference: String,
         /// The operation that asked for it.
-        at: Location,
+        at: Box<Location>,
     },
     /// `templateInputs` do not match the `inputSchema`.
     #[error("Input validation failed: {}{at}", join_problems(.problems))]
@@ -90,7 +90,7 @@ pub enum Error {
         /// Every violation, each with the JSON pointer of the input.
         problems: Vec<Problem>,
         /// Where.
-        at: Location,
+        at: Box<Location>,
     },
     /// The template definition itself is broken (bad `inputSchema`, a port map naming a vertex
     /// the script did not produce, …).
@@ -99,7 +99,7 @@ pub enum Error {
         /// What is wrong and how to fix it.
         reason: String,
         /// Where.
-        at: Location,
+        at: Box<Location>,
     },
     /// Template operations nested deeper than the maximum.
     #[error("Template nesting exceeds the maximum depth of {max}: {chain}")]
@@ -109,7 +109,7 @@ pub enum Error {
         /// The chain of operations with their templates, `a (t1@1) > b (t2@1) > …`.
         chain: String,
         /// The operation at the excess level.
-        at: Location,
+        at: Box<Location>,
     },
     /// An edge names a port the template does not have, or leaves out a port where the choice
     /// is ambiguous.
@@ -118,7 +118,7 @@ pub enum Error {
         /// The edge and the ports available.
         reason: String,
         /// The template operation whose port was named.
-        at: Location,
+        at: Box<Location>,
     },
     /// Two vertices of the resolved graph got the same name.
     #[error(
@@ -144,7 +144,7 @@ pub enum Error {
         /// What the source said.
         message: String,
         /// The operation that asked.
-        at: Location,
+        at: Box<Location>,
     },
 }
 

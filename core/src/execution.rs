@@ -17,7 +17,7 @@ pub const RESERVED_NAMES: [&str; 2] = ["draft", "user"];
 pub(crate) fn compile_schema(template: &Template, at: &Location) -> Result<InputSchema, Error> {
     InputSchema::compile(template.input_schema.as_ref()).map_err(|e| Error::InvalidTemplate {
         reason: format!("its inputSchema is not a valid JSON Schema 2020-12: {e}"),
-        at: at.clone(),
+        at: Box::new(at.clone()),
     })
 }
 
@@ -65,7 +65,7 @@ pub(crate) fn run_template(run: Run<'_>) -> Result<Value, Error> {
     if !problems.is_empty() {
         return Err(Error::InvalidInputs {
             problems,
-            at: at.clone(),
+            at: Box::new(at.clone()),
         });
     }
     let declared = run.template.parameter_names();
@@ -77,15 +77,17 @@ pub(crate) fn run_template(run: Run<'_>) -> Result<Value, Error> {
         user: run.user,
     };
     run_script(&input, run.limits).map_err(|e| match e {
-        ScriptError::ReturnedNothing => Error::ReturnedNothing { at: at.clone() },
+        ScriptError::ReturnedNothing => Error::ReturnedNothing {
+            at: Box::new(at.clone()),
+        },
         ScriptError::Failed(failure) => Error::ScriptFailed {
-            failure,
-            at: at.clone(),
+            failure: Box::new(failure),
+            at: Box::new(at.clone()),
         },
         ScriptError::NotJson(reason) => Error::InvalidOutput {
             reason,
             problems: Vec::new(),
-            at: at.clone(),
+            at: Box::new(at.clone()),
         },
     })
 }
@@ -100,7 +102,7 @@ pub(crate) fn read_output(
     let invalid = |problems: Vec<Problem>| Error::InvalidOutput {
         reason: join_problems(&problems),
         problems,
-        at: at.clone(),
+        at: Box::new(at.clone()),
     };
     if full_check {
         let problems = validate_job_graph(&value);

@@ -33,3 +33,8 @@ pub use template::{DraftOutput, Template};
 pub use test_operation::{TestInput, TestRequest, test_template};
 pub use validate::{Problem, join_problems, validate_job_graph};
 pub use vertex::{TemplateOperation, VertexKind};
+
+/// The README's Rust examples, compiled and run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../../README.md")]
+struct ReadmeDoctests;

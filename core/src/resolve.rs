@@ -137,7 +137,7 @@ pub fn resolve_now<S: TemplateSource + ?Sized>(
         Err(Error::Source {
             message: "the template source is asynchronous; call `resolve` from an async context"
                 .into(),
-            at: Location::default(),
+            at: Box::default(),
         })
     })
 }
@@ -249,13 +249,13 @@ impl Tree {
                     Some(Err(FetchError::NotFound)) | None => {
                         return Err(Error::TemplateNotFound {
                             reference: reference(&p.key),
-                            at,
+                            at: Box::new(at),
                         });
                     }
                     Some(Err(FetchError::Failed(message))) => {
                         return Err(Error::Source {
                             message: format!("fetching {}: {message}", reference(&p.key)),
-                            at,
+                            at: Box::new(at),
                         });
                     }
                 };
@@ -327,7 +327,7 @@ impl Tree {
                     Error::InvalidOutput {
                         reason: reason.clone(),
                         problems: Vec::new(),
-                        at,
+                        at: Box::new(at),
                     }
                 })?;
                 let key = (op.template_id.clone(), op.template_version);
@@ -353,7 +353,7 @@ impl Tree {
         Error::TooDeep {
             max: MAX_DEPTH,
             chain: chain.join(" > "),
-            at,
+            at: Box::new(at),
         }
     }
 
@@ -455,7 +455,7 @@ impl Tree {
         let target = |field: &str, port: &str, text: &str, direction: Direction| {
             let invalid = |reason: String| Error::InvalidTemplate {
                 reason,
-                at: origin.at.clone(),
+                at: Box::new(origin.at.clone()),
             };
             let end: Endpoint = text.parse().map_err(|e: crate::EdgeError| {
                 invalid(format!(
@@ -504,7 +504,7 @@ impl Tree {
                             "draft output {:?} has the name of a regular output; give it its own name",
                             draft.name
                         ),
-                        at: origin.at.clone(),
+                        at: Box::new(origin.at.clone()),
                     });
                 }
                 let entry = target(
@@ -524,7 +524,7 @@ fn parse_edges(graph: &JobGraph, at: &Location) -> Result<Vec<Edge>, Error> {
     graph.parsed_edges().map_err(|e| Error::InvalidOutput {
         reason: e.to_string(),
         problems: Vec::new(),
-        at: at.clone(),
+        at: Box::new(at.clone()),
     })
 }
 
@@ -609,7 +609,7 @@ impl Ports {
                             "edge {edge:?} names {kind} {port:?} of template operation {operation:?}, which has no such {kind}; {}",
                             available()
                         ),
-                        at: self.operation.clone(),
+                        at: Box::new(self.operation.clone()),
                     });
                 }
             },
@@ -625,7 +625,7 @@ impl Ports {
                                 "edge {edge:?} names template operation {operation:?} without a port, and it has no single {kind} nor one named {fallback:?}; name one with `{operation}:<{kind}>`; {}",
                                 available()
                             ),
-                            at: self.operation.clone(),
+                            at: Box::new(self.operation.clone()),
                         });
                     }
                 }
@@ -701,7 +701,7 @@ pub fn resolve_document_now<S: TemplateSource + ?Sized>(
             message:
                 "the template source is asynchronous; call `resolve_document` from an async context"
                     .into(),
-            at: Location::default(),
+            at: Box::default(),
         })
     })
 }
