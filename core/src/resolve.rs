@@ -614,10 +614,16 @@ impl Ports {
                 }
             },
             None => {
+                // Only regular ports count here: draft outputs come after them in `map`, and
+                // must never change where an edge without a port goes.
                 let only = (candidates == 1)
                     .then(|| map.get_index(0).map(|(_, v)| v))
                     .flatten();
-                match only.or_else(|| map.get(fallback)) {
+                let named = map
+                    .get_full(fallback)
+                    .filter(|(index, _, _)| *index < candidates)
+                    .map(|(_, _, v)| v);
+                match only.or(named) {
                     Some(entry) => entry,
                     None => {
                         return Err(Error::Port {
