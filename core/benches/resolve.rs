@@ -54,7 +54,9 @@ fn bench(c: &mut Criterion) {
     for job in ["errors-to-vendor.json", "draft-preview.json"] {
         let document = example_job(job);
         group.bench_function(job, |b| {
-            b.iter(|| resolve_document_now(black_box(&document), &templates, &options).expect("resolves"))
+            b.iter(|| {
+                resolve_document_now(black_box(&document), &templates, &options).expect("resolves")
+            })
         });
     }
     group.finish();
@@ -72,12 +74,18 @@ fn bench(c: &mut Criterion) {
     group.finish();
 
     let mut group = c.benchmark_group("parts");
-    let template = templates.get("severity-filter", Some(2)).expect("example").clone();
+    let template = templates
+        .get("severity-filter", Some(2))
+        .expect("example")
+        .clone();
     let request = TestRequest {
         template: template.clone(),
         input: TestInput {
             is_draft: false,
-            values: json!({"minLevel": "info"}).as_object().cloned().unwrap_or_default(),
+            values: json!({"minLevel": "info"})
+                .as_object()
+                .cloned()
+                .unwrap_or_default(),
         },
         check_valid_job_graph: true,
     };
