@@ -711,3 +711,106 @@ pub fn resolve_document_now<S: TemplateSource + ?Sized>(
         })
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use std::cell::RefCell;
+    use std::future::Future;
+    use std::pin::Pin;
+    use std::task::{Context, Poll};
+
+    use serde_json::json;
+
+    use super::*;
+    use crate::source::TemplateSet;
+
+    /// A source that answers only on the second poll and records every request.
+    struct LazySource {
+        set: TemplateSet,
+        requests: RefCell<Vec<(String, Option<u64>)>>,
+    }
+
+    struct Later(Option<Result<Template, FetchError>>, bool);
+
+    impl Future for Later {
+        type Output = Result<Template, FetchError>;
+        fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
+            if !self.1 {
+                self.1 = true;
+                cx.waker().wake_by_ref();
+                return Poll::Pending;
+            }
+            Poll::Ready(self.0.take().unwrap_or(Err(FetchError::NotFound)))
+        }
+    }
+
+    impl TemplateSource for LazySource {
+        fn fetch(
+            &self,
+            id: &str,
+            version: Option<u64>,
+        ) -> impl Future<Output = Result<Template, FetchError>> {
+            self.requests.borrow_mut().push((id.to_owned(), version));
+            Later(
+                Some(
+                    self.set
+                        .get(id, version)
+                        .cloned()
+                        .ok_or(FetchError::NotFound),
+                ),
+                false,
+            )
+        }
+    }
+
+    fn block_on<F: Future>(future: F) -> F::Output {
+        let mut future = std::pin::pin!(future);
+        let mut cx = Context::from_waker(std::task::Waker::noop());
+        loop {
+            if let Poll::Ready(out) = future.as_mut().poll(&mut cx) {
+                return out;
+            }
+        }
+    }
+
+    fn template(id: &str, script: &str) -> Template {
+        Template {
+            id: id.into(),
+            version: 1,
+            name: id.into(),
+            template: script.into(),
+            ..Default::default()
+        }
+    }
+
+    #[test]
+    fn each_template_is_fetched_once_per_call_and_levels_fetch_together() {
+        let leaf = template("leaf", "({vertices: [{type: 'x', name: 'v'}], edges: []})");
+        let mid = template(
+            "mid",
+            "({vertices: [{type: 'template-operation', name: 'l1', templateId: 'leaf'}, \
+                          {type: 'template-operation', name: 'l2', templateId: 'leaf'}], edges: []})",
+        );
+        let source = LazySource {
+            set: [leaf, mid].into_iter().collect(),
+            requests: RefCell::new(Vec::new()),
+        };
+        let graph: JobGraph = serde_json::from_value(json!({"vertices": [
+            {"type": "template-operation", "name": "a", "templateId": "mid"},
+            {"type": "template-operation", "name": "b", "templateId": "mid"},
+            {"type": "template-operation", "name": "c", "templateId": "leaf"}
+        ]}))
+        .unwrap();
+        let resolved = block_on(resolve(&graph, &source, &ResolveOptions::default())).unwrap();
+        let names: Vec<_> = resolved.graph.vertices.iter().map(Vertex::name).collect();
+        assert_eq!(names, ["a.l1.v", "a.l2.v", "b.l1.v", "b.l2.v", "c.v"]);
+        // Level 1 asks for mid and leaf together; level 2 needs only leaf, already fetched.
+        assert_eq!(
+            *source.requests.borrow(),
+            [("mid".to_owned(), None), ("leaf".to_owned(), None)]
+        );
+        // The synchronous entry point says clearly that this source must be awaited.
+        let err = resolve_now(&graph, &source, &ResolveOptions::default()).unwrap_err();
+        assert!(err.to_string().contains("asynchronous"), "{err}");
+    }
+}
