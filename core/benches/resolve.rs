@@ -1,6 +1,10 @@
 //! Resolution benchmarks: the example jobs, one template operation cold and warm, and the
 //! sandbox's fixed costs. Results and the command live in bench/RESULTS.md.
 
+/// The allocator the `jobgraph` binary uses; boa allocates heavily (see bench/RESULTS.md).
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 use std::hint::black_box;
 use std::path::Path;
 

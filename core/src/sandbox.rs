@@ -13,8 +13,10 @@
 use std::fmt;
 use std::future::Future;
 use std::pin::pin;
+use std::rc::Rc;
 use std::task::{Poll, Waker};
 
+use boa_engine::module::IdleModuleLoader;
 use boa_engine::object::ObjectInitializer;
 use boa_engine::property::Attribute;
 use boa_engine::{
@@ -180,11 +182,26 @@ impl ScriptFailure {
 /// assert_eq!(out, json!({"n": 4, "who": "ada", "draft": true, "m": "undefined"}));
 /// ```
 pub fn run_script(input: &ScriptInput<'_>, limits: &Limits) -> Result<Value, ScriptError> {
-    let mut context = Context::default();
+    let mut context = new_context().map_err(|e| {
+        ScriptError::Failed(ScriptFailure {
+            message: format!("the sandbox could not be created: {e}"),
+            line: None,
+            column: None,
+            limit: None,
+        })
+    })?;
     let result = execute(&mut context, input, limits);
     // Dropping the context frees the realm and everything the script made.
     drop(context);
     result
+}
+
+/// A context with nothing but the ECMAScript built-ins. boa's default module loader reads files
+/// relative to the working directory; the idle loader rejects every `import()`.
+fn new_context() -> JsResult<Context> {
+    Context::builder()
+        .module_loader(Rc::new(IdleModuleLoader))
+        .build()
 }
 
 fn execute(
@@ -626,6 +643,19 @@ mod tests {
         // The constructor chain of what we hand in leads to the sandbox's own Function.
         let v = run("({same: user.getName.constructor === Function, name: user.getName.constructor('return typeof this.process')()})").unwrap();
         assert_eq!(v, json!({"same": true, "name": "undefined"}));
+    }
+
+    #[test]
+    fn module_loading_is_impossible() {
+        let context = new_context().unwrap();
+        assert!(
+            context
+                .downcast_module_loader::<IdleModuleLoader>()
+                .is_some()
+        );
+        // The import promise never settles into anything the script could use.
+        let v = run("let p = import('./Cargo.toml'); ({t: typeof p})").unwrap();
+        assert_eq!(v, json!({"t": "object"}));
     }
 
     #[test]
