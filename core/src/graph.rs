@@ -211,16 +211,25 @@ impl JobGraph {
 
 impl Serialize for JobGraph {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        // `vertices` and `edges` stand where they stood; a graph that had no `edges` gets them
+        // right after `vertices`, and a new graph starts with both.
+        let has_vertices = self.layout.contains_key("vertices");
+        let has_edges = self.layout.contains_key("edges");
         let mut map = serializer.serialize_map(None)?;
-        if !self.layout.contains_key("vertices") {
+        if !has_vertices {
             map.serialize_entry("vertices", &self.vertices)?;
-        }
-        if !self.layout.contains_key("edges") {
-            map.serialize_entry("edges", &self.edges)?;
+            if !has_edges {
+                map.serialize_entry("edges", &self.edges)?;
+            }
         }
         for (key, value) in &self.layout {
             match key.as_str() {
-                "vertices" => map.serialize_entry(key, &self.vertices)?,
+                "vertices" => {
+                    map.serialize_entry(key, &self.vertices)?;
+                    if !has_edges {
+                        map.serialize_entry("edges", &self.edges)?;
+                    }
+                }
                 "edges" => map.serialize_entry(key, &self.edges)?,
                 _ => map.serialize_entry(key, value)?,
             }
@@ -301,8 +310,18 @@ mod tests {
     }
 
     #[test]
-    fn missing_edges_means_none() {
-        let graph = JobGraph::from_value(serde_json::json!({"vertices": []})).unwrap();
+    fn missing_edges_means_none_and_are_written_after_vertices() {
+        let graph =
+            JobGraph::from_value(serde_json::json!({"meta": 1, "vertices": [], "x": 2})).unwrap();
         assert!(graph.edges.is_empty());
+        assert_eq!(
+            serde_json::to_string(&graph).unwrap(),
+            r#"{"meta":1,"vertices":[],"edges":[],"x":2}"#
+        );
+        let fresh = JobGraph::new(Vec::new(), vec!["a -> b".into()]);
+        assert_eq!(
+            serde_json::to_string(&fresh).unwrap(),
+            r#"{"vertices":[],"edges":["a -> b"]}"#
+        );
     }
 }
