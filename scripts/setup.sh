@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
-# Installs what the build and the tests need, skipping whatever is already present.
+# Installs what the build and the tests need, skipping whatever is already present at the
+# right version: the wasm32 target, rustfmt/clippy, wasm-bindgen-cli (pinned to the crate's
+# version), the Node dev tools (npm ci) and Debian's Chromium for the browser tests.
 set -euo pipefail
+cd "$(dirname "$0")/.."
 
 if ! rustup target list --installed 2>/dev/null | grep -qx wasm32-unknown-unknown; then
   echo "setup: adding the wasm32-unknown-unknown target" >&2
@@ -12,3 +15,23 @@ for component in rustfmt clippy; do
     rustup component add "$component"
   fi
 done
+
+# wasm-bindgen-cli must equal the wasm-bindgen crate version pinned in wasm/Cargo.toml.
+want=$(sed -n 's/^wasm-bindgen = "=\(.*\)"/\1/p' wasm/Cargo.toml)
+have=$(wasm-bindgen --version 2>/dev/null | awk '{print $2}' || true)
+if [ "$have" != "$want" ]; then
+  echo "setup: installing wasm-bindgen-cli $want (found: ${have:-none})" >&2
+  cargo install wasm-bindgen-cli --version "$want" --quiet
+fi
+
+if [ ! -x node_modules/.bin/wasm-opt ] || [ ! -d node_modules/playwright-core ] \
+   || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+  echo "setup: npm ci (binaryen, playwright-core)" >&2
+  npm ci --no-audit --no-fund --loglevel=error
+fi
+
+if [ ! -x /usr/bin/chromium ]; then
+  echo "setup: installing Debian's chromium" >&2
+  apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
+fi

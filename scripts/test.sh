@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# Runs every check and test of the project: format, lints, unit + conformance + doc tests,
-# and the wasm32 build check of jobgraph-core.
+# Runs every check and test of the project:
+#   Rust: format, lints, unit + conformance + JSON Schema suite + CLI + doc tests, wasm32 check;
+#   npm package: build, conformance parity in Node and in headless Chromium, worker and trap
+#   recovery, the draft-preview page in Chromium.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -14,4 +16,11 @@ echo "== cargo test (unit, conformance, JSON Schema suite, CLI, doctests)" >&2
 cargo test --workspace
 echo "== cargo check jobgraph-core for wasm32-unknown-unknown" >&2
 cargo check -p jobgraph-core --target wasm32-unknown-unknown --quiet
+
+echo "== building the npm package (pkg/)" >&2
+bash scripts/build-pkg.sh
+mkdir -p target/conformance
+cargo run -q -p jobgraph-conformance --bin conformance-outcomes > target/conformance/native.json
+echo "== npm package tests (Node and headless Chromium)" >&2
+NATIVE_OUTCOMES=target/conformance/native.json node --test --test-concurrency=1 tests/js/
 echo "== all checks passed" >&2

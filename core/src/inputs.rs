@@ -48,6 +48,7 @@ impl InputSchema {
             });
         };
         let validator = jsonschema::draft202012::options()
+            .with_retriever(NoRemoteDocuments)
             .build(schema)
             .map_err(|e| {
                 let at = e.schema_path().as_str();
@@ -87,6 +88,22 @@ impl InputSchema {
         } else {
             Err(problems)
         }
+    }
+}
+
+/// Refuses every remote `$ref`: template inputs never cause network or file access, and the
+/// message is the same on every platform.
+struct NoRemoteDocuments;
+
+impl jsonschema::Retrieve for NoRemoteDocuments {
+    fn retrieve(
+        &self,
+        uri: &jsonschema::Uri<String>,
+    ) -> Result<Value, Box<dyn std::error::Error + Send + Sync>> {
+        Err(format!(
+            "remote schema documents are never fetched (`$ref` to {uri}); put the definition under `$defs` and refer to it with `#/$defs/…`"
+        )
+        .into())
     }
 }
 

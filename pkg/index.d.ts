@@ -1,0 +1,182 @@
+/** A JSON value. */
+export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+
+/** A vertex: `type` and `name`, plus any other fields. */
+export interface Vertex {
+  type: string;
+  name: string;
+  [field: string]: Json;
+}
+
+/** A job graph. Edges are `from[:port] -> to[:port]`. */
+export interface JobGraph {
+  vertices: Vertex[];
+  edges?: string[];
+  [field: string]: Json | undefined;
+}
+
+/** A job document: a job graph and the job's own fields. */
+export interface Job {
+  name?: string;
+  execution?: "SYNCHRONOUS" | "ASYNCHRONOUS";
+  processing?: "BATCH" | "STREAMING";
+  jobGraph: JobGraph;
+  [field: string]: Json | undefined;
+}
+
+/** An output that exists only in draft mode. */
+export interface DraftOutput {
+  name: string;
+  description?: string;
+  vertex: string;
+}
+
+/** A template version. `id` and `version` may be absent for a template under test. */
+export interface Template {
+  id?: string;
+  version?: number;
+  name: string;
+  description?: string;
+  organizationId?: string;
+  createdAt?: string;
+  updatedAt?: string;
+  /** JSON Schema 2020-12 of the parameters. */
+  inputSchema?: { [keyword: string]: Json };
+  /** JavaScript source whose final expression is the job graph. */
+  template: string;
+  inputs?: { [port: string]: string };
+  outputs?: { [port: string]: string };
+  draftOutputs?: DraftOutput[];
+}
+
+/** Limits of one script execution; every field has a safe default. */
+export interface Limits {
+  /** Wall-clock time per script, ms (default 1000). */
+  timeoutMs?: number;
+  /** Loop iterations per call frame (default 10 000 000). */
+  loopIterations?: number;
+  /** Nested calls (default 256). */
+  recursionDepth?: number;
+  /** Vertices one script may return (default 10 000). */
+  maxOutputVertices?: number;
+  /** Bytes of one script's result as JSON (default 8 MiB). */
+  maxOutputBytes?: number;
+}
+
+/** Fetches a template version; `version` undefined means the latest. Resolve `null` for "not found". */
+export type FetchTemplate = (id: string, version: number | undefined) => Promise<Template | null>;
+
+export interface ResolveOptions {
+  /** Templates to use; ignored when `fetchTemplate` is given. */
+  templates?: Template[];
+  /** Fetch templates lazily: those needed at one nesting level are requested concurrently, each id/version at most once per call. */
+  fetchTemplate?: FetchTemplate;
+  /** What `user.getName()` returns (default "anonymous"). */
+  user?: string;
+  /** Resolve every operation in draft mode. */
+  draft?: boolean;
+  limits?: Limits;
+  /** Also return where each produced vertex came from. */
+  provenance?: boolean;
+}
+
+export interface Provenance {
+  originalName: string;
+  operationPath: string[];
+  templateId: string;
+  templateVersion: number;
+}
+
+export interface Resolution<T extends Job | JobGraph> {
+  /** The resolved document, of the same kind as the input. */
+  output: T;
+  /** Keyed by final vertex name; present when `options.provenance`. */
+  provenance?: { [vertexName: string]: Provenance };
+}
+
+/** One validation problem. */
+export interface Problem {
+  /** JSON pointer of the offending value, e.g. `/vertices/3/name`. */
+  pointer: string;
+  message: string;
+}
+
+export type ErrorCode =
+  | "SCRIPT_RETURNED_NOTHING"
+  | "SCRIPT_FAILED"
+  | "INVALID_OUTPUT"
+  | "TEMPLATE_NOT_FOUND"
+  | "INPUT_VALIDATION_FAILED"
+  | "INVALID_TEMPLATE"
+  | "MAX_DEPTH_EXCEEDED"
+  | "UNKNOWN_PORT"
+  | "NAME_COLLISION"
+  | "INVALID_JOB_GRAPH"
+  | "SOURCE_FAILED"
+  | "MALFORMED_EDGE"
+  | "INVALID_ARGUMENT"
+  | "TIMEOUT"
+  | "WASM_TRAP";
+
+export interface LimitHit {
+  kind: "time" | "loop" | "recursion" | "outputVertices" | "outputBytes";
+  value: number;
+}
+
+/** Every failure of this package. `message` starts with the service's contract prefix. */
+export declare class JobgraphError extends Error {
+  readonly name: "JobgraphError";
+  readonly code: ErrorCode;
+  /** The message prefix, e.g. "Template not found". */
+  readonly prefix: string;
+  readonly templateId: string | null;
+  readonly templateVersion: number | null;
+  /** Template operations from the job graph down, e.g. ["ingest", "parse"]. */
+  readonly operationPath: string[];
+  /** Script line and column, 1-based, for script errors. */
+  readonly line: number | null;
+  readonly column: number | null;
+  /** JSON pointer of the first problem, for validation errors. */
+  readonly pointer: string | null;
+  readonly problems: Problem[];
+  readonly limit: LimitHit | null;
+}
+
+/** Resolves every template operation of a job (or a bare graph). */
+export declare function resolve<T extends Job | JobGraph>(job: T, options?: ResolveOptions): Promise<Resolution<T>>;
+
+export interface TestInput {
+  values?: { [name: string]: Json };
+  isDraft?: boolean;
+}
+
+export interface TestOptions {
+  checkValidJobGraph?: boolean;
+  user?: string;
+  limits?: Limits;
+}
+
+/** Runs one template's script with input values, as `POST /v1/templates/test` does. */
+export declare function testTemplate(template: Template, input?: TestInput, options?: TestOptions): JobGraph;
+
+/** Every problem of a graph, each with its JSON pointer; `[]` when valid. */
+export declare function validateJobGraph(graph: unknown): Problem[];
+
+export interface Endpoint {
+  vertex: string;
+  port?: string;
+}
+
+export interface Edge {
+  from: Endpoint;
+  to: Endpoint;
+}
+
+/** Parses `from[:port] -> to[:port]`; throws a JobgraphError (`MALFORMED_EDGE`) quoting the edge. */
+export declare function parseEdge(text: string): Edge;
+
+/** Writes an edge canonically: `from[:port] -> to[:port]` with single spaces. */
+export declare function formatEdge(edge: Edge): string;
+
+/** Loads a fresh instance of the WebAssembly module (done once at import; call after a trap to start over). */
+export declare function reload(): Promise<void>;

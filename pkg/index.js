@@ -1,0 +1,103 @@
+// The `jobgraph` package: a thin, typed wrapper over the WebAssembly build of jobgraph-core.
+// Documents cross into wasm as JSON text, so results are exactly the native resolver's.
+
+const GLUE = "./wasm/jobgraph_wasm.js";
+const WASM = "./wasm/jobgraph_wasm_bg.wasm";
+const isNode = typeof process !== "undefined" && process.versions != null && process.versions.node != null;
+
+let raw;
+let generation = 0;
+
+async function wasmBytesOrUrl() {
+  const url = new URL(WASM, import.meta.url);
+  if (isNode) {
+    const { readFile } = await import("node:fs/promises");
+    return readFile(url);
+  }
+  return url;
+}
+
+/** Loads a fresh instance of the module: a new copy of the glue, so no state of a trapped instance survives. */
+export async function reload() {
+  generation += 1;
+  const glue = await import(`${GLUE}?instance=${generation}`);
+  await glue.default({ module_or_path: await wasmBytesOrUrl() });
+  raw = glue;
+}
+
+await reload();
+
+/** Every failure of this package. `message` starts with the service's contract prefix. */
+export class JobgraphError extends Error {
+  constructor(info) {
+    super(info.message);
+    this.name = "JobgraphError";
+    this.code = info.code;
+    this.prefix = info.prefix;
+    this.templateId = info.templateId ?? null;
+    this.templateVersion = info.templateVersion ?? null;
+    this.operationPath = info.operationPath ?? [];
+    this.line = info.line ?? null;
+    this.column = info.column ?? null;
+    this.pointer = info.pointer ?? null;
+    this.problems = info.problems ?? [];
+    this.limit = info.limit ?? null;
+  }
+}
+
+function rethrow(error) {
+  if (error && typeof error === "object" && typeof error.code === "string" && typeof error.message === "string" && !(error instanceof Error)) {
+    throw new JobgraphError(error);
+  }
+  if (error instanceof WebAssembly.RuntimeError) {
+    // A trap (out of memory, stack overflow) leaves the instance unusable: start a new one.
+    const message = `JavaScript execution failed: the WebAssembly instance trapped (${error.message}); a fresh instance was loaded`;
+    reload().catch(() => {});
+    throw new JobgraphError({ code: "WASM_TRAP", prefix: "JavaScript execution failed", message });
+  }
+  throw error;
+}
+
+function call(fn) {
+  try {
+    return fn();
+  } catch (error) {
+    rethrow(error);
+  }
+}
+
+/** Resolves every template operation of a job (or a bare graph). */
+export async function resolve(job, options = {}) {
+  const { templates, fetchTemplate, ...rest } = options;
+  const list = fetchTemplate ? undefined : JSON.stringify(templates ?? []);
+  try {
+    return await raw.resolveJson(JSON.stringify(job), list, fetchTemplate, rest);
+  } catch (error) {
+    rethrow(error);
+  }
+}
+
+/** Runs one template's script with input values, as `POST /v1/templates/test` does. */
+export function testTemplate(template, input = {}, options = {}) {
+  return call(() =>
+    raw.testTemplateJson(JSON.stringify(template), JSON.stringify(input.values ?? {}), {
+      ...options,
+      isDraft: input.isDraft ?? false,
+    }),
+  );
+}
+
+/** Every problem of a graph, each with its JSON pointer; `[]` when valid. */
+export function validateJobGraph(graph) {
+  return call(() => raw.validateJobGraphJson(JSON.stringify(graph ?? null)));
+}
+
+/** Parses `from[:port] -> to[:port]`. */
+export function parseEdge(text) {
+  return call(() => raw.parseEdge(String(text)));
+}
+
+/** Writes an edge canonically: `from[:port] -> to[:port]`. */
+export function formatEdge(edge) {
+  return call(() => raw.formatEdge(edge));
+}

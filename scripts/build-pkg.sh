@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# Builds the npm package in pkg/: jobgraph-wasm for wasm32, wasm-bindgen (web target), wasm-opt.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+echo "== building jobgraph-wasm (wasm32-unknown-unknown, profile wasm-release)" >&2
+cargo build -p jobgraph-wasm --target wasm32-unknown-unknown --profile wasm-release --quiet
+wasm-bindgen --target web --out-dir pkg/wasm target/wasm32-unknown-unknown/wasm-release/jobgraph_wasm.wasm
+# Debian's wasm-opt (binaryen 108) emits modules that fail to load: use the npm one.
+if [ -x node_modules/.bin/wasm-opt ] && [ "${JOBGRAPH_WASM_OPT:-1}" = 1 ]; then
+  echo "== wasm-opt -O3" >&2
+  node_modules/.bin/wasm-opt -O3 --enable-bulk-memory --enable-nontrapping-float-to-int \
+    --enable-sign-ext --enable-mutable-globals --enable-reference-types --enable-multivalue \
+    pkg/wasm/jobgraph_wasm_bg.wasm -o pkg/wasm/jobgraph_wasm_bg.wasm
+fi
+ls -l pkg/wasm/jobgraph_wasm_bg.wasm >&2

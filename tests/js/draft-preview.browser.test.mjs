@@ -1,0 +1,127 @@
+// Browser test of examples/draft-preview: headless Chromium against a loopback static server.
+// Run: node --test tests/js/draft-preview.browser.test.mjs   (needs pkg/wasm built and /usr/bin/chromium)
+import { after, before, test } from "node:test";
+import assert from "node:assert/strict";
+import { mkdir } from "node:fs/promises";
+import { resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { chromium } from "playwright-core";
+import { CHROMIUM, startServer } from "./static-server.mjs";
+
+// The repository root, without a trailing separator (startServer appends one).
+const ROOT = resolve(fileURLToPath(new URL(".", import.meta.url)), "../..");
+const SCREENSHOT = fileURLToPath(new URL("../../target/screenshots/draft-preview.png", import.meta.url));
+
+let server;
+let browser;
+let page;
+/** Page errors and console errors: any one fails the test. */
+const problems = [];
+
+before(async () => {
+  server = await startServer(ROOT);
+  browser = await chromium.launch(CHROMIUM);
+  page = await browser.newPage({ viewport: { width: 1360, height: 900 } });
+  page.on("pageerror", (error) => problems.push(`page error: ${error.message}`));
+  page.on("console", (message) => {
+    if (message.type() === "error") problems.push(`console error: ${message.text()}`);
+  });
+  page.on("requestfailed", (request) => problems.push(`request failed: ${request.url()}`));
+  page.on("response", (response) => {
+    if (response.status() >= 400) problems.push(`HTTP ${response.status()}: ${response.url()}`);
+  });
+  page.setDefaultTimeout(10_000);
+});
+
+after(async () => {
+  if (problems.length) console.error("Errors seen in the page:\n" + problems.join("\n"));
+  await browser?.close();
+  await server?.close();
+});
+
+const vertex = (name) => page.locator(`#diagram g.vertex[data-name="${name}"]`);
+
+test("draft preview: form, live diagram, draft mode, errors", async () => {
+  await page.goto(`${server.url}/examples/draft-preview/`);
+  await page.locator("#diagram g.vertex[data-name]").first().waitFor();
+
+  // Every template of the catalog is offered.
+  const options = await page.locator("#template option").evaluateAll((nodes) => nodes.map((n) => n.value));
+  assert.deepEqual(options.toSorted(), ["iceberg-source", "severity-filter-v1", "severity-filter-v2", "tag-enrich", "vendor-export"]);
+
+  // A nested template resolves (vendor-export uses severity-filter@2 and tag-enrich); its
+  // required input is marked and starts empty, so the page reports it and marks the field.
+  await page.selectOption("#template", "vendor-export");
+  await page.locator('#error[data-code="INPUT_VALIDATION_FAILED"]').waitFor();
+  assert.match(await page.locator("#error").innerText(), /"integration" is a required property/);
+  assert.ok(await page.locator('#inputs [name="integration"]').evaluate((n) => n.classList.contains("invalid")));
+  assert.equal(await page.locator('#inputs label[for="input-integration"] .required').count(), 1);
+  await page.fill('#inputs [name="integration"]', "datadog");
+  await vertex("preview.vendor").waitFor();
+  await page.locator("#error").waitFor({ state: "hidden" });
+  assert.equal(await page.locator('#inputs [name="integration"].invalid').count(), 0);
+  // The draft output `preview` maps to `enrich:preview`, a draft output of the nested template.
+  assert.ok(await vertex("preview.enrich.preview").evaluate((n) => n.classList.contains("draft")));
+  assert.ok(!(await vertex("preview.enrich.tag").evaluate((n) => n.classList.contains("draft"))));
+
+  // tag-enrich: the form comes from its inputSchema, defaults prefilled.
+  await page.selectOption("#template", "tag-enrich");
+  await vertex("preview.tag").waitFor();
+  await vertex("preview.preview").waitFor();
+  assert.equal(await page.inputValue('#inputs [name="sampleSize"]'), "20");
+  assert.equal(await page.locator('#inputs [name="sampleSize"]').getAttribute("type"), "number");
+  assert.equal(await page.locator('#inputs textarea[name="tags"]').inputValue(), "{}");
+  assert.equal(await page.locator('#inputs textarea[name="removeTags"]').inputValue(), "[]");
+  assert.ok(await page.isChecked("#draft-mode"), "draft mode is on by default");
+  assert.ok(await vertex("preview.preview").evaluate((n) => n.classList.contains("draft")), "the sampler is a draft vertex");
+  assert.ok(!(await vertex("preview.tag").evaluate((n) => n.classList.contains("draft"))));
+  assert.equal(await page.locator("#diagram g.edge").count(), 1);
+  assert.match(await vertex("preview.preview").locator("text.type").textContent(), /logs-sample/);
+  assert.equal(await vertex("preview.preview").locator("text.detail").textContent(), "size: 20");
+
+  // Editing inputs changes the diagram.
+  await page.fill('#inputs [name="sampleSize"]', "7");
+  await page.waitForFunction(() => document.querySelector('#diagram g[data-name="preview.preview"] text.detail')?.textContent === "size: 7");
+  await page.fill('#inputs [name="tags"]', '{"team": "payments", "env": "prod"}');
+  await page.waitForFunction(() => document.querySelector('#diagram g[data-name="preview.tag"] text.detail')?.textContent === "transforms: 3 items");
+  await page.fill("#user", "ada");
+  await page.waitForFunction(() => document.querySelector("#json")?.textContent.includes('"ada"'));
+
+  // Draft mode off: the draft vertex and its edge disappear.
+  await page.uncheck("#draft-mode");
+  await vertex("preview.preview").waitFor({ state: "detached" });
+  await vertex("preview.tag").waitFor();
+  assert.equal(await page.locator("#diagram g.vertex.draft").count(), 0);
+  assert.equal(await page.locator("#diagram g.edge").count(), 0);
+
+  // And on again.
+  await page.check("#draft-mode");
+  await vertex("preview.preview").waitFor();
+
+  // Text that is not JSON is caught by the page itself, before resolving.
+  await page.fill('#inputs [name="removeTags"]', '["debug"');
+  await page.locator('#error[data-code="INVALID_FORM_VALUE"]').waitFor();
+  assert.ok(await page.locator('#inputs [name="removeTags"]').evaluate((n) => n.classList.contains("invalid")));
+  await page.fill('#inputs [name="removeTags"]', "[]");
+  await page.locator("#error").waitFor({ state: "hidden" });
+
+  // An invalid value: the error is shown with its pointer and the field is marked.
+  await page.fill('#inputs [name="sampleSize"]', "0");
+  const error = page.locator('#error[data-code="INPUT_VALIDATION_FAILED"]');
+  await error.waitFor();
+  const text = await error.innerText();
+  assert.match(text, /Input validation failed/);
+  assert.match(text, /\/sampleSize/);
+  assert.match(text, /INPUT_VALIDATION_FAILED/);
+  assert.match(text, /tag-enrich@1/);
+  assert.match(text, /0 is less than the minimum of 1/);
+  const field = page.locator('#inputs [name="sampleSize"]');
+  assert.ok(await field.evaluate((n) => n.classList.contains("invalid")), "sampleSize is marked invalid");
+  assert.equal(await field.getAttribute("aria-invalid"), "true");
+  assert.equal(await page.locator("#inputs .invalid").count(), 1, "only the offending field is marked");
+
+  await mkdir(fileURLToPath(new URL("../../target/screenshots/", import.meta.url)), { recursive: true });
+  await page.screenshot({ path: SCREENSHOT, fullPage: true });
+
+  assert.deepEqual(problems, []);
+});

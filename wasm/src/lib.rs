@@ -1,0 +1,309 @@
+//! WebAssembly bindings of `jobgraph-core`.
+//!
+//! This is the raw layer the npm package `jobgraph` wraps (`pkg/index.js`). Documents (jobs,
+//! graphs, templates) cross the boundary as JSON text, so the wasm build reads exactly what the
+//! native build reads; options and errors cross as plain objects (serde-wasm-bindgen). Errors are
+//! thrown as plain objects `{code, prefix, message, …}` that the wrapper turns into
+//! `JobgraphError`s.
+
+use std::future::Future;
+
+use jobgraph_core::{
+    Error, FetchError, Limits, ResolveOptions, Template, TemplateSet, TemplateSource, TestInput,
+    TestRequest, parse_edge, resolve_document, test_template, validate_job_graph,
+};
+use js_sys::{Function, Promise};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen_futures::JsFuture;
+
+/// Options of `resolve`, as the wrapper passes them.
+#[derive(Deserialize, Default)]
+#[serde(rename_all = "camelCase", default)]
+struct RawResolveOptions {
+    user: Option<String>,
+    draft: bool,
+    limits: Option<Limits>,
+    provenance: bool,
+}
+
+/// Options of `testTemplate`.
+#[derive(Deserialize, Default)]
+#[serde(rename_all = "camelCase", default)]
+struct RawTestOptions {
+    check_valid_job_graph: bool,
+    is_draft: bool,
+    user: Option<String>,
+    limits: Option<Limits>,
+}
+
+/// The error object thrown to JavaScript.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct RawError {
+    code: String,
+    prefix: String,
+    message: String,
+    template_id: Option<String>,
+    template_version: Option<u64>,
+    operation_path: Vec<String>,
+    line: Option<u32>,
+    column: Option<u32>,
+    pointer: Option<String>,
+    problems: Vec<jobgraph_core::Problem>,
+    limit: Option<jobgraph_core::LimitHit>,
+}
+
+impl RawError {
+    fn from_core(error: &Error) -> Self {
+        let location = error.location();
+        let failure = error.script_failure();
+        let problems = error.problems().to_vec();
+        RawError {
+            code: error.code().to_owned(),
+            prefix: error.prefix().to_owned(),
+            message: error.to_string(),
+            template_id: location.and_then(|l| l.template_id.clone()),
+            template_version: location.and_then(|l| l.template_version),
+            operation_path: location
+                .map(|l| l.operation_path.clone())
+                .unwrap_or_default(),
+            line: failure.and_then(|f| f.line),
+            column: failure.and_then(|f| f.column),
+            pointer: problems.first().map(|p| p.pointer.clone()),
+            limit: failure.and_then(|f| f.limit),
+            problems,
+        }
+    }
+
+    fn usage(message: String) -> Self {
+        RawError {
+            code: "INVALID_ARGUMENT".into(),
+            prefix: "Invalid argument".into(),
+            message: format!("Invalid argument: {message}"),
+            template_id: None,
+            template_version: None,
+            operation_path: Vec::new(),
+            line: None,
+            column: None,
+            pointer: None,
+            problems: Vec::new(),
+            limit: None,
+        }
+    }
+
+    fn into_js(self) -> JsValue {
+        to_js(&self).unwrap_or_else(|e| e)
+    }
+}
+
+fn to_js<T: Serialize>(value: &T) -> Result<JsValue, JsValue> {
+    value
+        .serialize(&serde_wasm_bindgen::Serializer::json_compatible())
+        .map_err(|e| JsValue::from_str(&e.to_string()))
+}
+
+fn from_js<T: for<'de> Deserialize<'de> + Default>(
+    value: JsValue,
+    what: &str,
+) -> Result<T, JsValue> {
+    if value.is_undefined() || value.is_null() {
+        return Ok(T::default());
+    }
+    serde_wasm_bindgen::from_value(value)
+        .map_err(|e| RawError::usage(format!("{what}: {e}")).into_js())
+}
+
+fn parse_json<T: for<'de> Deserialize<'de>>(text: &str, what: &str) -> Result<T, JsValue> {
+    serde_json::from_str(text).map_err(|e| RawError::usage(format!("{what}: {e}")).into_js())
+}
+
+/// Templates from a list, or fetched through a JavaScript callback
+/// `(id, version) => Promise<Template | null>`.
+enum Source {
+    List(TemplateSet),
+    Callback(Function),
+}
+
+impl TemplateSource for Source {
+    fn fetch(
+        &self,
+        id: &str,
+        version: Option<u64>,
+    ) -> impl Future<Output = Result<Template, FetchError>> {
+        let call = match self {
+            Source::List(set) => Err(set.get(id, version).cloned().ok_or(FetchError::NotFound)),
+            Source::Callback(callback) => {
+                let version = version.map_or(JsValue::UNDEFINED, |v| JsValue::from_f64(v as f64));
+                Ok(callback.call2(&JsValue::NULL, &JsValue::from_str(id), &version))
+            }
+        };
+        async move {
+            let returned = match call {
+                Err(answer) => return answer,
+                Ok(returned) => returned.map_err(|e| FetchError::Failed(describe(&e)))?,
+            };
+            let value = JsFuture::from(Promise::resolve(&returned))
+                .await
+                .map_err(|e| FetchError::Failed(describe(&e)))?;
+            if value.is_null() || value.is_undefined() {
+                return Err(FetchError::NotFound);
+            }
+            let text =
+                js_sys::JSON::stringify(&value).map_err(|e| FetchError::Failed(describe(&e)))?;
+            let text = String::from(text);
+            serde_json::from_str(&text).map_err(|e| {
+                FetchError::Failed(format!("the callback returned an invalid template: {e}"))
+            })
+        }
+    }
+}
+
+fn describe(value: &JsValue) -> String {
+    if let Some(error) = value.dyn_ref::<js_sys::Error>() {
+        return String::from(error.message());
+    }
+    value.as_string().unwrap_or_else(|| format!("{value:?}"))
+}
+
+/// Resolves a job document (JSON text). `templates` is JSON text of a template array, or
+/// `undefined` when `fetch_template` supplies them. Returns `{output, provenance?}`.
+#[wasm_bindgen(js_name = resolveJson)]
+pub async fn resolve_json(
+    job: String,
+    templates: Option<String>,
+    fetch_template: Option<Function>,
+    options: JsValue,
+) -> Result<JsValue, JsValue> {
+    let options: RawResolveOptions = from_js(options, "options")?;
+    let document: Value = parse_json(&job, "job")?;
+    let source = match (templates, fetch_template) {
+        (_, Some(callback)) => Source::Callback(callback),
+        (Some(list), None) => {
+            let list: Vec<Template> = parse_json(&list, "templates")?;
+            Source::List(list.into_iter().collect())
+        }
+        (None, None) => Source::List(TemplateSet::new()),
+    };
+    let resolve_options = ResolveOptions {
+        user: options.user.unwrap_or_else(|| "anonymous".into()),
+        limits: options.limits.unwrap_or_default(),
+        draft: options.draft,
+    };
+    let (output, provenance) = resolve_document(&document, &source, &resolve_options)
+        .await
+        .map_err(|e| RawError::from_core(&e).into_js())?;
+    let out = if options.provenance {
+        serde_json::json!({"output": output, "provenance": provenance})
+    } else {
+        serde_json::json!({"output": output})
+    };
+    json_out(&out)
+}
+
+/// Runs the test operation on a template (JSON text) with input values (JSON text).
+#[wasm_bindgen(js_name = testTemplateJson)]
+pub fn test_template_json(
+    template: String,
+    values: String,
+    options: JsValue,
+) -> Result<JsValue, JsValue> {
+    let options: RawTestOptions = from_js(options, "options")?;
+    let request = TestRequest {
+        template: parse_json(&template, "template")?,
+        input: TestInput {
+            is_draft: options.is_draft,
+            values: parse_json(&values, "values")?,
+        },
+        check_valid_job_graph: options.check_valid_job_graph,
+    };
+    let user = options.user.unwrap_or_else(|| "anonymous".into());
+    let graph = test_template(&request, &user, &options.limits.unwrap_or_default())
+        .map_err(|e| RawError::from_core(&e).into_js())?;
+    json_out(&graph.to_value())
+}
+
+/// Every problem of a graph (JSON text), each `{pointer, message}`.
+#[wasm_bindgen(js_name = validateJobGraphJson)]
+pub fn validate_job_graph_json(graph: String) -> Result<JsValue, JsValue> {
+    let graph: Value = parse_json(&graph, "graph")?;
+    to_js(&validate_job_graph(&graph))
+}
+
+/// Parses an edge into `{from: {vertex, port?}, to: {vertex, port?}}`.
+#[wasm_bindgen(js_name = parseEdge)]
+pub fn parse_edge_js(text: &str) -> Result<JsValue, JsValue> {
+    let edge = parse_edge(text).map_err(|e| {
+        RawError {
+            code: "MALFORMED_EDGE".into(),
+            prefix: "malformed edge".into(),
+            ..RawError::usage(String::new())
+        }
+        .with_message(e.to_string())
+        .into_js()
+    })?;
+    to_js(&EdgeJs::from(&edge))
+}
+
+/// The canonical text of an edge: `from[:port] -> to[:port]`.
+#[wasm_bindgen(js_name = formatEdge)]
+pub fn format_edge_js(edge: JsValue) -> Result<String, JsValue> {
+    let edge: EdgeJs = serde_wasm_bindgen::from_value(edge)
+        .map_err(|e| RawError::usage(format!("edge: {e}")).into_js())?;
+    let text = format!("{} -> {}", edge.from.text(), edge.to.text());
+    // Round-trip through the parser so that only well-formed edges are written.
+    parse_edge(&text)
+        .map(|e| e.to_string())
+        .map_err(|e| RawError::usage(e.to_string()).into_js())
+}
+
+/// An edge as JavaScript sees it.
+#[derive(Serialize, Deserialize)]
+struct EdgeJs {
+    from: EndpointJs,
+    to: EndpointJs,
+}
+
+#[derive(Serialize, Deserialize)]
+struct EndpointJs {
+    vertex: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    port: Option<String>,
+}
+
+impl EndpointJs {
+    fn text(&self) -> String {
+        match &self.port {
+            Some(port) => format!("{}:{port}", self.vertex),
+            None => self.vertex.clone(),
+        }
+    }
+}
+
+impl From<&jobgraph_core::Edge> for EdgeJs {
+    fn from(edge: &jobgraph_core::Edge) -> Self {
+        let end = |e: &jobgraph_core::Endpoint| EndpointJs {
+            vertex: e.vertex.clone(),
+            port: e.port.clone(),
+        };
+        EdgeJs {
+            from: end(&edge.from),
+            to: end(&edge.to),
+        }
+    }
+}
+
+impl RawError {
+    fn with_message(mut self, message: String) -> Self {
+        self.message = message;
+        self
+    }
+}
+
+/// Results go out as JSON text parsed by the engine: exact, and faster than building objects
+/// field by field across the boundary.
+fn json_out(value: &Value) -> Result<JsValue, JsValue> {
+    let text = serde_json::to_string(value).map_err(|e| JsValue::from_str(&e.to_string()))?;
+    js_sys::JSON::parse(&text)
+}
