@@ -12,7 +12,8 @@ export interface Vertex {
 export interface JobGraph {
   vertices: Vertex[];
   edges?: string[];
-  [field: string]: Json | undefined;
+  /** Other top-level fields, kept as they are. */
+  [field: string]: unknown;
 }
 
 /** A job document: a job graph and the job's own fields. */
@@ -21,7 +22,8 @@ export interface Job {
   execution?: "SYNCHRONOUS" | "ASYNCHRONOUS";
   processing?: "BATCH" | "STREAMING";
   jobGraph: JobGraph;
-  [field: string]: Json | undefined;
+  /** Other job fields (`tags`, `version`, …), kept in place. */
+  [field: string]: unknown;
 }
 
 /** An output that exists only in draft mode. */

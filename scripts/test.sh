@@ -21,6 +21,8 @@ echo "== building the npm package (pkg/)" >&2
 bash scripts/build-pkg.sh
 mkdir -p target/conformance
 cargo run -q -p jobgraph-conformance --bin conformance-outcomes > target/conformance/native.json
+echo "== TypeScript types of the package (tsc --strict)" >&2
+node_modules/.bin/tsc -p tests/js/types/tsconfig.json
 echo "== npm package tests (Node and headless Chromium)" >&2
 NATIVE_OUTCOMES=target/conformance/native.json node --test --test-concurrency=1 tests/js/
 echo "== all checks passed" >&2

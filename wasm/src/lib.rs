@@ -8,6 +8,12 @@
 
 use std::future::Future;
 
+/// boa allocates heavily and Rust's default wasm allocator (dlmalloc) is slow at it; talc is
+/// made for WebAssembly (bench/RESULTS.md has the figures).
+#[cfg(all(target_family = "wasm", not(target_feature = "atomics")))]
+#[global_allocator]
+static ALLOCATOR: talc::wasm::WasmDynamicTalc = talc::wasm::new_wasm_dynamic_allocator();
+
 use jobgraph_core::{
     Error, FetchError, Limits, ResolveOptions, Template, TemplateSet, TemplateSource, TestInput,
     TestRequest, parse_edge, resolve_document, test_template, validate_job_graph,
