@@ -9,6 +9,7 @@ pub mod error;
 mod execution;
 pub mod graph;
 pub mod inputs;
+mod js_json;
 pub mod resolve;
 pub mod sandbox;
 pub mod source;

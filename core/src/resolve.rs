@@ -133,22 +133,25 @@ pub fn resolve_now<S: TemplateSource + ?Sized>(
     source: &S,
     options: &ResolveOptions,
 ) -> Result<Resolution, Error> {
-    poll_once(resolve(graph, source, options)).unwrap_or_else(|| {
-        Err(Error::Source {
-            message: "the template source is asynchronous; call `resolve` from an async context"
-                .into(),
-            at: Box::default(),
-        })
-    })
+    run_now(resolve(graph, source, options), "resolve")
 }
 
-/// Polls a future once; `None` when it is not ready.
-pub(crate) fn poll_once<F: std::future::Future>(future: F) -> Option<F::Output> {
+/// Runs a resolution future that must not wait: polls it once, and fails with an
+/// [`Error::Source`] naming the async entry point `instead` when the source would have to wait.
+fn run_now<T, F: std::future::Future<Output = Result<T, Error>>>(
+    future: F,
+    instead: &str,
+) -> Result<T, Error> {
     let mut future = std::pin::pin!(future);
     let mut cx = std::task::Context::from_waker(std::task::Waker::noop());
     match future.as_mut().poll(&mut cx) {
-        std::task::Poll::Ready(out) => Some(out),
-        std::task::Poll::Pending => None,
+        std::task::Poll::Ready(out) => out,
+        std::task::Poll::Pending => Err(Error::Source {
+            message: format!(
+                "the template source is asynchronous; call `{instead}` from an async context"
+            ),
+            at: Box::default(),
+        }),
     }
 }
 
@@ -702,14 +705,10 @@ pub fn resolve_document_now<S: TemplateSource + ?Sized>(
     source: &S,
     options: &ResolveOptions,
 ) -> Result<(serde_json::Value, IndexMap<String, Provenance>), Error> {
-    poll_once(resolve_document(document, source, options)).unwrap_or_else(|| {
-        Err(Error::Source {
-            message:
-                "the template source is asynchronous; call `resolve_document` from an async context"
-                    .into(),
-            at: Box::default(),
-        })
-    })
+    run_now(
+        resolve_document(document, source, options),
+        "resolve_document",
+    )
 }
 
 #[cfg(test)]

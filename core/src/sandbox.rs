@@ -418,11 +418,15 @@ fn convert_result(
             ))
         })?
     } else {
-        let json = value
-            .to_json(context)
-            .map_err(|e| ScriptError::NotJson(first_line(&e.to_string()).to_owned()))?;
-        let mut json = json.ok_or(ScriptError::ReturnedNothing)?;
-        normalize_numbers(&mut json);
+        let json =
+            crate::js_json::read(value, context, limits.max_output_bytes).map_err(|e| match e {
+                crate::js_json::ReadError::NotJson(reason) => ScriptError::NotJson(reason),
+                crate::js_json::ReadError::TooLarge => ScriptError::Failed(ScriptFailure::limit(
+                    LimitKind::OutputBytes,
+                    limits.max_output_bytes as u64,
+                )),
+            })?;
+        let json = json.ok_or(ScriptError::ReturnedNothing)?;
         check_bytes(compact_len(&json), limits)?;
         json
     };
@@ -467,25 +471,6 @@ fn compact_len(value: &Value) -> usize {
     match serde_json::to_writer(&mut counter, value) {
         Ok(()) => counter.0,
         Err(_) => usize::MAX,
-    }
-}
-
-/// JavaScript has one number type; write integral numbers as integers, as `JSON.stringify` does.
-fn normalize_numbers(value: &mut Value) {
-    const MAX_SAFE: f64 = 9_007_199_254_740_991.0;
-    match value {
-        Value::Number(n) => {
-            if let Some(f) = n.as_f64().filter(|_| n.is_f64())
-                && f.fract() == 0.0
-                && f.abs() <= MAX_SAFE
-            {
-                // `-0` is written `0`, as JSON.stringify does.
-                *value = Value::from(f as i64);
-            }
-        }
-        Value::Array(items) => items.iter_mut().for_each(normalize_numbers),
-        Value::Object(map) => map.values_mut().for_each(normalize_numbers),
-        _ => {}
     }
 }
 
@@ -665,6 +650,25 @@ mod tests {
         assert_eq!(
             run("({m: [1].map(x => x + 1), leak: typeof leak})").unwrap(),
             json!({"m": [2], "leak": "undefined"})
+        );
+    }
+
+    #[test]
+    fn hostile_results_end_in_errors() {
+        let deep = "let a = []; for (let i = 0; i < 100000; i++) a = [a]; ({vertices: [], x: a})";
+        assert!(matches!(run(deep), Err(ScriptError::NotJson(m)) if m.contains("deeper than 128")));
+        let sparse = "let a = []; a.length = 4294967295; ({vertices: a})";
+        let f = failed(sparse, Limits::default());
+        assert_eq!(f.limit.map(|l| l.kind), Some(LimitKind::OutputBytes));
+        let proxy = "({vertices: [], p: new Proxy({}, {ownKeys() { for (;;) {} }, get() { for (;;) {} }})})";
+        assert_eq!(run(proxy).unwrap(), json!({"vertices": [], "p": {}}));
+        let holes = "({a: [1, , undefined, () => 1, NaN, 1e400], f() {}, u: undefined, n: -0})";
+        assert_eq!(
+            run(holes).unwrap(),
+            json!({"a": [1, null, null, null, null, null], "n": 0})
+        );
+        assert!(
+            matches!(run("({[Symbol()]: 1})"), Err(ScriptError::NotJson(m)) if m.contains("Symbol"))
         );
     }
 

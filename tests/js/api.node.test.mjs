@@ -1,0 +1,92 @@
+// The package's API in Node: lazy fetching concurrency, error objects, validation, edges.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { JobgraphError, formatEdge, parseEdge, resolve, testTemplate, validateJobGraph } from "../../pkg/index.js";
+
+const leaf = (id) => ({
+  id,
+  version: 1,
+  name: id,
+  template: `({vertices: [{type: 'logs-sync-sink', name: '${id}-sink'}], edges: []})`,
+  inputs: { input: `${id}-sink:input` },
+});
+
+test("templates of one level are requested together, each once per call", async () => {
+  const templates = { a: leaf("a"), b: leaf("b") };
+  let inFlight = 0;
+  let most = 0;
+  const asked = [];
+  const fetchTemplate = async (id, version) => {
+    asked.push(`${id}@${version ?? "latest"}`);
+    inFlight += 1;
+    most = Math.max(most, inFlight);
+    await new Promise((r) => setTimeout(r, 20));
+    inFlight -= 1;
+    return templates[id] ?? null;
+  };
+  const job = {
+    vertices: [
+      { type: "template-operation", name: "x", templateId: "a" },
+      { type: "template-operation", name: "y", templateId: "b" },
+      { type: "template-operation", name: "z", templateId: "a" },
+    ],
+    edges: [],
+  };
+  const { output } = await resolve(job, { fetchTemplate });
+  assert.deepEqual(output.vertices.map((v) => v.name), ["x.a-sink", "y.b-sink", "z.a-sink"]);
+  assert.deepEqual(asked, ["a@latest", "b@latest"]);
+  assert.equal(most, 2, "both fetches were in flight at once");
+});
+
+test("a failing fetch is a source error; null is not found", async () => {
+  const job = { vertices: [{ type: "template-operation", name: "x", templateId: "a", templateVersion: 3 }] };
+  await assert.rejects(resolve(job, { fetchTemplate: async () => { throw new Error("HTTP 503"); } }), (e) => {
+    assert.ok(e instanceof JobgraphError);
+    assert.equal(e.code, "SOURCE_FAILED");
+    assert.match(e.message, /^Template source failed: fetching a@3: HTTP 503 \(operation x\)/);
+    return true;
+  });
+  await assert.rejects(resolve(job, { fetchTemplate: async () => null }), { code: "TEMPLATE_NOT_FOUND", templateId: "a", templateVersion: 3 });
+});
+
+test("errors carry their location", () => {
+  const template = {
+    id: "t",
+    version: 2,
+    name: "T",
+    inputSchema: { type: "object", properties: { n: { type: "integer", maximum: 5 } } },
+    template: "const x = n;\nif (x > 3) {\n  throw new RangeError('too many');\n}\n({vertices: [], edges: []})",
+  };
+  assert.throws(() => testTemplate(template, { values: { n: 4 } }), (e) => {
+    assert.ok(e instanceof JobgraphError && e instanceof Error);
+    assert.equal(e.name, "JobgraphError");
+    assert.equal(e.code, "SCRIPT_FAILED");
+    assert.equal(e.prefix, "JavaScript execution failed");
+    assert.equal(e.line, 3);
+    assert.equal(e.templateId, "t");
+    assert.equal(e.templateVersion, 2);
+    assert.match(e.message, /RangeError: too many at line 3/);
+    return true;
+  });
+  assert.throws(() => testTemplate(template, { values: { n: 9 } }), (e) => {
+    assert.equal(e.code, "INPUT_VALIDATION_FAILED");
+    assert.equal(e.pointer, "/n");
+    assert.equal(e.problems.length, 1);
+    return true;
+  });
+  assert.throws(() => testTemplate({ name: "spin", template: "for (;;) {}" }, {}, { limits: { loopIterations: 1000 } }), (e) => {
+    assert.deepEqual(e.limit, { kind: "loop", value: 1000 });
+    return true;
+  });
+});
+
+test("validation, edges", () => {
+  assert.deepEqual(
+    validateJobGraph({ vertices: [{ type: "logs-filter", name: "f" }], edges: ["f -> g"] }).map((p) => p.pointer),
+    ["/vertices/0/query", "/edges/0"],
+  );
+  assert.deepEqual(validateJobGraph({ vertices: [], edges: [] }), []);
+  assert.equal(formatEdge({ from: { vertex: "a", port: "out" }, to: { vertex: "b" } }), "a:out -> b");
+  assert.throws(() => formatEdge({ from: { vertex: "a b" }, to: { vertex: "c" } }), { code: "INVALID_ARGUMENT" });
+  assert.throws(() => parseEdge("a -> b -> c"), (e) => e.code === "MALFORMED_EDGE" && e.message.includes('"a -> b -> c"'));
+});
