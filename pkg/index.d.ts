@@ -63,6 +63,8 @@ export interface Limits {
   maxOutputVertices?: number;
   /** Bytes of one script's result as JSON (default 8 MiB). */
   maxOutputBytes?: number;
+  /** Bracket nesting of a script's source, checked before parsing (default 128). */
+  maxNesting?: number;
 }
 
 /** Fetches a template version; `version` undefined means the latest. Resolve `null` for "not found". */
@@ -121,7 +123,7 @@ export type ErrorCode =
   | "WASM_TRAP";
 
 export interface LimitHit {
-  kind: "time" | "loop" | "recursion" | "outputVertices" | "outputBytes";
+  kind: "time" | "loop" | "recursion" | "outputVertices" | "outputBytes" | "nesting";
   value: number;
 }
 

@@ -49,8 +49,9 @@ function rethrow(error) {
   if (error && typeof error === "object" && typeof error.code === "string" && typeof error.message === "string" && !(error instanceof Error)) {
     throw new JobgraphError(error);
   }
-  if (error instanceof WebAssembly.RuntimeError) {
-    // A trap (out of memory, stack overflow) leaves the instance unusable: start a new one.
+  // A trap (out of memory, stack overflow in linear memory) or the engine's own stack limit
+  // (RangeError thrown through wasm frames) leaves the instance unusable.
+  if (error instanceof WebAssembly.RuntimeError || error instanceof RangeError) {
     const message = `JavaScript execution failed: the WebAssembly instance trapped (${error.message}); a fresh instance was loaded`;
     reload().catch(() => {});
     throw new JobgraphError({ code: "WASM_TRAP", prefix: "JavaScript execution failed", message });

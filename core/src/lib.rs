@@ -10,6 +10,7 @@ mod execution;
 pub mod graph;
 pub mod inputs;
 mod js_json;
+mod nesting;
 pub mod resolve;
 pub mod sandbox;
 pub mod source;

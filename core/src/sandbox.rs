@@ -48,6 +48,9 @@ pub struct Limits {
     pub max_output_vertices: usize,
     /// Bytes of the script's result as compact JSON. Default 8 MiB.
     pub max_output_bytes: usize,
+    /// Nesting of brackets in the script's source, estimated before parsing (the parser has no
+    /// depth limit of its own). Default 128.
+    pub max_nesting: usize,
 }
 
 impl Default for Limits {
@@ -58,6 +61,7 @@ impl Default for Limits {
             recursion_depth: 256,
             max_output_vertices: 10_000,
             max_output_bytes: 8 * 1024 * 1024,
+            max_nesting: 128,
         }
     }
 }
@@ -76,6 +80,8 @@ pub enum LimitKind {
     OutputVertices,
     /// Size of the result.
     OutputBytes,
+    /// Bracket nesting of the source.
+    Nesting,
 }
 
 /// A limit that was hit, with its configured value.
@@ -96,6 +102,7 @@ impl fmt::Display for LimitHit {
             LimitKind::Recursion => write!(f, "recursion limit of {v} nested calls exceeded"),
             LimitKind::OutputVertices => write!(f, "output size limit of {v} vertices exceeded"),
             LimitKind::OutputBytes => write!(f, "output size limit of {v} bytes exceeded"),
+            LimitKind::Nesting => write!(f, "nesting limit of {v} levels of brackets exceeded"),
         }
     }
 }
@@ -182,6 +189,57 @@ impl ScriptFailure {
 /// assert_eq!(out, json!({"n": 4, "who": "ada", "draft": true, "m": "undefined"}));
 /// ```
 pub fn run_script(input: &ScriptInput<'_>, limits: &Limits) -> Result<Value, ScriptError> {
+    if let Err(at) = crate::nesting::check(input.source, limits.max_nesting) {
+        let mut failure = ScriptFailure::limit(LimitKind::Nesting, limits.max_nesting as u64);
+        (failure.line, failure.column) = (Some(at.line), Some(at.column));
+        return Err(ScriptError::Failed(failure));
+    }
+    on_script_stack(|| run_in_fresh_context(input, limits))
+}
+
+/// Stack for script execution on native targets. boa's parser, compiler and built-ins recurse
+/// natively; the thread's stack is reserved, not committed, so only what is used costs memory.
+#[cfg(not(target_family = "wasm"))]
+const SCRIPT_STACK_BYTES: usize = 256 * 1024 * 1024;
+
+/// Runs `f` on a thread with a large stack, so that deep (but limited) nesting never overflows
+/// the caller's stack; a panic inside the engine becomes an error instead of unwinding into the
+/// caller. In wasm there are no threads: a stack overflow traps and the package recovers.
+#[cfg(not(target_family = "wasm"))]
+fn on_script_stack(
+    f: impl FnOnce() -> Result<Value, ScriptError> + Send,
+) -> Result<Value, ScriptError> {
+    let engine_failure = |what: String| {
+        ScriptError::Failed(ScriptFailure {
+            message: format!("the script engine failed: {what}"),
+            line: None,
+            column: None,
+            limit: None,
+        })
+    };
+    std::thread::scope(|scope| {
+        let handle = std::thread::Builder::new()
+            .name("jobgraph-script".into())
+            .stack_size(SCRIPT_STACK_BYTES)
+            .spawn_scoped(scope, f)
+            .map_err(|e| engine_failure(format!("cannot start the script thread: {e}")))?;
+        handle.join().unwrap_or_else(|panic| {
+            let what = panic
+                .downcast_ref::<&str>()
+                .map(|s| (*s).to_owned())
+                .or_else(|| panic.downcast_ref::<String>().cloned())
+                .unwrap_or_else(|| "internal error".to_owned());
+            Err(engine_failure(what))
+        })
+    })
+}
+
+#[cfg(target_family = "wasm")]
+fn on_script_stack(f: impl FnOnce() -> Result<Value, ScriptError>) -> Result<Value, ScriptError> {
+    f()
+}
+
+fn run_in_fresh_context(input: &ScriptInput<'_>, limits: &Limits) -> Result<Value, ScriptError> {
     let mut context = new_context().map_err(|e| {
         ScriptError::Failed(ScriptFailure {
             message: format!("the sandbox could not be created: {e}"),
@@ -670,6 +728,22 @@ mod tests {
         assert!(
             matches!(run("({[Symbol()]: 1})"), Err(ScriptError::NotJson(m)) if m.contains("Symbol"))
         );
+    }
+
+    #[test]
+    fn deep_source_nesting_is_refused_before_parsing() {
+        let deep = format!("{}1{}", "(".repeat(20_000), ")".repeat(20_000));
+        let f = failed(&deep, Limits::default());
+        assert_eq!(f.limit.map(|l| l.kind), Some(LimitKind::Nesting));
+        assert_eq!((f.line, f.column), (Some(1), Some(129)));
+        // Within the limit, the parser's recursion fits the script thread's stack, even in
+        // debug builds.
+        let fits = format!(
+            "{}1{}; ({{vertices: []}})",
+            "[".repeat(127),
+            "]".repeat(127)
+        );
+        assert_eq!(run(&fits).unwrap(), json!({"vertices": []}));
     }
 
     #[test]

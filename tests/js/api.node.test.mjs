@@ -90,3 +90,15 @@ test("validation, edges", () => {
   assert.throws(() => formatEdge({ from: { vertex: "a b" }, to: { vertex: "c" } }), { code: "INVALID_ARGUMENT" });
   assert.throws(() => parseEdge("a -> b -> c"), (e) => e.code === "MALFORMED_EDGE" && e.message.includes('"a -> b -> c"'));
 });
+
+test("source nesting: within the limit it runs, past it the script is refused before parsing", () => {
+  const fits = { name: "fits", template: `${"[".repeat(127)}1${"]".repeat(127)}; ({vertices: [], edges: []})` };
+  assert.deepEqual(testTemplate(fits), { vertices: [], edges: [] });
+  const deep = { name: "deep", template: `${"(".repeat(20000)}1${")".repeat(20000)}` };
+  assert.throws(() => testTemplate(deep), (e) => {
+    assert.equal(e.code, "SCRIPT_FAILED");
+    assert.deepEqual(e.limit, { kind: "nesting", value: 128 });
+    assert.equal(e.column, 129);
+    return true;
+  });
+});
