@@ -63,7 +63,7 @@ export interface Limits {
   maxOutputVertices?: number;
   /** Bytes of one script's result as JSON (default 8 MiB). */
   maxOutputBytes?: number;
-  /** Bracket nesting of a script's source, checked before parsing (default 128). */
+  /** Bracket nesting of a script's source, checked before parsing (default 64). */
   maxNesting?: number;
 }
 

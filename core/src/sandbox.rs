@@ -49,7 +49,8 @@ pub struct Limits {
     /// Bytes of the script's result as compact JSON. Default 8 MiB.
     pub max_output_bytes: usize,
     /// Nesting of brackets in the script's source, estimated before parsing (the parser has no
-    /// depth limit of its own). Default 128.
+    /// depth limit of its own; in browsers the engine's own stack bounds wasm recursion).
+    /// Default 64.
     pub max_nesting: usize,
 }
 
@@ -61,7 +62,7 @@ impl Default for Limits {
             recursion_depth: 256,
             max_output_vertices: 10_000,
             max_output_bytes: 8 * 1024 * 1024,
-            max_nesting: 128,
+            max_nesting: 64,
         }
     }
 }
@@ -705,14 +706,10 @@ mod tests {
         let deep = format!("{}1{}", "(".repeat(20_000), ")".repeat(20_000));
         let f = failed(&deep, Limits::default());
         assert_eq!(f.limit.map(|l| l.kind), Some(LimitKind::Nesting));
-        assert_eq!((f.line, f.column), (Some(1), Some(129)));
+        assert_eq!((f.line, f.column), (Some(1), Some(65)));
         // Within the limit, the parser's recursion fits the script thread's stack, even in
         // debug builds.
-        let fits = format!(
-            "{}1{}; ({{vertices: []}})",
-            "[".repeat(127),
-            "]".repeat(127)
-        );
+        let fits = format!("{}1{}; ({{vertices: []}})", "[".repeat(63), "]".repeat(63));
         assert_eq!(run(&fits).unwrap(), json!({"vertices": []}));
     }
 

@@ -92,13 +92,13 @@ test("validation, edges", () => {
 });
 
 test("source nesting: within the limit it runs, past it the script is refused before parsing", () => {
-  const fits = { name: "fits", template: `${"[".repeat(127)}1${"]".repeat(127)}; ({vertices: [], edges: []})` };
+  const fits = { name: "fits", template: `${"[".repeat(63)}1${"]".repeat(63)}; ({vertices: [], edges: []})` };
   assert.deepEqual(testTemplate(fits), { vertices: [], edges: [] });
   const deep = { name: "deep", template: `${"(".repeat(20000)}1${")".repeat(20000)}` };
   assert.throws(() => testTemplate(deep), (e) => {
     assert.equal(e.code, "SCRIPT_FAILED");
-    assert.deepEqual(e.limit, { kind: "nesting", value: 128 });
-    assert.equal(e.column, 129);
+    assert.deepEqual(e.limit, { kind: "nesting", value: 64 });
+    assert.equal(e.column, 65);
     return true;
   });
 });
