@@ -121,6 +121,15 @@ pub async fn resolve<S: TemplateSource + ?Sized>(
     if !problems.is_empty() {
         return Err(Error::InvalidJobGraph { problems });
     }
+    resolve_valid(graph, source, options).await
+}
+
+/// Resolves a graph that has already passed [`validate_job_graph`].
+async fn resolve_valid<S: TemplateSource + ?Sized>(
+    graph: &JobGraph,
+    source: &S,
+    options: &ResolveOptions,
+) -> Result<Resolution, Error> {
     let mut tree = Tree::new(graph.clone(), options.draft)?;
     tree.expand(source, options).await?;
     tree.assemble()
@@ -685,7 +694,8 @@ pub async fn resolve_document<S: TemplateSource + ?Sized>(
                 message,
             }],
         })?;
-    let resolution = resolve(&graph, source, options).await?;
+    // Validated above, as raw JSON: no need to serialize and validate it again.
+    let resolution = resolve_valid(&graph, source, options).await?;
     let resolved = resolution.graph.to_value();
     let document = if is_job {
         let mut document = document.clone();

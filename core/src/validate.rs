@@ -216,11 +216,7 @@ fn check_fields(
             ),
             Some(value) if !(rule.check)(value) => report(
                 format!("{at}/{}", rule.name),
-                format!(
-                    "must be {}, found {}",
-                    rule.expected,
-                    crate::vertex::describe(value)
-                ),
+                format!("must be {}, found {}", rule.expected, kind_of(value)),
             ),
             _ => {}
         }

@@ -6,7 +6,7 @@
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
-use crate::graph::{Vertex, kind_of};
+use crate::graph::Vertex;
 
 /// Type name of the template-operation vertex.
 pub const TEMPLATE_OPERATION: &str = "template-operation";
@@ -248,11 +248,6 @@ impl TemplateOperation {
             )),
         }
     }
-}
-
-/// A value's JSON type for messages.
-pub(crate) fn describe(value: &Value) -> &'static str {
-    kind_of(value)
 }
 
 #[cfg(test)]
