@@ -83,11 +83,12 @@ impl RawError {
         }
     }
 
-    fn usage(message: String) -> Self {
+    /// An error of the binding layer itself (no location).
+    fn new(code: &str, prefix: &str, message: String) -> Self {
         RawError {
-            code: "INVALID_ARGUMENT".into(),
-            prefix: "Invalid argument".into(),
-            message: format!("Invalid argument: {message}"),
+            code: code.into(),
+            prefix: prefix.into(),
+            message,
             template_id: None,
             template_version: None,
             operation_path: Vec::new(),
@@ -97,6 +98,14 @@ impl RawError {
             problems: Vec::new(),
             limit: None,
         }
+    }
+
+    fn usage(message: String) -> Self {
+        Self::new(
+            "INVALID_ARGUMENT",
+            "Invalid argument",
+            format!("Invalid argument: {message}"),
+        )
     }
 
     fn into_js(self) -> JsValue {
@@ -240,15 +249,8 @@ pub fn validate_job_graph_json(graph: String) -> Result<JsValue, JsValue> {
 /// Parses an edge into `{from: {vertex, port?}, to: {vertex, port?}}`.
 #[wasm_bindgen(js_name = parseEdge)]
 pub fn parse_edge_js(text: &str) -> Result<JsValue, JsValue> {
-    let edge = parse_edge(text).map_err(|e| {
-        RawError {
-            code: "MALFORMED_EDGE".into(),
-            prefix: "malformed edge".into(),
-            ..RawError::usage(String::new())
-        }
-        .with_message(e.to_string())
-        .into_js()
-    })?;
+    let edge = parse_edge(text)
+        .map_err(|e| RawError::new("MALFORMED_EDGE", "malformed edge", e.to_string()).into_js())?;
     to_js(&EdgeJs::from(&edge))
 }
 
@@ -297,13 +299,6 @@ impl From<&jobgraph_core::Edge> for EdgeJs {
             from: end(&edge.from),
             to: end(&edge.to),
         }
-    }
-}
-
-impl RawError {
-    fn with_message(mut self, message: String) -> Self {
-        self.message = message;
-        self
     }
 }
 
