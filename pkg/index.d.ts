@@ -65,6 +65,8 @@ export interface Limits {
   maxOutputBytes?: number;
   /** Bracket nesting of a script's source, checked before parsing (default 64). */
   maxNesting?: number;
+  /** Bytes one script may allocate, checked while it runs (default 256 MiB; the whole module is capped at 512 MiB). */
+  maxMemoryBytes?: number;
 }
 
 /** Fetches a template version; `version` undefined means the latest. Resolve `null` for "not found". */
@@ -123,7 +125,7 @@ export type ErrorCode =
   | "WASM_TRAP";
 
 export interface LimitHit {
-  kind: "time" | "loop" | "recursion" | "outputVertices" | "outputBytes" | "nesting";
+  kind: "time" | "loop" | "recursion" | "outputVertices" | "outputBytes" | "nesting" | "memory";
   value: number;
 }
 

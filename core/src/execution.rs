@@ -6,7 +6,7 @@ use serde_json::{Map, Value};
 use crate::error::{Error, Location};
 use crate::graph::JobGraph;
 use crate::inputs::InputSchema;
-use crate::sandbox::{Limits, ScriptError, ScriptInput, run_script};
+use crate::sandbox::{Limits, Sandbox, ScriptError, ScriptInput};
 use crate::template::Template;
 use crate::validate::{Problem, join_problems, validate_job_graph};
 
@@ -32,8 +32,12 @@ pub(crate) struct Run<'a> {
     pub at: &'a Location,
 }
 
-/// Validates the inputs (after filling defaults) and runs the script; returns its JSON result.
-pub(crate) fn run_template(run: Run<'_>) -> Result<Value, Error> {
+/// Validates the inputs (after filling defaults) and runs the script in `sandbox`; returns its
+/// JSON result.
+pub(crate) async fn run_template<B: Sandbox + ?Sized>(
+    run: Run<'_>,
+    sandbox: &B,
+) -> Result<Value, Error> {
     let at = run.at;
     let mut problems: Vec<Problem> = RESERVED_NAMES
         .iter()
@@ -76,7 +80,7 @@ pub(crate) fn run_template(run: Run<'_>) -> Result<Value, Error> {
         draft: run.draft,
         user: run.user,
     };
-    run_script(&input, run.limits).map_err(|e| match e {
+    sandbox.run(&input, run.limits).await.map_err(|e| match e {
         ScriptError::ReturnedNothing => Error::ReturnedNothing {
             at: Box::new(at.clone()),
         },

@@ -29,7 +29,7 @@ use crate::error::{Error, Location};
 use crate::execution::{Run, compile_schema, read_output, run_template};
 use crate::graph::{JobGraph, Vertex};
 use crate::inputs::InputSchema;
-use crate::sandbox::Limits;
+use crate::sandbox::{InProcess, Limits, Sandbox};
 use crate::source::{FetchError, TemplateSource};
 use crate::template::Template;
 use crate::validate::validate_job_graph;
@@ -117,21 +117,32 @@ pub async fn resolve<S: TemplateSource + ?Sized>(
     source: &S,
     options: &ResolveOptions,
 ) -> Result<Resolution, Error> {
+    resolve_with(graph, source, &InProcess, options).await
+}
+
+/// [`resolve`] with every script run in `sandbox` (an execution mode, see [`Sandbox`]).
+pub async fn resolve_with<S: TemplateSource + ?Sized, B: Sandbox + ?Sized>(
+    graph: &JobGraph,
+    source: &S,
+    sandbox: &B,
+    options: &ResolveOptions,
+) -> Result<Resolution, Error> {
     let problems = validate_job_graph(&graph.to_value());
     if !problems.is_empty() {
         return Err(Error::InvalidJobGraph { problems });
     }
-    resolve_valid(graph, source, options).await
+    resolve_valid(graph, source, sandbox, options).await
 }
 
 /// Resolves a graph that has already passed [`validate_job_graph`].
-async fn resolve_valid<S: TemplateSource + ?Sized>(
+async fn resolve_valid<S: TemplateSource + ?Sized, B: Sandbox + ?Sized>(
     graph: &JobGraph,
     source: &S,
+    sandbox: &B,
     options: &ResolveOptions,
 ) -> Result<Resolution, Error> {
     let mut tree = Tree::new(graph.clone(), options.draft)?;
-    tree.expand(source, options).await?;
+    tree.expand(source, sandbox, options).await?;
     tree.assemble()
 }
 
@@ -142,23 +153,23 @@ pub fn resolve_now<S: TemplateSource + ?Sized>(
     source: &S,
     options: &ResolveOptions,
 ) -> Result<Resolution, Error> {
-    run_now(resolve(graph, source, options), "resolve")
+    ready_now(resolve(graph, source, options))
 }
 
-/// Runs a resolution future that must not wait: polls it once, and fails with an
-/// [`Error::Source`] naming the async entry point `instead` when the source would have to wait.
-fn run_now<T, F: std::future::Future<Output = Result<T, Error>>>(
+/// Completes a future of this crate that must not wait (a source such as
+/// [`crate::TemplateSet`] and a sandbox such as [`InProcess`] never do): polls it once, and
+/// fails with an [`Error::Source`] when something would have to wait — then `.await` it instead.
+pub fn ready_now<T, F: std::future::Future<Output = Result<T, Error>>>(
     future: F,
-    instead: &str,
 ) -> Result<T, Error> {
     let mut future = std::pin::pin!(future);
     let mut cx = std::task::Context::from_waker(std::task::Waker::noop());
     match future.as_mut().poll(&mut cx) {
         std::task::Poll::Ready(out) => out,
         std::task::Poll::Pending => Err(Error::Source {
-            message: format!(
-                "the template source is asynchronous; call `{instead}` from an async context"
-            ),
+            message: "the template source or sandbox is asynchronous; call the async function \
+                      (`resolve`, `resolve_document`, `resolve_with`, …) and await it instead"
+                .to_owned(),
             at: Box::default(),
         }),
     }
@@ -212,9 +223,10 @@ impl Tree {
         })
     }
 
-    async fn expand<S: TemplateSource + ?Sized>(
+    async fn expand<S: TemplateSource + ?Sized, B: Sandbox + ?Sized>(
         &mut self,
         source: &S,
+        sandbox: &B,
         options: &ResolveOptions,
     ) -> Result<(), Error> {
         let mut templates: HashMap<TemplateKey, Result<Rc<Template>, FetchError>> = HashMap::new();
@@ -288,15 +300,19 @@ impl Tree {
                     .map(|o| o.chain.clone())
                     .unwrap_or_default();
                 chain.push(format!("{} ({})", p.name, template.label()));
-                let output = run_template(Run {
-                    template: &template,
-                    schema: &schema,
-                    inputs: p.op.template_inputs,
-                    draft,
-                    user: &options.user,
-                    limits: &options.limits,
-                    at: &at,
-                })?;
+                let output = run_template(
+                    Run {
+                        template: &template,
+                        schema: &schema,
+                        inputs: p.op.template_inputs,
+                        draft,
+                        user: &options.user,
+                        limits: &options.limits,
+                        at: &at,
+                    },
+                    sandbox,
+                )
+                .await?;
                 let graph = read_output(output, true, &at)?;
                 let edges = parse_edges(&graph, &at)?;
                 let id = self.nodes.len();
@@ -668,6 +684,16 @@ pub async fn resolve_document<S: TemplateSource + ?Sized>(
     source: &S,
     options: &ResolveOptions,
 ) -> Result<(serde_json::Value, IndexMap<String, Provenance>), Error> {
+    resolve_document_with(document, source, &InProcess, options).await
+}
+
+/// [`resolve_document`] with every script run in `sandbox`.
+pub async fn resolve_document_with<S: TemplateSource + ?Sized, B: Sandbox + ?Sized>(
+    document: &serde_json::Value,
+    source: &S,
+    sandbox: &B,
+    options: &ResolveOptions,
+) -> Result<(serde_json::Value, IndexMap<String, Provenance>), Error> {
     let (graph_value, is_job) = match document.get("jobGraph") {
         Some(graph) => (graph, true),
         None => (document, false),
@@ -695,7 +721,7 @@ pub async fn resolve_document<S: TemplateSource + ?Sized>(
             }],
         })?;
     // Validated above, as raw JSON: no need to serialize and validate it again.
-    let resolution = resolve_valid(&graph, source, options).await?;
+    let resolution = resolve_valid(&graph, source, sandbox, options).await?;
     let resolved = resolution.graph.to_value();
     let document = if is_job {
         let mut document = document.clone();
@@ -715,10 +741,7 @@ pub fn resolve_document_now<S: TemplateSource + ?Sized>(
     source: &S,
     options: &ResolveOptions,
 ) -> Result<(serde_json::Value, IndexMap<String, Provenance>), Error> {
-    run_now(
-        resolve_document(document, source, options),
-        "resolve_document",
-    )
+    ready_now(resolve_document(document, source, options))
 }
 
 #[cfg(test)]

@@ -29,11 +29,14 @@ use web_time::{Duration, Instant};
 /// VM "clock cycles" run between two deadline checks.
 const BUDGET_PER_SLICE: u32 = 20_000;
 
-/// Resource limits of one script execution. Every field has a safe default.
+/// Resource limits of one script execution. Every field has a safe default; JSON names are
+/// camelCase (`timeoutMs`, `maxMemoryBytes`, …) and missing fields take the default.
 ///
 /// ```
 /// let limits = jobgraph_core::Limits { timeout_ms: 250, ..Default::default() };
 /// assert_eq!(limits.max_output_vertices, 10_000);
+/// let from_json: jobgraph_core::Limits = serde_json::from_str(r#"{"maxMemoryBytes": 1048576}"#).unwrap();
+/// assert_eq!((from_json.max_memory_bytes, from_json.timeout_ms), (1 << 20, 1000));
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", default)]
@@ -52,6 +55,10 @@ pub struct Limits {
     /// depth limit of its own; in browsers the engine's own stack bounds wasm recursion).
     /// Default 64.
     pub max_nesting: usize,
+    /// Bytes a script may have allocated at once (its realm included), checked between budgeted
+    /// slices of execution. Needs a [`crate::memory::CountingAllocator`] in the program; the
+    /// isolated mode also caps the worker's address space. Default 256 MiB.
+    pub max_memory_bytes: u64,
 }
 
 impl Default for Limits {
@@ -63,12 +70,13 @@ impl Default for Limits {
             max_output_vertices: 10_000,
             max_output_bytes: 8 * 1024 * 1024,
             max_nesting: 64,
+            max_memory_bytes: 256 * 1024 * 1024,
         }
     }
 }
 
 /// Which limit stopped a script.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub enum LimitKind {
     /// Wall-clock time.
@@ -83,10 +91,12 @@ pub enum LimitKind {
     OutputBytes,
     /// Bracket nesting of the source.
     Nesting,
+    /// Memory allocated by the script.
+    Memory,
 }
 
 /// A limit that was hit, with its configured value.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct LimitHit {
     /// Which limit.
     pub kind: LimitKind,
@@ -104,6 +114,7 @@ impl fmt::Display for LimitHit {
             LimitKind::OutputVertices => write!(f, "output size limit of {v} vertices exceeded"),
             LimitKind::OutputBytes => write!(f, "output size limit of {v} bytes exceeded"),
             LimitKind::Nesting => write!(f, "nesting limit of {v} levels of brackets exceeded"),
+            LimitKind::Memory => write!(f, "memory limit of {v} bytes exceeded"),
         }
     }
 }
@@ -125,7 +136,8 @@ pub struct ScriptInput<'a> {
 }
 
 /// Why a script produced no graph.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
 pub enum ScriptError {
     /// The final expression was `null` or `undefined` (or JSON text `null`).
     ReturnedNothing,
@@ -136,7 +148,7 @@ pub enum ScriptError {
 }
 
 /// A failed execution: the message, where, and the limit when one stopped it.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ScriptFailure {
     /// The error as JavaScript reports it, for example `TypeError: x is not a function`.
     pub message: String,
@@ -162,7 +174,8 @@ impl fmt::Display for ScriptFailure {
 }
 
 impl ScriptFailure {
-    fn limit(kind: LimitKind, value: u64) -> Self {
+    /// The failure of a script stopped by a limit.
+    pub fn limit(kind: LimitKind, value: u64) -> Self {
         let hit = LimitHit { kind, value };
         ScriptFailure {
             message: hit.to_string(),
@@ -198,6 +211,106 @@ pub fn run_script(input: &ScriptInput<'_>, limits: &Limits) -> Result<Value, Scr
     on_script_stack(|| run_in_fresh_context(input, limits))
 }
 
+/// An execution mode: where and how template scripts run. The resolver and the test operation
+/// hand every script to a `Sandbox`; embedders choose one.
+///
+/// - [`InProcess`] (the default; the CLI and the browser use it) runs the script on the calling
+///   thread in a fresh realm with every [`Limits`] check that can be made from inside.
+/// - `jobgraph_sdk::ProcessSandbox` runs it in a pool of child processes with an address-space
+///   limit and a wall-clock kill, which also stops what the in-process checks cannot
+///   (catastrophic regex backtracking, huge single allocations); `docs/sandbox.md` compares them.
+///
+/// ```
+/// use jobgraph_core::{InProcess, Limits, Sandbox, ScriptInput};
+/// let vars = serde_json::Map::new();
+/// let input = ScriptInput { source: "({vertices: [], edges: []})", declared: &[],
+///                           variables: &vars, draft: false, user: "ada" };
+/// let limits = Limits::default();
+/// let run = InProcess.run(&input, &limits);
+/// let out = jobgraph_core::resolve::ready_now(async { Ok(run.await) }).unwrap();
+/// assert_eq!(out.unwrap(), serde_json::json!({"vertices": [], "edges": []}));
+/// ```
+pub trait Sandbox {
+    /// Runs one script under `limits` and returns its result as [`run_script`] does.
+    fn run(
+        &self,
+        input: &ScriptInput<'_>,
+        limits: &Limits,
+    ) -> impl Future<Output = Result<Value, ScriptError>>;
+}
+
+/// The in-process execution mode: [`run_script`] on the calling thread.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct InProcess;
+
+impl Sandbox for InProcess {
+    fn run(
+        &self,
+        input: &ScriptInput<'_>,
+        limits: &Limits,
+    ) -> impl Future<Output = Result<Value, ScriptError>> {
+        std::future::ready(run_script(input, limits))
+    }
+}
+
+impl<T: Sandbox + ?Sized> Sandbox for &T {
+    fn run(
+        &self,
+        input: &ScriptInput<'_>,
+        limits: &Limits,
+    ) -> impl Future<Output = Result<Value, ScriptError>> {
+        (**self).run(input, limits)
+    }
+}
+
+/// An owned [`ScriptInput`] with its limits: what crosses a process boundary.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ScriptRequest {
+    /// The JavaScript source.
+    pub source: String,
+    /// See [`ScriptInput::declared`].
+    #[serde(default)]
+    pub declared: Vec<String>,
+    /// See [`ScriptInput::variables`].
+    #[serde(default)]
+    pub variables: Map<String, Value>,
+    /// See [`ScriptInput::draft`].
+    #[serde(default)]
+    pub draft: bool,
+    /// See [`ScriptInput::user`].
+    #[serde(default)]
+    pub user: String,
+    /// Limits of this execution.
+    #[serde(default)]
+    pub limits: Limits,
+}
+
+impl ScriptRequest {
+    /// Copies `input` and `limits`.
+    pub fn new(input: &ScriptInput<'_>, limits: &Limits) -> Self {
+        ScriptRequest {
+            source: input.source.to_owned(),
+            declared: input.declared.to_vec(),
+            variables: input.variables.clone(),
+            draft: input.draft,
+            user: input.user.to_owned(),
+            limits: *limits,
+        }
+    }
+
+    /// Borrows it back as a [`ScriptInput`].
+    pub fn input(&self) -> ScriptInput<'_> {
+        ScriptInput {
+            source: &self.source,
+            declared: &self.declared,
+            variables: &self.variables,
+            draft: self.draft,
+            user: &self.user,
+        }
+    }
+}
+
 /// Stack on which scripts are parsed, compiled and run: boa recurses natively, and anything the
 /// nesting and recursion limits let through fits in it (~100 KiB per nesting level in debug
 /// builds). Reserved, not committed: only what is used costs memory.
@@ -211,7 +324,8 @@ fn on_script_stack<T>(f: impl FnOnce() -> T) -> T {
 }
 
 fn run_in_fresh_context(input: &ScriptInput<'_>, limits: &Limits) -> Result<Value, ScriptError> {
-    let mut context = new_context().map_err(|e| {
+    let meter = MemoryMeter::start(limits);
+    let mut context = new_context(limits).map_err(|e| {
         ScriptError::Failed(ScriptFailure {
             message: format!("the sandbox could not be created: {e}"),
             line: None,
@@ -219,24 +333,69 @@ fn run_in_fresh_context(input: &ScriptInput<'_>, limits: &Limits) -> Result<Valu
             limit: None,
         })
     })?;
-    let result = execute(&mut context, input, limits);
-    // Dropping the context frees the realm and everything the script made.
+    let result = execute(&mut context, input, limits, &meter);
+    // Dropping the context and collecting frees the realm and everything the script made (boa's
+    // collector would otherwise keep it until its next threshold, and the next script would
+    // start with its predecessor's garbage).
     drop(context);
+    boa_engine::gc::force_collect();
     result
 }
 
 /// A context with nothing but the ECMAScript built-ins. boa's default module loader reads files
-/// relative to the working directory; the idle loader rejects every `import()`.
-fn new_context() -> JsResult<Context> {
-    Context::builder()
+/// relative to the working directory; the idle loader rejects every `import()`. Code compiled
+/// at run time (`eval`, `Function`) passes the same nesting check as the script.
+fn new_context(limits: &Limits) -> JsResult<Context> {
+    let mut context = Context::builder()
         .module_loader(Rc::new(IdleModuleLoader))
-        .build()
+        .host_hooks(Rc::new(SandboxHooks {
+            max_nesting: limits.max_nesting,
+        }))
+        .build()?;
+    // boa exposes the abstract %TypedArray% constructor as a global; ECMAScript does not.
+    let global = context.global_object();
+    global.delete_property_or_throw(js_string!("TypedArray"), &mut context)?;
+    Ok(context)
+}
+
+/// Prefix of the error thrown when run-time compiled code nests too deeply.
+const RUNTIME_NESTING: &str = "nesting limit of ";
+
+/// Host hooks of the sandbox: everything as boa's defaults, except that strings compiled at run
+/// time are checked for nesting before the parser sees them.
+struct SandboxHooks {
+    max_nesting: usize,
+}
+
+impl boa_engine::context::HostHooks for SandboxHooks {
+    fn ensure_can_compile_strings(
+        &self,
+        _realm: boa_engine::realm::Realm,
+        parameters: &[JsString],
+        body: &JsString,
+        _direct: bool,
+        _context: &mut Context,
+    ) -> JsResult<()> {
+        for text in parameters.iter().chain(std::iter::once(body)) {
+            let text = text.to_std_string_escaped();
+            if let Err(at) = crate::nesting::check(&text, self.max_nesting) {
+                return Err(boa_engine::JsNativeError::range()
+                    .with_message(format!(
+                        "{RUNTIME_NESTING}{} levels of brackets exceeded in code compiled at run time (line {}, column {} of that code)",
+                        self.max_nesting, at.line, at.column
+                    ))
+                    .into());
+            }
+        }
+        Ok(())
+    }
 }
 
 fn execute(
     context: &mut Context,
     input: &ScriptInput<'_>,
     limits: &Limits,
+    meter: &MemoryMeter,
 ) -> Result<Value, ScriptError> {
     let runtime = context.runtime_limits_mut();
     runtime.set_loop_iteration_limit(limits.loop_iterations);
@@ -253,7 +412,9 @@ fn execute(
         }
         ScriptError::Failed(failure)
     })?;
-    let value = run_with_deadline(&script, context, limits)?;
+    meter.check()?;
+    let value = run_with_deadline(&script, context, limits, meter)?;
+    meter.check()?;
     convert_result(&value, context, limits)
 }
 
@@ -297,6 +458,7 @@ fn run_with_deadline(
     script: &Script,
     context: &mut Context,
     limits: &Limits,
+    meter: &MemoryMeter,
 ) -> Result<JsValue, ScriptError> {
     let deadline = Instant::now() + Duration::from_millis(limits.timeout_ms);
     let outcome = {
@@ -311,16 +473,50 @@ fn run_with_deadline(
                         limits.timeout_ms,
                     )));
                 }
-                Poll::Pending => {}
+                Poll::Pending => meter.check()?,
             }
         }
     };
     outcome.map_err(|e| ScriptError::Failed(failure(&e, context, limits)))
 }
 
-/// Turns a boa error into a failure with message, position and limit.
+/// The allocation cap of one execution: bytes live on this thread, counted from its start.
+struct MemoryMeter {
+    baseline: isize,
+    cap: u64,
+}
+
+impl MemoryMeter {
+    fn start(limits: &Limits) -> Self {
+        crate::memory::reset_peak();
+        MemoryMeter {
+            baseline: crate::memory::live_bytes(),
+            cap: limits.max_memory_bytes,
+        }
+    }
+
+    fn check(&self) -> Result<(), ScriptError> {
+        let used = crate::memory::live_bytes().saturating_sub(self.baseline);
+        if u64::try_from(used).unwrap_or(0) > self.cap {
+            Err(ScriptError::Failed(ScriptFailure::limit(
+                LimitKind::Memory,
+                self.cap,
+            )))
+        } else {
+            Ok(())
+        }
+    }
+}
+
+/// Turns a boa error into a failure with message, position and limit. Runs no script code: a
+/// thrown object's `message`, `name` or `cause` getters, proxies and `AggregateError` lists
+/// are never read through JavaScript (boa's `try_native` would run them, unbounded).
 fn failure(error: &JsError, context: &mut Context, limits: &Limits) -> ScriptFailure {
-    let text = error.to_string();
+    // The rendering of a thrown non-error object could be as large and deep as the object.
+    let text = match error.as_opaque().and_then(JsValue::as_object) {
+        Some(object) if !object.is::<boa_engine::builtins::error::Error>() => String::new(),
+        _ => error.to_string(),
+    };
     if let Some(rest) = text.strip_prefix("RuntimeLimitError: ") {
         let (kind, value) = if rest.contains("iteration loops") {
             (LimitKind::Loop, limits.loop_iterations)
@@ -333,8 +529,8 @@ fn failure(error: &JsError, context: &mut Context, limits: &Limits) -> ScriptFai
     if line.is_none() {
         (line, column) = syntax_position(&text);
     }
-    let message = match error.try_native(context) {
-        Ok(native) => {
+    let message = match (error.as_native(), error.as_opaque()) {
+        (Some(native), _) => {
             let message = native.message().trim();
             if message.is_empty() {
                 native.kind().to_string()
@@ -342,13 +538,8 @@ fn failure(error: &JsError, context: &mut Context, limits: &Limits) -> ScriptFai
                 format!("{}: {message}", native.kind())
             }
         }
-        Err(_) => match error.as_opaque() {
-            Some(value) => match value.as_string() {
-                Some(s) => format!("Uncaught {:?}", s.to_std_string_escaped()),
-                None => format!("Uncaught {}", value.display()),
-            },
-            None => first_line(&text).to_owned(),
-        },
+        (None, Some(value)) => thrown_message(value, context),
+        (None, None) => first_line(&text).to_owned(),
     };
     let message = strip_position_suffix(&message);
     let message = match message.rfind(" at line ") {
@@ -356,17 +547,77 @@ fn failure(error: &JsError, context: &mut Context, limits: &Limits) -> ScriptFai
         _ => message,
     }
     .to_owned();
-    // Stack exhaustion inside built-ins surfaces as a RangeError.
-    let limit = (message.contains("Maximum call stack size exceeded")).then_some(LimitHit {
-        kind: LimitKind::Recursion,
-        value: limits.recursion_depth as u64,
-    });
+    // Stack exhaustion inside built-ins surfaces as a RangeError; deep run-time compiled code
+    // as ours.
+    let limit = if message.contains("Maximum call stack size exceeded") {
+        Some(LimitHit {
+            kind: LimitKind::Recursion,
+            value: limits.recursion_depth as u64,
+        })
+    } else if message.starts_with(&format!("RangeError: {RUNTIME_NESTING}")) {
+        Some(LimitHit {
+            kind: LimitKind::Nesting,
+            value: limits.max_nesting as u64,
+        })
+    } else {
+        None
+    };
     ScriptFailure {
         message,
         line,
         column,
         limit,
     }
+}
+
+/// The message of a thrown value: `Name: message` for error objects (read from data properties
+/// only), the JSON of other values (bounded, no getters), `Uncaught "text"` for strings.
+fn thrown_message(value: &JsValue, context: &mut Context) -> String {
+    if let Some(s) = value.as_string() {
+        return format!("Uncaught {:?}", s.to_std_string_escaped());
+    }
+    let Some(object) = value.as_object() else {
+        return format!("Uncaught {}", value.display());
+    };
+    if object.is::<boa_engine::builtins::error::Error>() {
+        let text = |key: &str| {
+            data_property_in_chain(&object, key)
+                .and_then(|v| v.as_string().map(|s| s.to_std_string_escaped()))
+        };
+        let name = text("name").unwrap_or_else(|| "Error".to_owned());
+        let message = text("message").unwrap_or_default();
+        let message: String = message.chars().take(1000).collect();
+        return if message.trim().is_empty() {
+            name
+        } else {
+            format!("{name}: {}", message.trim())
+        };
+    }
+    match crate::js_json::read(value, context, 1000) {
+        Ok(Some(json)) => format!("Uncaught {json}"),
+        _ => "Uncaught object".to_owned(),
+    }
+}
+
+/// A data property of `object` or its prototypes (a few levels), read from storage: an accessor
+/// or a proxy ends the search (their code is never run).
+fn data_property_in_chain(object: &boa_engine::JsObject, key: &str) -> Option<JsValue> {
+    let key = boa_engine::property::PropertyKey::from(JsString::from(key));
+    let mut current = object.clone();
+    for _ in 0..16 {
+        if current.is::<boa_engine::builtins::proxy::Proxy>() {
+            return None;
+        }
+        let next = {
+            let borrowed = current.borrow();
+            if let Some(descriptor) = borrowed.properties().get(&key) {
+                return descriptor.value().cloned();
+            }
+            borrowed.prototype()
+        };
+        current = next?;
+    }
+    None
 }
 
 fn first_line(text: &str) -> &str {
@@ -508,8 +759,15 @@ mod tests {
     use super::*;
     use serde_json::json;
 
+    /// Default limits but a generous deadline: a loaded CI machine runs debug builds slowly.
     fn run(source: &str) -> Result<Value, ScriptError> {
-        run_limited(source, Limits::default())
+        run_limited(
+            source,
+            Limits {
+                timeout_ms: 30_000,
+                ..Limits::default()
+            },
+        )
     }
 
     fn run_limited(source: &str, limits: Limits) -> Result<Value, ScriptError> {
@@ -635,6 +893,42 @@ mod tests {
     }
 
     #[test]
+    fn memory_limit_stops_gradual_growth_and_frees_the_realm() {
+        assert!(crate::memory::is_metered());
+        let cap = Limits {
+            max_memory_bytes: 32 * 1024 * 1024,
+            timeout_ms: 60_000,
+            ..Limits::default()
+        };
+        let before = crate::memory::live_bytes();
+        for growth in [
+            "let a = []; for (;;) a.push({i: a.length})",
+            "let s = 'ab'; let keep = []; for (;;) { s = s + s.slice(0, 1000) + 'x'; keep.push(s) }",
+            "let m = new Map(); for (let i = 0; ; i++) m.set(i, [i])",
+        ] {
+            let f = failed(growth, cap);
+            assert_eq!(
+                f.limit,
+                Some(LimitHit {
+                    kind: LimitKind::Memory,
+                    value: 32 * 1024 * 1024
+                }),
+                "{growth}: {f:?}"
+            );
+            assert_eq!(f.message, "memory limit of 33554432 bytes exceeded");
+            assert!(crate::memory::peak_bytes() - before > 32 * 1024 * 1024);
+        }
+        // Everything the scripts made was freed with their realms.
+        let leaked = crate::memory::live_bytes() - before;
+        assert!(leaked < 1024 * 1024, "{leaked} bytes still live");
+        // Under the cap, a script runs as usual.
+        assert_eq!(
+            run_limited("let a = new Array(1000).fill(1); ({n: a.length})", cap).unwrap(),
+            json!({"n": 1000})
+        );
+    }
+
+    #[test]
     fn no_host_capabilities() {
         for probe in [
             "typeof require",
@@ -661,7 +955,7 @@ mod tests {
 
     #[test]
     fn module_loading_is_impossible() {
-        let context = new_context().unwrap();
+        let context = new_context(&Limits::default()).unwrap();
         assert!(
             context
                 .downcast_module_loader::<IdleModuleLoader>()
@@ -685,7 +979,11 @@ mod tests {
     #[test]
     fn hostile_results_end_in_errors() {
         let deep = "let a = []; for (let i = 0; i < 100000; i++) a = [a]; ({vertices: [], x: a})";
-        assert!(matches!(run(deep), Err(ScriptError::NotJson(m)) if m.contains("deeper than 128")));
+        let r = run(deep);
+        assert!(
+            matches!(&r, Err(ScriptError::NotJson(m)) if m.contains("deeper than 128")),
+            "{r:?}"
+        );
         let sparse = "let a = []; a.length = 4294967295; ({vertices: a})";
         let f = failed(sparse, Limits::default());
         assert_eq!(f.limit.map(|l| l.kind), Some(LimitKind::OutputBytes));

@@ -7,7 +7,7 @@ use serde_json::{Map, Value};
 use crate::error::{Error, Location};
 use crate::execution::{Run, compile_schema, read_output, run_template};
 use crate::graph::JobGraph;
-use crate::sandbox::Limits;
+use crate::sandbox::{InProcess, Limits, Sandbox};
 use crate::template::Template;
 
 /// The body of a test request.
@@ -61,6 +61,16 @@ pub fn test_template(
     user: &str,
     limits: &Limits,
 ) -> Result<JobGraph, Error> {
+    crate::resolve::ready_now(test_template_with(request, user, limits, &InProcess))
+}
+
+/// [`test_template`] with the script run in `sandbox`.
+pub async fn test_template_with<B: Sandbox + ?Sized>(
+    request: &TestRequest,
+    user: &str,
+    limits: &Limits,
+    sandbox: &B,
+) -> Result<JobGraph, Error> {
     let template = &request.template;
     let at = Location {
         template_id: (!template.id.is_empty()).then(|| template.id.clone()),
@@ -69,14 +79,18 @@ pub fn test_template(
         operation_path: Vec::new(),
     };
     let schema = compile_schema(template, &at)?;
-    let output = run_template(Run {
-        template,
-        schema: &schema,
-        inputs: request.input.values.clone(),
-        draft: request.input.is_draft,
-        user,
-        limits,
-        at: &at,
-    })?;
+    let output = run_template(
+        Run {
+            template,
+            schema: &schema,
+            inputs: request.input.values.clone(),
+            draft: request.input.is_draft,
+            user,
+            limits,
+            at: &at,
+        },
+        sandbox,
+    )
+    .await?;
     read_output(output, request.check_valid_job_graph, &at)
 }

@@ -1,20 +1,22 @@
 //! `jobgraph`: resolve job graphs and test templates from the command line.
 
 /// boa allocates heavily; mimalloc makes a script execution ~30 % cheaper than glibc malloc
-/// (bench/RESULTS.md).
+/// (bench/RESULTS.md). Counted, so that `--max-memory-mb` is enforced.
 #[global_allocator]
-static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+static ALLOCATOR: jobgraph_core::memory::CountingAllocator<mimalloc::MiMalloc> =
+    jobgraph_core::memory::CountingAllocator::new(mimalloc::MiMalloc);
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use clap::{Args, Parser, Subcommand};
+use clap::{Args, Parser, Subcommand, ValueEnum};
 use jobgraph_core::{
-    Limits, ResolveOptions, TestInput, TestRequest, resolve_document_now, test_template,
+    InProcess, Limits, ResolveOptions, Sandbox, TestInput, TestRequest, ready_now,
+    resolve_document_with, test_template_with,
 };
-use jobgraph_sdk::DirectorySource;
 use jobgraph_sdk::directory::load_template_file;
+use jobgraph_sdk::{DirectorySource, ProcessConfig, ProcessSandbox};
 use serde_json::Value;
 
 /// Resolve data-pipeline job graphs that use templates, and test templates, offline.
@@ -76,6 +78,19 @@ enum Command {
         #[command(flatten)]
         common: Common,
     },
+    /// Serve script executions on stdin/stdout for `--sandbox isolated` (internal).
+    #[command(name = "sandbox-worker", hide = true)]
+    SandboxWorker,
+}
+
+/// Where scripts run.
+#[derive(Clone, Copy, ValueEnum)]
+enum SandboxMode {
+    /// In this process, in a fresh realm per script, with every limit checked from inside.
+    InProcess,
+    /// In a worker process with an address-space cap and a wall-clock kill: also stops what
+    /// cannot be interrupted in-process (catastrophic regex backtracking, huge allocations).
+    Isolated,
 }
 
 #[derive(Args)]
@@ -83,9 +98,27 @@ struct Common {
     /// What `user.getName()` returns in scripts [default: $USER, else `anonymous`].
     #[arg(long, value_name = "NAME")]
     user: Option<String>,
+    /// Where scripts run (see docs/sandbox.md).
+    #[arg(long, value_enum, default_value = "in-process")]
+    sandbox: SandboxMode,
     /// Time limit of each script, in milliseconds.
     #[arg(long, value_name = "MS", default_value_t = Limits::default().timeout_ms)]
     timeout_ms: u64,
+    /// Memory each script may allocate, in MiB.
+    #[arg(long, value_name = "MIB", default_value_t = Limits::default().max_memory_bytes >> 20)]
+    max_memory_mb: u64,
+    /// Loop iterations allowed in one call frame of a script.
+    #[arg(long, value_name = "N", default_value_t = Limits::default().loop_iterations)]
+    loop_iterations: u64,
+    /// Depth of nested calls in a script.
+    #[arg(long, value_name = "N", default_value_t = Limits::default().recursion_depth)]
+    recursion_depth: usize,
+    /// Vertices one script may return.
+    #[arg(long, value_name = "N", default_value_t = Limits::default().max_output_vertices)]
+    max_output_vertices: usize,
+    /// Size of one script's result as compact JSON, in bytes.
+    #[arg(long, value_name = "BYTES", default_value_t = Limits::default().max_output_bytes)]
+    max_output_bytes: usize,
     /// Print compact JSON instead of pretty-printed.
     #[arg(long)]
     compact: bool,
@@ -105,8 +138,67 @@ impl Common {
     fn limits(&self) -> Limits {
         Limits {
             timeout_ms: self.timeout_ms,
+            max_memory_bytes: self.max_memory_mb.saturating_mul(1024 * 1024),
+            loop_iterations: self.loop_iterations,
+            recursion_depth: self.recursion_depth,
+            max_output_vertices: self.max_output_vertices,
+            max_output_bytes: self.max_output_bytes,
             ..Limits::default()
         }
+    }
+
+    /// Runs `f` with the chosen sandbox.
+    fn with_sandbox<T>(
+        &self,
+        f: impl FnOnce(&dyn DynSandbox) -> Result<T, Failure>,
+    ) -> Result<T, Failure> {
+        match self.sandbox {
+            SandboxMode::InProcess => f(&InProcess),
+            SandboxMode::Isolated => {
+                let pool = ProcessConfig::current_exe()
+                    .and_then(ProcessSandbox::start)
+                    .map_err(|e| {
+                        Failure::usage(format!("cannot start the isolated sandbox's worker: {e}"))
+                    })?;
+                f(&pool)
+            }
+        }
+    }
+}
+
+/// The two sandboxes behind one object-safe face for the CLI (both answer at once).
+trait DynSandbox {
+    fn resolve(
+        &self,
+        job: &Value,
+        source: &DirectorySource,
+        options: &ResolveOptions,
+    ) -> Result<(Value, indexmap::IndexMap<String, jobgraph_core::Provenance>), jobgraph_core::Error>;
+    fn test(
+        &self,
+        request: &TestRequest,
+        user: &str,
+        limits: &Limits,
+    ) -> Result<jobgraph_core::JobGraph, jobgraph_core::Error>;
+}
+
+impl<B: Sandbox> DynSandbox for B {
+    fn resolve(
+        &self,
+        job: &Value,
+        source: &DirectorySource,
+        options: &ResolveOptions,
+    ) -> Result<(Value, indexmap::IndexMap<String, jobgraph_core::Provenance>), jobgraph_core::Error>
+    {
+        ready_now(resolve_document_with(job, source, self, options))
+    }
+    fn test(
+        &self,
+        request: &TestRequest,
+        user: &str,
+        limits: &Limits,
+    ) -> Result<jobgraph_core::JobGraph, jobgraph_core::Error> {
+        ready_now(test_template_with(request, user, limits, self))
     }
 }
 
@@ -141,6 +233,8 @@ fn main() -> ExitCode {
 
 fn run(command: Command) -> Result<(), Failure> {
     match command {
+        Command::SandboxWorker => jobgraph_sdk::sandbox_worker::serve()
+            .map_err(|e| Failure::usage(format!("sandbox worker: {e}"))),
         Command::Resolve {
             job_file,
             templates,
@@ -156,8 +250,11 @@ fn run(command: Command) -> Result<(), Failure> {
                 limits: common.limits(),
                 draft,
             };
-            let (mut resolved, origins) =
-                resolve_document_now(&job, &source, &options).map_err(Failure::failed)?;
+            let (mut resolved, origins) = common.with_sandbox(|sandbox| {
+                sandbox
+                    .resolve(&job, &source, &options)
+                    .map_err(Failure::failed)
+            })?;
             if provenance && let Value::Object(map) = &mut resolved {
                 let origins = serde_json::to_value(origins).unwrap_or_default();
                 map.insert("provenance".into(), origins);
@@ -189,8 +286,11 @@ fn run(command: Command) -> Result<(), Failure> {
                 },
                 check_valid_job_graph,
             };
-            let graph = test_template(&request, &common.user(), &common.limits())
-                .map_err(Failure::failed)?;
+            let graph = common.with_sandbox(|sandbox| {
+                sandbox
+                    .test(&request, &common.user(), &common.limits())
+                    .map_err(Failure::failed)
+            })?;
             write_output(&graph.to_value(), &common)
         }
     }

@@ -9,10 +9,12 @@
 use std::future::Future;
 
 /// boa allocates heavily and Rust's default wasm allocator (dlmalloc) is slow at it; talc is
-/// made for WebAssembly (bench/RESULTS.md has the figures).
+/// made for WebAssembly (bench/RESULTS.md has the figures). Counted, so that
+/// `limits.maxMemoryBytes` is enforced in the browser too.
 #[cfg(all(target_family = "wasm", not(target_feature = "atomics")))]
 #[global_allocator]
-static ALLOCATOR: talc::wasm::WasmDynamicTalc = talc::wasm::new_wasm_dynamic_allocator();
+static ALLOCATOR: jobgraph_core::memory::CountingAllocator<talc::wasm::WasmDynamicTalc> =
+    jobgraph_core::memory::CountingAllocator::new(talc::wasm::new_wasm_dynamic_allocator());
 
 use jobgraph_core::{
     Error, FetchError, Limits, ResolveOptions, Template, TemplateSet, TemplateSource, TestInput,

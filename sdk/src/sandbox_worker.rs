@@ -1,0 +1,116 @@
+//! The child side of [`crate::ProcessSandbox`]: a loop that reads one [`WorkerRequest`] per line
+//! on stdin, runs the script in-process and writes one [`WorkerResponse`] per line on stdout.
+//!
+//! `jobgraph sandbox-worker` runs [`serve`]; an embedder with its own binary can call it from a
+//! hidden subcommand in the same way. The worker caps its own address space before every
+//! request (so a single huge allocation fails inside the worker, which then dies, instead of
+//! taking the machine's memory), disables core dumps, and ends when stdin closes.
+
+use std::io::{BufRead, Write};
+use std::time::Instant;
+
+use jobgraph_core::{ScriptError, ScriptFailure, ScriptRequest, run_script};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+/// Room the worker keeps above `maxMemoryBytes` in its address space: the 64 MiB script stack,
+/// the allocator's reservations and the result's JSON text.
+pub const ADDRESS_SPACE_HEADROOM: u64 = 128 * 1024 * 1024;
+
+/// One line on the worker's stdin.
+#[derive(Debug, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct WorkerRequest {
+    /// The script, its inputs and limits.
+    pub request: ScriptRequest,
+}
+
+/// One line on the worker's stdout.
+#[derive(Debug, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct WorkerResponse {
+    /// What [`run_script`] returned.
+    pub result: Result<Value, ScriptError>,
+    /// Highest number of bytes the execution had allocated at once (0 without a counting
+    /// allocator).
+    pub peak_bytes: u64,
+    /// Time the execution took inside the worker, in microseconds.
+    pub micros: u64,
+}
+
+/// Serves requests from stdin until it closes. Returns the I/O error that ended it, if any.
+pub fn serve() -> std::io::Result<()> {
+    disable_core_dumps();
+    let stdin = std::io::stdin();
+    let mut stdout = std::io::stdout().lock();
+    let mut line = String::new();
+    loop {
+        line.clear();
+        if stdin.lock().read_line(&mut line)? == 0 {
+            return Ok(());
+        }
+        let response = match serde_json::from_str::<WorkerRequest>(&line) {
+            Ok(WorkerRequest { request }) => {
+                cap_address_space(request.limits.max_memory_bytes);
+                execute(&request)
+            }
+            Err(e) => WorkerResponse {
+                result: Err(ScriptError::Failed(ScriptFailure {
+                    message: format!("the sandbox worker received a malformed request: {e}"),
+                    line: None,
+                    column: None,
+                    limit: None,
+                })),
+                peak_bytes: 0,
+                micros: 0,
+            },
+        };
+        let mut text = serde_json::to_string(&response).unwrap_or_else(|e| {
+            format!(r#"{{"result":{{"Err":{{"failed":{{"message":"the sandbox worker could not encode its answer: {e}","line":null,"column":null,"limit":null}}}}}},"peakBytes":0,"micros":0}}"#)
+        });
+        text.push('\n');
+        stdout.write_all(text.as_bytes())?;
+        stdout.flush()?;
+    }
+}
+
+fn execute(request: &ScriptRequest) -> WorkerResponse {
+    let started = Instant::now();
+    let before = jobgraph_core::memory::live_bytes();
+    let result = run_script(&request.input(), &request.limits);
+    let peak = jobgraph_core::memory::peak_bytes().saturating_sub(before);
+    WorkerResponse {
+        result,
+        peak_bytes: u64::try_from(peak).unwrap_or(0),
+        micros: u64::try_from(started.elapsed().as_micros()).unwrap_or(u64::MAX),
+    }
+}
+
+/// Sets the soft address-space limit to what is mapped now plus `max_memory_bytes` and
+/// [`ADDRESS_SPACE_HEADROOM`]. Best effort: where it cannot be read or set, the counting cap
+/// still applies.
+fn cap_address_space(max_memory_bytes: u64) {
+    #[cfg(target_os = "linux")]
+    if let Some(mapped) = mapped_bytes() {
+        let soft = mapped
+            .saturating_add(max_memory_bytes)
+            .saturating_add(ADDRESS_SPACE_HEADROOM);
+        let _ = rlimit::setrlimit(rlimit::Resource::AS, soft, rlimit::INFINITY);
+    }
+    #[cfg(not(target_os = "linux"))]
+    let _ = max_memory_bytes;
+}
+
+/// The process's mapped address space (`VmSize`), in bytes.
+#[cfg(target_os = "linux")]
+fn mapped_bytes() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmSize:"))?;
+    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kib * 1024)
+}
+
+fn disable_core_dumps() {
+    #[cfg(unix)]
+    let _ = rlimit::setrlimit(rlimit::Resource::CORE, 0, 0);
+}

@@ -1,0 +1,2 @@
+// new Array(2**32): an invalid array length.
+new Array(2 ** 32).length

@@ -1,0 +1,2 @@
+// Array.from({length: 1e9}) without a mapper.
+Array.from({ length: 1e9 }).length

@@ -1,0 +1,2 @@
+// An infinite loop inside an Array.prototype.forEach callback.
+[1].forEach(() => { for (;;) {} })

@@ -1,0 +1,2 @@
+// A looping getter triggered by JSON.stringify.
+JSON.stringify({ get x() { while (true) {} } })

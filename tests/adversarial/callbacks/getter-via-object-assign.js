@@ -1,0 +1,2 @@
+// A looping getter triggered by Object.assign.
+Object.assign({}, { get x() { for (;;) {} } })

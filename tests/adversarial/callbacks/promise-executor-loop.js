@@ -1,0 +1,2 @@
+// An infinite loop in a Promise executor (run synchronously).
+new Promise(() => { while (true) {} })

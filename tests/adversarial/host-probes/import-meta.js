@@ -1,0 +1,2 @@
+// import.meta through eval: not available in a script.
+eval('import.meta')

@@ -1,0 +1,2 @@
+// An empty infinite for(;;) loop.
+for (;;) {}

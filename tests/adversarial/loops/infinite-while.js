@@ -1,0 +1,2 @@
+// An empty infinite while loop.
+while (true) {}

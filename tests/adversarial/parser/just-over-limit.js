@@ -1,0 +1,2 @@
+// Bracket nesting one level over a limit of 8.
+[[[[[[[[[]]]]]]]]]

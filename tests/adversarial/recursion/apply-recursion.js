@@ -1,0 +1,3 @@
+// Recursion through Function.prototype.apply.
+function f() { return f.apply(null, [1, 2, 3]); }
+f()

@@ -1,0 +1,3 @@
+// A class constructor that constructs itself.
+class A { constructor() { this.child = new A(); } }
+new A()

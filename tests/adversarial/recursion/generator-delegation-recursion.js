@@ -1,0 +1,3 @@
+// A generator that delegates to itself with yield*.
+function* g() { yield* g(); }
+g().next()

@@ -1,0 +1,3 @@
+// A getter that reads itself.
+const o = { get x() { return this.x; } };
+o.x

@@ -1,0 +1,3 @@
+// Symbol.toPrimitive that coerces its own object again.
+const o = { [Symbol.toPrimitive]() { return '' + this; } };
+'' + o

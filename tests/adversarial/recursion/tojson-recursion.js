@@ -1,0 +1,3 @@
+// toJSON that calls JSON.stringify on itself.
+const o = { toJSON() { return JSON.stringify(this); } };
+JSON.stringify(o)

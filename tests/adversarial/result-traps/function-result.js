@@ -1,0 +1,2 @@
+// The final expression is a function (not JSON).
+(function () { while (true) {} })

@@ -1,0 +1,2 @@
+// The final expression is a promise of a graph (never awaited).
+Promise.resolve({ vertices: [{ type: 't', name: 'v' }], edges: [] })
