@@ -188,3 +188,63 @@ fn help_teaches() {
         "{help}"
     );
 }
+
+#[test]
+fn isolated_sandbox_stops_what_in_process_cannot_and_gives_the_same_results() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let folder = dir.path().join("templates");
+    std::fs::create_dir(&folder).expect("templates folder");
+    let template = r#"{"id": "hostile", "version": 2, "name": "Hostile",
+        "inputSchema": {"type": "object", "properties": {"n": {"type": "integer"}}}}"#;
+    std::fs::write(folder.join("hostile.json"), template).expect("write template");
+    // Catastrophic backtracking: one native call that no in-process check interrupts.
+    std::fs::write(
+        folder.join("hostile.js"),
+        "n > 0 ? /^(a+)+$/.test('a'.repeat(40) + 'b') : ({vertices: [{type: 'x', name: 'ok'}], edges: []})",
+    )
+    .expect("write script");
+    let job = |n: i64| {
+        let path = dir.path().join(format!("job{n}.json"));
+        let text = format!(
+            r#"{{"vertices": [{{"type": "template-operation", "name": "op", "templateId": "hostile", "templateInputs": {{"n": {n}}}}}], "edges": []}}"#
+        );
+        std::fs::write(&path, text).expect("write job");
+        path
+    };
+    let templates = folder.to_string_lossy().into_owned();
+    let calm = job(0);
+    let calm = calm.to_string_lossy();
+    let isolated = jobgraph(&[
+        "resolve",
+        &calm,
+        "-t",
+        &templates,
+        "--sandbox",
+        "isolated",
+        "--compact",
+    ]);
+    let in_process = jobgraph(&["resolve", &calm, "-t", &templates, "--compact"]);
+    assert!(
+        isolated.status.success(),
+        "{}",
+        String::from_utf8_lossy(&isolated.stderr)
+    );
+    assert_eq!(isolated.stdout, in_process.stdout);
+
+    let hostile = job(1);
+    let out = jobgraph(&[
+        "resolve",
+        &hostile.to_string_lossy(),
+        "-t",
+        &templates,
+        "--sandbox",
+        "isolated",
+        "--timeout-ms",
+        "200",
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr).trim(),
+        "JavaScript execution failed: time limit of 200 ms exceeded (template hostile@2, operation op)"
+    );
+}
