@@ -67,6 +67,8 @@ export interface Limits {
   maxNesting?: number;
   /** Bytes one script may allocate, checked while it runs (default 256 MiB; the whole module is capped at 512 MiB). */
   maxMemoryBytes?: number;
+  /** Template operations one resolution may expand, all levels together (default 1000). */
+  maxOperations?: number;
 }
 
 /** Fetches a template version; `version` undefined means the latest. Resolve `null` for "not found". */
@@ -115,6 +117,7 @@ export type ErrorCode =
   | "INPUT_VALIDATION_FAILED"
   | "INVALID_TEMPLATE"
   | "MAX_DEPTH_EXCEEDED"
+  | "MAX_OPERATIONS_EXCEEDED"
   | "UNKNOWN_PORT"
   | "NAME_COLLISION"
   | "INVALID_JOB_GRAPH"

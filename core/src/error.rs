@@ -111,6 +111,21 @@ pub enum Error {
         /// The operation at the excess level.
         at: Box<Location>,
     },
+    /// One resolution would expand more template operations than `Limits::max_operations`
+    /// (a template that returns several operations of itself multiplies them at every level).
+    #[error(
+        "Too many template operations: expanding level {level} would bring the total to {total}, more than the maximum of {max} per resolution; raise `maxOperations` or make the templates produce fewer operations{at}"
+    )]
+    TooManyOperations {
+        /// The configured maximum.
+        max: usize,
+        /// The nesting level (1 = the job graph's own operations) that went past it.
+        level: usize,
+        /// Operations expanded so far plus those of that level.
+        total: usize,
+        /// The first operation of that level.
+        at: Box<Location>,
+    },
     /// An edge names a port the template does not have, or leaves out a port where the choice
     /// is ambiguous.
     #[error("Unknown port: {reason}{at}")]
@@ -159,6 +174,7 @@ impl Error {
             Error::InvalidInputs { .. } => "INPUT_VALIDATION_FAILED",
             Error::InvalidTemplate { .. } => "INVALID_TEMPLATE",
             Error::TooDeep { .. } => "MAX_DEPTH_EXCEEDED",
+            Error::TooManyOperations { .. } => "MAX_OPERATIONS_EXCEEDED",
             Error::Port { .. } => "UNKNOWN_PORT",
             Error::NameCollision { .. } => "NAME_COLLISION",
             Error::InvalidJobGraph { .. } => "INVALID_JOB_GRAPH",
@@ -176,6 +192,7 @@ impl Error {
             Error::InvalidInputs { .. } => "Input validation failed",
             Error::InvalidTemplate { .. } => "Invalid template",
             Error::TooDeep { .. } => "Template nesting exceeds the maximum depth",
+            Error::TooManyOperations { .. } => "Too many template operations",
             Error::Port { .. } => "Unknown port",
             Error::NameCollision { .. } => "Vertex name collision",
             Error::InvalidJobGraph { .. } => "Invalid job graph",
@@ -193,6 +210,7 @@ impl Error {
             | Error::InvalidInputs { at, .. }
             | Error::InvalidTemplate { at, .. }
             | Error::TooDeep { at, .. }
+            | Error::TooManyOperations { at, .. }
             | Error::Port { at, .. }
             | Error::Source { at, .. } => Some(at),
             Error::NameCollision { .. } | Error::InvalidJobGraph { .. } => None,

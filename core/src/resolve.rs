@@ -233,12 +233,24 @@ impl Tree {
         let mut schemas: HashMap<TemplateKey, Rc<InputSchema>> = HashMap::new();
         let mut frontier: Vec<NodeId> = vec![0];
         let mut level = 1;
+        let mut expanded = 0usize;
         while !frontier.is_empty() {
             let pending = self.pending_operations(&frontier)?;
             if let Some(first) = pending.first()
                 && level > MAX_DEPTH
             {
                 return Err(self.too_deep(first));
+            }
+            expanded += pending.len();
+            if let Some(first) = pending.first()
+                && expanded > options.limits.max_operations
+            {
+                return Err(Error::TooManyOperations {
+                    max: options.limits.max_operations,
+                    level,
+                    total: expanded,
+                    at: Box::new(self.location_of(first)),
+                });
             }
             let mut wanted: Vec<&TemplateKey> = Vec::new();
             for p in &pending {
@@ -369,6 +381,14 @@ impl Tree {
             }
         }
         Ok(pending)
+    }
+
+    /// Where a pending operation is: its parent's location plus its name.
+    fn location_of(&self, pending: &Pending) -> Location {
+        let origin = self.nodes[pending.parent].origin.as_ref();
+        let mut at = origin.map(|o| o.at.clone()).unwrap_or_default();
+        at.operation_path.push(pending.name.clone());
+        at
     }
 
     fn too_deep(&self, first: &Pending) -> Error {
@@ -844,5 +864,39 @@ mod tests {
         // The synchronous entry point says clearly that this source must be awaited.
         let err = resolve_now(&graph, &source, &ResolveOptions::default()).unwrap_err();
         assert!(err.to_string().contains("asynchronous"), "{err}");
+    }
+
+    /// Regression (fuzz target `resolution`): a template returning k operations of itself ran
+    /// k + k² + … scripts before the depth limit (k = 8: ~1.5e8 scripts); now the operations of
+    /// one resolution are counted per level, before that level's scripts run.
+    #[test]
+    fn fan_out_stops_at_the_operation_budget_before_running_the_level() {
+        let fan = template(
+            "fan",
+            "({vertices: Array.from({length: 8}, (_, i) => \
+                 ({type: 'template-operation', name: 'f' + i, templateId: 'fan'})), edges: []})",
+        );
+        let set: TemplateSet = [fan].into_iter().collect();
+        let graph: JobGraph = serde_json::from_value(json!({"vertices": [
+            {"type": "template-operation", "name": "root", "templateId": "fan"}
+        ]}))
+        .unwrap();
+        let options = ResolveOptions {
+            limits: Limits {
+                max_operations: 100,
+                ..Limits::default()
+            },
+            ..ResolveOptions::default()
+        };
+        let err = resolve_now(&graph, &set, &options).unwrap_err();
+        assert_eq!(err.code(), "MAX_OPERATIONS_EXCEEDED");
+        // Levels: 1 + 8 + 64 = 73 operations ran; level 4 would add 512.
+        assert_eq!(
+            err.to_string(),
+            "Too many template operations: expanding level 4 would bring the total to 585, more \
+             than the maximum of 100 per resolution; raise `maxOperations` or make the templates \
+             produce fewer operations (template fan@1, operation root > f0 > f0 > f0)"
+        );
+        assert!(err.to_string().starts_with(err.prefix()));
     }
 }

@@ -59,6 +59,10 @@ pub struct Limits {
     /// slices of execution. Needs a [`crate::memory::CountingAllocator`] in the program; the
     /// isolated mode also caps the worker's address space. Default 256 MiB.
     pub max_memory_bytes: u64,
+    /// Template operations one resolution may expand, all levels together (not per script: a
+    /// template returning k operations of itself would otherwise run k + k² + … + k¹⁰ scripts
+    /// before the depth limit stops it). Default 1000.
+    pub max_operations: usize,
 }
 
 impl Default for Limits {
@@ -71,6 +75,7 @@ impl Default for Limits {
             max_output_bytes: 8 * 1024 * 1024,
             max_nesting: 64,
             max_memory_bytes: 256 * 1024 * 1024,
+            max_operations: 1_000,
         }
     }
 }

@@ -119,6 +119,9 @@ struct Common {
     /// Size of one script's result as compact JSON, in bytes.
     #[arg(long, value_name = "BYTES", default_value_t = Limits::default().max_output_bytes)]
     max_output_bytes: usize,
+    /// Template operations one resolution may expand, all levels together.
+    #[arg(long, value_name = "N", default_value_t = Limits::default().max_operations)]
+    max_operations: usize,
     /// Print compact JSON instead of pretty-printed.
     #[arg(long)]
     compact: bool,
@@ -143,6 +146,7 @@ impl Common {
             recursion_depth: self.recursion_depth,
             max_output_vertices: self.max_output_vertices,
             max_output_bytes: self.max_output_bytes,
+            max_operations: self.max_operations,
             ..Limits::default()
         }
     }
