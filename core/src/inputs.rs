@@ -7,6 +7,11 @@ use crate::validate::Problem;
 /// How deep default filling follows nested schemas and `$ref`s before it stops.
 const MAX_DEFAULT_DEPTH: usize = 64;
 
+/// How many (sub)schema applications one default filling may make. The depth limit alone does
+/// not bound the work: `allOf: [{$ref: "#"}, {$ref: "#"}]` doubles it at every level (found by
+/// the `template_loading` fuzz target), and so do two properties whose defaults recurse.
+const MAX_DEFAULT_VISITS: usize = 100_000;
+
 /// A compiled `inputSchema`.
 ///
 /// ```
@@ -109,10 +114,17 @@ impl jsonschema::Retrieve for NoRemoteDocuments {
 
 /// Fills absent properties that have a `default`, recursively through `properties`, `items`,
 /// `prefixItems`, `allOf` and local `$ref`s. Present values are never changed.
+/// Stops after [`MAX_DEFAULT_VISITS`] schema applications.
 pub fn fill_defaults(root: &Value, schema: &Value, instance: &mut Value, depth: usize) {
-    if depth > MAX_DEFAULT_DEPTH {
+    let mut budget = MAX_DEFAULT_VISITS;
+    fill(root, schema, instance, depth, &mut budget);
+}
+
+fn fill(root: &Value, schema: &Value, instance: &mut Value, depth: usize, budget: &mut usize) {
+    if depth > MAX_DEFAULT_DEPTH || *budget == 0 {
         return;
     }
+    *budget -= 1;
     let Some(schema) = schema.as_object() else {
         return;
     };
@@ -122,15 +134,15 @@ pub fn fill_defaults(root: &Value, schema: &Value, instance: &mut Value, depth: 
         .and_then(|r| r.strip_prefix('#'))
         .and_then(|pointer| root.pointer(pointer))
     {
-        fill_defaults(root, target, instance, depth + 1);
+        fill(root, target, instance, depth + 1, budget);
     }
     if let Some(Value::Array(all)) = schema.get("allOf") {
         for sub in all {
-            fill_defaults(root, sub, instance, depth + 1);
+            fill(root, sub, instance, depth + 1, budget);
         }
     }
     match instance {
-        Value::Object(object) => fill_object(root, schema, object, depth),
+        Value::Object(object) => fill_object(root, schema, object, depth, budget),
         Value::Array(items) => {
             let prefix = schema.get("prefixItems").and_then(Value::as_array);
             let prefix_len = prefix.map_or(0, Vec::len);
@@ -140,7 +152,7 @@ pub fn fill_defaults(root: &Value, schema: &Value, instance: &mut Value, depth: 
                     _ => schema.get("items"),
                 };
                 if let Some(sub) = sub {
-                    fill_defaults(root, sub, item, depth + 1);
+                    fill(root, sub, item, depth + 1, budget);
                 }
             }
         }
@@ -153,6 +165,7 @@ fn fill_object(
     schema: &Map<String, Value>,
     object: &mut Map<String, Value>,
     depth: usize,
+    budget: &mut usize,
 ) {
     let Some(Value::Object(properties)) = schema.get("properties") else {
         return;
@@ -164,7 +177,7 @@ fn fill_object(
             object.insert(name.clone(), default.clone());
         }
         if let Some(value) = object.get_mut(name) {
-            fill_defaults(root, sub, value, depth + 1);
+            fill(root, sub, value, depth + 1, budget);
         }
     }
 }
@@ -230,6 +243,30 @@ mod tests {
             problems[0].message.contains("\"c\" is a required property"),
             "{}",
             problems[0]
+        );
+    }
+
+    /// Regression (fuzz target `template_loading`): self-references that fan out made default
+    /// filling run 2^32 steps; it now stops after `MAX_DEFAULT_VISITS`.
+    #[test]
+    fn fanned_out_self_references_stay_bounded() {
+        let started = std::time::Instant::now();
+        let schema = json!({"allOf": [{"$ref": "#"}, {"$ref": "#"}],
+                            "properties": {"x": {"default": 1}}});
+        let compiled = InputSchema::compile(Some(&schema)).unwrap();
+        assert_eq!(compiled.check(json!({})).unwrap(), json!({"x": 1}));
+        let schema = json!({"type": "object", "properties": {
+            "a": {"$ref": "#", "default": {}}, "b": {"$ref": "#", "default": {}}}});
+        let mut filled = json!({});
+        fill_defaults(&schema, &schema, &mut filled, 0);
+        assert!(
+            filled["a"]["a"]["a"].is_object() && filled["b"].is_object(),
+            "defaults are filled a few levels deep"
+        );
+        assert!(
+            started.elapsed().as_secs() < 30,
+            "took {:?}",
+            started.elapsed()
         );
     }
 
