@@ -80,6 +80,28 @@ impl Default for Limits {
     }
 }
 
+impl Limits {
+    /// The configured value of one limit, as a [`LimitHit`] (what an error reports).
+    ///
+    /// ```
+    /// use jobgraph_core::{LimitKind, Limits};
+    /// let hit = Limits::default().hit(LimitKind::Time);
+    /// assert_eq!(hit.to_string(), "time limit of 1000 ms exceeded");
+    /// ```
+    pub fn hit(&self, kind: LimitKind) -> LimitHit {
+        let value = match kind {
+            LimitKind::Time => self.timeout_ms,
+            LimitKind::Loop => self.loop_iterations,
+            LimitKind::Recursion => self.recursion_depth as u64,
+            LimitKind::OutputVertices => self.max_output_vertices as u64,
+            LimitKind::OutputBytes => self.max_output_bytes as u64,
+            LimitKind::Nesting => self.max_nesting as u64,
+            LimitKind::Memory => self.max_memory_bytes,
+        };
+        LimitHit { kind, value }
+    }
+}
+
 /// Which limit stopped a script.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -180,8 +202,7 @@ impl fmt::Display for ScriptFailure {
 
 impl ScriptFailure {
     /// The failure of a script stopped by a limit.
-    pub fn limit(kind: LimitKind, value: u64) -> Self {
-        let hit = LimitHit { kind, value };
+    pub fn limit(hit: LimitHit) -> Self {
         ScriptFailure {
             message: hit.to_string(),
             line: None,
@@ -209,7 +230,7 @@ impl ScriptFailure {
 /// ```
 pub fn run_script(input: &ScriptInput<'_>, limits: &Limits) -> Result<Value, ScriptError> {
     if let Err(at) = crate::nesting::check(input.source, limits.max_nesting) {
-        let mut failure = ScriptFailure::limit(LimitKind::Nesting, limits.max_nesting as u64);
+        let mut failure = ScriptFailure::limit(limits.hit(LimitKind::Nesting));
         (failure.line, failure.column) = (Some(at.line), Some(at.column));
         return Err(ScriptError::Failed(failure));
     }
@@ -485,8 +506,7 @@ fn run_with_deadline(
                 Poll::Ready(outcome) => break outcome,
                 Poll::Pending if Instant::now() >= deadline => {
                     return Err(ScriptError::Failed(ScriptFailure::limit(
-                        LimitKind::Time,
-                        limits.timeout_ms,
+                        limits.hit(LimitKind::Time),
                     )));
                 }
                 Poll::Pending => meter.check()?,
@@ -499,7 +519,7 @@ fn run_with_deadline(
 /// The allocation cap of one execution: bytes live on this thread, counted from its start.
 struct MemoryMeter {
     baseline: isize,
-    cap: u64,
+    cap: LimitHit,
 }
 
 impl MemoryMeter {
@@ -507,17 +527,14 @@ impl MemoryMeter {
         crate::memory::reset_peak();
         MemoryMeter {
             baseline: crate::memory::live_bytes(),
-            cap: limits.max_memory_bytes,
+            cap: limits.hit(LimitKind::Memory),
         }
     }
 
     fn check(&self) -> Result<(), ScriptError> {
         let used = crate::memory::live_bytes().saturating_sub(self.baseline);
-        if u64::try_from(used).unwrap_or(0) > self.cap {
-            Err(ScriptError::Failed(ScriptFailure::limit(
-                LimitKind::Memory,
-                self.cap,
-            )))
+        if u64::try_from(used).unwrap_or(0) > self.cap.value {
+            Err(ScriptError::Failed(ScriptFailure::limit(self.cap)))
         } else {
             Ok(())
         }
@@ -534,12 +551,12 @@ fn failure(error: &JsError, context: &mut Context, limits: &Limits) -> ScriptFai
         _ => error.to_string(),
     };
     if let Some(rest) = text.strip_prefix("RuntimeLimitError: ") {
-        let (kind, value) = if rest.contains("iteration loops") {
-            (LimitKind::Loop, limits.loop_iterations)
+        let kind = if rest.contains("iteration loops") {
+            LimitKind::Loop
         } else {
-            (LimitKind::Recursion, limits.recursion_depth as u64)
+            LimitKind::Recursion
         };
-        return ScriptFailure::limit(kind, value);
+        return ScriptFailure::limit(limits.hit(kind));
     }
     let (mut line, mut column) = first_position(&text);
     if line.is_none() {
@@ -566,15 +583,9 @@ fn failure(error: &JsError, context: &mut Context, limits: &Limits) -> ScriptFai
     // Stack exhaustion inside built-ins surfaces as a RangeError; deep run-time compiled code
     // as ours.
     let limit = if message.contains("Maximum call stack size exceeded") {
-        Some(LimitHit {
-            kind: LimitKind::Recursion,
-            value: limits.recursion_depth as u64,
-        })
+        Some(limits.hit(LimitKind::Recursion))
     } else if message.starts_with(&format!("RangeError: {RUNTIME_NESTING}")) {
-        Some(LimitHit {
-            kind: LimitKind::Nesting,
-            value: limits.max_nesting as u64,
-        })
+        Some(limits.hit(LimitKind::Nesting))
     } else {
         None
     };
@@ -717,10 +728,9 @@ fn convert_result(
         let json =
             crate::js_json::read(value, context, limits.max_output_bytes).map_err(|e| match e {
                 crate::js_json::ReadError::NotJson(reason) => ScriptError::NotJson(reason),
-                crate::js_json::ReadError::TooLarge => ScriptError::Failed(ScriptFailure::limit(
-                    LimitKind::OutputBytes,
-                    limits.max_output_bytes as u64,
-                )),
+                crate::js_json::ReadError::TooLarge => {
+                    ScriptError::Failed(ScriptFailure::limit(limits.hit(LimitKind::OutputBytes)))
+                }
             })?;
         let json = json.ok_or(ScriptError::ReturnedNothing)?;
         check_bytes(compact_len(&json), limits)?;
@@ -733,8 +743,7 @@ fn convert_result(
         && vertices.len() > limits.max_output_vertices
     {
         return Err(ScriptError::Failed(ScriptFailure::limit(
-            LimitKind::OutputVertices,
-            limits.max_output_vertices as u64,
+            limits.hit(LimitKind::OutputVertices),
         )));
     }
     Ok(json)
@@ -743,8 +752,7 @@ fn convert_result(
 fn check_bytes(len: usize, limits: &Limits) -> Result<(), ScriptError> {
     if len > limits.max_output_bytes {
         Err(ScriptError::Failed(ScriptFailure::limit(
-            LimitKind::OutputBytes,
-            limits.max_output_bytes as u64,
+            limits.hit(LimitKind::OutputBytes),
         )))
     } else {
         Ok(())

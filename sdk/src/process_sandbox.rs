@@ -51,8 +51,9 @@ impl ProcessConfig {
 pub struct ExecutionStats {
     /// Wall-clock time from sending the request to the answer (or the kill).
     pub elapsed: Duration,
-    /// Peak bytes the script allocated, as the worker counted them; for a worker that died or
-    /// was killed, its peak resident set size instead.
+    /// Peak bytes the script allocated, as the worker counted them; for a worker killed at
+    /// the deadline, its peak resident set size instead; 0 for a worker that died (bounded by
+    /// its address-space cap).
     pub peak_bytes: u64,
     /// Whether the worker was killed or died, and so was replaced.
     pub worker_replaced: bool,
@@ -261,34 +262,32 @@ impl ProcessSandbox {
         let answer = worker
             .lines
             .recv_timeout(deadline.saturating_duration_since(Instant::now()));
-        let kind = answer_kind(&answer);
-        let response = match answer {
-            Ok(Ok(text)) => serde_json::from_str::<WorkerResponse>(&text).ok(),
-            Ok(Err(_)) | Err(_) => None,
+        let response = match &answer {
+            Ok(Ok(text)) => serde_json::from_str::<WorkerResponse>(text).ok(),
+            _ => None,
         };
-        let mut stats = ExecutionStats {
-            elapsed: started.elapsed(),
-            ..ExecutionStats::default()
-        };
-        let result = match (response, kind) {
-            (Some(response), _) => {
+        let mut stats = ExecutionStats::default();
+        let result = match response {
+            Some(response) => {
                 stats.peak_bytes = response.peak_bytes;
                 self.give_back(worker);
                 response.result
             }
-            (None, Answer::TimedOut) => {
-                stats.peak_bytes = worker.peak_rss();
+            // No (readable) answer: the worker is ended either way and replaced.
+            None => {
                 stats.worker_replaced = true;
-                drop(worker.end());
-                self.replace_in_background();
-                Err(limit(LimitKind::Time, limits.timeout_ms))
-            }
-            (None, Answer::Ended) => {
-                stats.peak_bytes = worker.peak_rss();
-                stats.worker_replaced = true;
+                let timed_out = matches!(answer, Err(RecvTimeoutError::Timeout));
+                if timed_out {
+                    // Still alive: its peak resident set is readable until the kill.
+                    stats.peak_bytes = worker.peak_rss();
+                }
                 let (stderr, status) = worker.end();
                 self.replace_in_background();
-                Err(death(&stderr, status, limits))
+                Err(if timed_out {
+                    limit(limits, LimitKind::Time)
+                } else {
+                    death(&stderr, status, limits)
+                })
             }
         };
         stats.elapsed = started.elapsed();
@@ -297,20 +296,8 @@ impl ProcessSandbox {
     }
 }
 
-enum Answer {
-    TimedOut,
-    Ended,
-}
-
-fn answer_kind<T>(answer: &Result<T, RecvTimeoutError>) -> Answer {
-    match answer {
-        Err(RecvTimeoutError::Timeout) => Answer::TimedOut,
-        _ => Answer::Ended,
-    }
-}
-
-fn limit(kind: LimitKind, value: u64) -> ScriptError {
-    ScriptError::Failed(ScriptFailure::limit(kind, value))
+fn limit(limits: &Limits, kind: LimitKind) -> ScriptError {
+    ScriptError::Failed(ScriptFailure::limit(limits.hit(kind)))
 }
 
 fn infrastructure(e: &dyn std::fmt::Display) -> ScriptError {
@@ -326,12 +313,12 @@ fn infrastructure(e: &dyn std::fmt::Display) -> ScriptError {
 /// memory limit, an overflowed stack the recursion limit; anything else is reported as is.
 fn death(stderr: &str, status: Option<std::process::ExitStatus>, limits: &Limits) -> ScriptError {
     if stderr.contains("memory allocation of") || stderr.contains("out of memory") {
-        return limit(LimitKind::Memory, limits.max_memory_bytes);
+        return limit(limits, LimitKind::Memory);
     }
     // A segmentation fault in a worker is its script stack's guard page: boa recursing natively
     // (the parser over operator chains, `JSON.stringify` or `flat` over deep structures).
     if stderr.contains("has overflowed its stack") || killed_by_segfault(status) {
-        return limit(LimitKind::Recursion, limits.recursion_depth as u64);
+        return limit(limits, LimitKind::Recursion);
     }
     let how = status.map_or_else(|| "unknown status".to_owned(), |s| s.to_string());
     let said = stderr.lines().next().unwrap_or("").trim();

@@ -54,23 +54,33 @@ pub fn serve() -> std::io::Result<()> {
                 cap_address_space(request.limits.max_memory_bytes);
                 execute(&request)
             }
-            Err(e) => WorkerResponse {
-                result: Err(ScriptError::Failed(ScriptFailure {
-                    message: format!("the sandbox worker received a malformed request: {e}"),
-                    line: None,
-                    column: None,
-                    limit: None,
-                })),
-                peak_bytes: 0,
-                micros: 0,
-            },
+            Err(e) => refusal(format!(
+                "the sandbox worker received a malformed request: {e}"
+            )),
         };
-        let mut text = serde_json::to_string(&response).unwrap_or_else(|e| {
-            format!(r#"{{"result":{{"Err":{{"failed":{{"message":"the sandbox worker could not encode its answer: {e}","line":null,"column":null,"limit":null}}}}}},"peakBytes":0,"micros":0}}"#)
-        });
+        // Encoding fails only for what JSON cannot hold; say so instead of going silent.
+        let mut text = serde_json::to_string(&response).or_else(|e| {
+            serde_json::to_string(&refusal(format!(
+                "the sandbox worker could not encode its answer: {e}"
+            )))
+        })?;
         text.push('\n');
         stdout.write_all(text.as_bytes())?;
         stdout.flush()?;
+    }
+}
+
+/// An answer that is a failure of the worker itself, not of a script.
+fn refusal(message: String) -> WorkerResponse {
+    WorkerResponse {
+        result: Err(ScriptError::Failed(ScriptFailure {
+            message,
+            line: None,
+            column: None,
+            limit: None,
+        })),
+        peak_bytes: 0,
+        micros: 0,
     }
 }
 

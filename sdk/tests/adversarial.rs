@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 
 use jobgraph_core::memory::CountingAllocator;
 use jobgraph_core::{
-    Error, InProcess, Limits, ResolveOptions, Sandbox, Template, TemplateSet, ready_now,
+    Error, InProcess, LimitKind, Limits, ResolveOptions, Sandbox, Template, TemplateSet, ready_now,
     resolve_document_with,
 };
 use jobgraph_sdk::sandbox_worker::ADDRESS_SPACE_HEADROOM;
@@ -152,26 +152,6 @@ fn unprefixed(mut graph: Value) -> Value {
     graph
 }
 
-/// The words of a limit in messages, and its configured value.
-fn limit_words(kind: &str, limits: &Limits) -> (String, u64) {
-    match kind {
-        "time" => ("time limit of".into(), limits.timeout_ms),
-        "loop" => ("loop limit of".into(), limits.loop_iterations),
-        "recursion" => ("recursion limit of".into(), limits.recursion_depth as u64),
-        "memory" => ("memory limit of".into(), limits.max_memory_bytes),
-        "outputVertices" => (
-            "output size limit of".into(),
-            limits.max_output_vertices as u64,
-        ),
-        "outputBytes" => (
-            "output size limit of".into(),
-            limits.max_output_bytes as u64,
-        ),
-        "nesting" => ("nesting limit of".into(), limits.max_nesting as u64),
-        other => (format!("unknown limit {other}"), 0),
-    }
-}
-
 fn outcome_of(result: &Result<Value, Error>) -> String {
     match result {
         Ok(_) => "ok".into(),
@@ -197,15 +177,17 @@ fn check(case: &Case, limits: &Limits, result: &Result<Value, Error>) -> Result<
             .err()
             .ok_or_else(|| format!("expected the {kind} limit, the script succeeded"))?;
         let message = err.to_string();
-        let (words, value) = limit_words(kind, limits);
-        let wanted = format!("JavaScript execution failed: {words} {value} ");
+        let parsed: LimitKind = serde_json::from_value(json!(kind))
+            .map_err(|e| format!("the case names an unknown limit: {e}"))?;
+        let hit = limits.hit(parsed);
+        let wanted = format!("JavaScript execution failed: {hit}");
         if !message.starts_with(&wanted) {
             return Err(format!("expected `{wanted}…`, got `{message}`"));
         }
         if !message.ends_with("(template adv@1, operation op)") {
             return Err(format!("the message does not say where: `{message}`"));
         }
-        if outcome_of(result) != format!("limit:{kind}") {
+        if err.script_failure().and_then(|f| f.limit) != Some(hit) {
             return Err(format!("limit field is {}", outcome_of(result)));
         }
     } else if let Some(code) = &expect.error {
