@@ -1,0 +1,8 @@
+(function () {
+  let test = {
+    my_prop: "hello",
+    another: 65,
+  };
+
+  return test.my_prop;
+})();

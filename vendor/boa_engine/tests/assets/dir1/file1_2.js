@@ -1,0 +1,3 @@
+export function file1_2() {
+  return "file1_2";
+}
