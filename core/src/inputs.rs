@@ -45,7 +45,7 @@ impl InputSchema {
     /// Compiles a schema as JSON Schema 2020-12. `None` accepts any object.
     ///
     /// Fails with the schema problem when the schema itself is invalid.
-    pub fn compile(schema: Option<&Value>) -> Result<Self, String> {
+    pub fn compile(schema: Option<&Value>) -> Result<Self, SchemaError> {
         let Some(schema) = schema else {
             return Ok(InputSchema {
                 schema: Value::Bool(true),
@@ -55,13 +55,9 @@ impl InputSchema {
         let validator = jsonschema::draft202012::options()
             .with_retriever(NoRemoteDocuments)
             .build(schema)
-            .map_err(|e| {
-                let at = e.schema_path().as_str();
-                if at.is_empty() {
-                    e.to_string()
-                } else {
-                    format!("{e} (at schema {at})")
-                }
+            .map_err(|e| SchemaError {
+                message: e.to_string(),
+                schema_path: e.schema_path().as_str().to_owned(),
             })?;
         Ok(InputSchema {
             schema: schema.clone(),
@@ -93,6 +89,24 @@ impl InputSchema {
         } else {
             Err(problems)
         }
+    }
+}
+
+/// A schema that is not valid JSON Schema 2020-12.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{message}{}", at_schema(schema_path))]
+pub struct SchemaError {
+    /// What is wrong.
+    pub message: String,
+    /// JSON pointer of the offending keyword in the schema (empty: the schema itself).
+    pub schema_path: String,
+}
+
+fn at_schema(path: &str) -> String {
+    if path.is_empty() {
+        String::new()
+    } else {
+        format!(" (at schema {path})")
     }
 }
 
@@ -273,6 +287,6 @@ mod tests {
     #[test]
     fn invalid_schema_is_an_error() {
         let err = InputSchema::compile(Some(&json!({"type": "objekt"}))).unwrap_err();
-        assert!(err.contains("objekt"), "{err}");
+        assert!(err.to_string().contains("objekt"), "{err}");
     }
 }

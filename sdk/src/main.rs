@@ -12,8 +12,7 @@ use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use jobgraph_core::{
-    InProcess, Limits, ResolveOptions, Sandbox, TestInput, TestRequest, ready_now,
-    resolve_document_with, test_template_with,
+    ExecutionCache, InProcess, Limits, ResolveOptions, Resolver, TestInput, TestRequest,
 };
 use jobgraph_sdk::directory::load_template_file;
 use jobgraph_sdk::{DirectorySource, ProcessConfig, ProcessSandbox};
@@ -120,7 +119,7 @@ struct Common {
     #[arg(long, value_name = "BYTES", default_value_t = Limits::default().max_output_bytes)]
     max_output_bytes: usize,
     /// Template operations one resolution may expand, all levels together.
-    #[arg(long, value_name = "N", default_value_t = Limits::default().max_operations)]
+    #[arg(long, value_name = "N", default_value_t = ResolveOptions::default().max_operations)]
     max_operations: usize,
     /// Print compact JSON instead of pretty-printed.
     #[arg(long)]
@@ -146,63 +145,35 @@ impl Common {
             recursion_depth: self.recursion_depth,
             max_output_vertices: self.max_output_vertices,
             max_output_bytes: self.max_output_bytes,
-            max_operations: self.max_operations,
             ..Limits::default()
         }
     }
 
-    /// Runs `f` with the chosen sandbox.
-    fn with_sandbox<T>(
-        &self,
-        f: impl FnOnce(&dyn DynSandbox) -> Result<T, Failure>,
-    ) -> Result<T, Failure> {
-        match self.sandbox {
-            SandboxMode::InProcess => f(&InProcess),
-            SandboxMode::Isolated => {
-                let pool = ProcessConfig::current_exe()
-                    .and_then(ProcessSandbox::start)
-                    .map_err(|e| {
-                        Failure::usage(format!("cannot start the isolated sandbox's worker: {e}"))
-                    })?;
-                f(&pool)
-            }
+    fn options(&self, draft: bool) -> ResolveOptions {
+        ResolveOptions {
+            user: self.user(),
+            draft,
+            limits: self.limits(),
+            max_operations: self.max_operations,
         }
     }
-}
 
-/// The two sandboxes behind one object-safe face for the CLI (both answer at once).
-trait DynSandbox {
-    fn resolve(
-        &self,
-        job: &Value,
-        source: &DirectorySource,
-        options: &ResolveOptions,
-    ) -> Result<(Value, indexmap::IndexMap<String, jobgraph_core::Provenance>), jobgraph_core::Error>;
-    fn test(
-        &self,
-        request: &TestRequest,
-        user: &str,
-        limits: &Limits,
-    ) -> Result<jobgraph_core::JobGraph, jobgraph_core::Error>;
-}
-
-impl<B: Sandbox> DynSandbox for B {
-    fn resolve(
-        &self,
-        job: &Value,
-        source: &DirectorySource,
-        options: &ResolveOptions,
-    ) -> Result<(Value, indexmap::IndexMap<String, jobgraph_core::Provenance>), jobgraph_core::Error>
-    {
-        ready_now(resolve_document_with(job, source, self, options))
-    }
-    fn test(
-        &self,
-        request: &TestRequest,
-        user: &str,
-        limits: &Limits,
-    ) -> Result<jobgraph_core::JobGraph, jobgraph_core::Error> {
-        ready_now(test_template_with(request, user, limits, self))
+    /// A resolver over `source` with the chosen sandbox and options (one run of the CLI
+    /// resolves once: no execution cache).
+    fn resolver<S>(&self, source: S, draft: bool) -> Result<Resolver<S>, Failure> {
+        let builder = Resolver::builder(source)
+            .options(self.options(draft))
+            .cache(ExecutionCache::disabled());
+        Ok(match self.sandbox {
+            SandboxMode::InProcess => builder.sandbox(InProcess),
+            SandboxMode::Isolated => {
+                let config = ProcessConfig::current_exe().map_err(|e| {
+                    Failure::usage(format!("cannot start the isolated sandbox's workers: {e}"))
+                })?;
+                builder.sandbox(ProcessSandbox::start(config))
+            }
+        }
+        .build())
     }
 }
 
@@ -249,21 +220,16 @@ fn run(command: Command) -> Result<(), Failure> {
             let job = read_json(&job_file)?;
             let source =
                 DirectorySource::open(&templates).map_err(|e| Failure::usage(e.to_string()))?;
-            let options = ResolveOptions {
-                user: common.user(),
-                limits: common.limits(),
-                draft,
-            };
-            let (mut resolved, origins) = common.with_sandbox(|sandbox| {
-                sandbox
-                    .resolve(&job, &source, &options)
-                    .map_err(Failure::failed)
-            })?;
-            if provenance && let Value::Object(map) = &mut resolved {
-                let origins = serde_json::to_value(origins).unwrap_or_default();
+            let resolver = common.resolver(source, draft)?;
+            let resolved = resolver
+                .resolve_document_blocking(&job)
+                .map_err(Failure::failed)?;
+            let mut document = resolved.document;
+            if provenance && let Value::Object(map) = &mut document {
+                let origins = serde_json::to_value(resolved.provenance).unwrap_or_default();
                 map.insert("provenance".into(), origins);
             }
-            write_output(&resolved, &common)
+            write_output(&document, &common)
         }
         Command::TemplateTest {
             template_file,
@@ -290,11 +256,10 @@ fn run(command: Command) -> Result<(), Failure> {
                 },
                 check_valid_job_graph,
             };
-            let graph = common.with_sandbox(|sandbox| {
-                sandbox
-                    .test(&request, &common.user(), &common.limits())
-                    .map_err(Failure::failed)
-            })?;
+            let graph = common
+                .resolver(jobgraph_core::TemplateSet::new(), false)?
+                .test_blocking(&request)
+                .map_err(Failure::failed)?;
             write_output(&graph.to_value(), &common)
         }
     }

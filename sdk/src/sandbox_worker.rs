@@ -9,9 +9,8 @@
 use std::io::{BufRead, Write};
 use std::time::Instant;
 
-use jobgraph_core::{ScriptError, ScriptFailure, ScriptRequest, run_script};
+use jobgraph_core::{ScriptError, ScriptFailure, ScriptRequest, ScriptResult, run_script};
 use serde::{Deserialize, Serialize};
-use serde_json::Value;
 
 /// Room the worker keeps above `maxMemoryBytes` in its address space: the 64 MiB script stack,
 /// the allocator's reservations and the result's JSON text.
@@ -30,7 +29,7 @@ pub struct WorkerRequest {
 #[serde(rename_all = "camelCase")]
 pub struct WorkerResponse {
     /// What [`run_script`] returned.
-    pub result: Result<Value, ScriptError>,
+    pub result: ScriptResult,
     /// Highest number of bytes the execution had allocated at once (0 without a counting
     /// allocator).
     pub peak_bytes: u64,
@@ -73,12 +72,7 @@ pub fn serve() -> std::io::Result<()> {
 /// An answer that is a failure of the worker itself, not of a script.
 fn refusal(message: String) -> WorkerResponse {
     WorkerResponse {
-        result: Err(ScriptError::Failed(ScriptFailure {
-            message,
-            line: None,
-            column: None,
-            limit: None,
-        })),
+        result: Err(ScriptError::Failed(ScriptFailure::infrastructure(message))),
         peak_bytes: 0,
         micros: 0,
     }

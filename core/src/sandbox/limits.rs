@@ -1,0 +1,117 @@
+//! Resource limits of one script execution, and the description of a limit that was hit.
+
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+
+/// Resource limits of one script execution. Every field has a safe default; JSON names are
+/// camelCase (`timeoutMs`, `maxMemoryBytes`, …) and missing fields take the default.
+///
+/// ```
+/// let limits = jobgraph_core::Limits { timeout_ms: 250, ..Default::default() };
+/// assert_eq!(limits.max_output_vertices, 10_000);
+/// let from_json: jobgraph_core::Limits = serde_json::from_str(r#"{"maxMemoryBytes": 1048576}"#).unwrap();
+/// assert_eq!((from_json.max_memory_bytes, from_json.timeout_ms), (1 << 20, 1000));
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct Limits {
+    /// Wall-clock time for one script, in milliseconds. Default 1000.
+    pub timeout_ms: u64,
+    /// Loop iterations allowed in one call frame (boa counts per frame). Default 10 000 000.
+    pub loop_iterations: u64,
+    /// Depth of nested calls. Default 256.
+    pub recursion_depth: usize,
+    /// Vertices a script may return. Default 10 000.
+    pub max_output_vertices: usize,
+    /// Bytes of the script's result as compact JSON. Default 8 MiB.
+    pub max_output_bytes: usize,
+    /// Nesting of brackets in the script's source, estimated before parsing (the parser has no
+    /// depth limit of its own; in browsers the engine's own stack bounds wasm recursion).
+    /// Default 64.
+    pub max_nesting: usize,
+    /// Bytes a script may have allocated at once (its realm included), checked between budgeted
+    /// slices of execution. Needs a [`crate::memory::CountingAllocator`] in the program; the
+    /// isolated mode also caps the worker's address space. Default 256 MiB.
+    pub max_memory_bytes: u64,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            timeout_ms: 1_000,
+            loop_iterations: 10_000_000,
+            recursion_depth: 256,
+            max_output_vertices: 10_000,
+            max_output_bytes: 8 * 1024 * 1024,
+            max_nesting: 64,
+            max_memory_bytes: 256 * 1024 * 1024,
+        }
+    }
+}
+
+impl Limits {
+    /// The configured value of one limit, as a [`LimitHit`] (what an error reports).
+    ///
+    /// ```
+    /// use jobgraph_core::{LimitKind, Limits};
+    /// let hit = Limits::default().hit(LimitKind::Time);
+    /// assert_eq!(hit.to_string(), "time limit of 1000 ms exceeded");
+    /// ```
+    pub fn hit(&self, kind: LimitKind) -> LimitHit {
+        let value = match kind {
+            LimitKind::Time => self.timeout_ms,
+            LimitKind::Loop => self.loop_iterations,
+            LimitKind::Recursion => self.recursion_depth as u64,
+            LimitKind::OutputVertices => self.max_output_vertices as u64,
+            LimitKind::OutputBytes => self.max_output_bytes as u64,
+            LimitKind::Nesting => self.max_nesting as u64,
+            LimitKind::Memory => self.max_memory_bytes,
+        };
+        LimitHit { kind, value }
+    }
+}
+
+/// Which limit stopped a script.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum LimitKind {
+    /// Wall-clock time.
+    Time,
+    /// Loop iterations in one call frame.
+    Loop,
+    /// Call depth (or the VM stack that deep calls use).
+    Recursion,
+    /// Number of vertices in the result.
+    OutputVertices,
+    /// Size of the result.
+    OutputBytes,
+    /// Bracket nesting of the source.
+    Nesting,
+    /// Memory allocated by the script.
+    Memory,
+}
+
+/// A limit that was hit, with its configured value.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LimitHit {
+    /// Which limit.
+    pub kind: LimitKind,
+    /// Its configured value (ms, iterations, calls, vertices or bytes).
+    pub value: u64,
+}
+
+impl fmt::Display for LimitHit {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let v = self.value;
+        match self.kind {
+            LimitKind::Time => write!(f, "time limit of {v} ms exceeded"),
+            LimitKind::Loop => write!(f, "loop limit of {v} iterations exceeded"),
+            LimitKind::Recursion => write!(f, "recursion limit of {v} nested calls exceeded"),
+            LimitKind::OutputVertices => write!(f, "output size limit of {v} vertices exceeded"),
+            LimitKind::OutputBytes => write!(f, "output size limit of {v} bytes exceeded"),
+            LimitKind::Nesting => write!(f, "nesting limit of {v} levels of brackets exceeded"),
+            LimitKind::Memory => write!(f, "memory limit of {v} bytes exceeded"),
+        }
+    }
+}
