@@ -51,6 +51,12 @@ thread_local! {
         const { RefCell::new(ManuallyDrop::new(None)) };
 }
 
+#[cfg(test)]
+thread_local! {
+    /// Realms prepared on this thread (tests check that benign scripts reuse one).
+    pub(super) static PREPARATIONS: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
+}
+
 /// A context kept for reuse with the snapshot it must match between scripts.
 pub(super) struct PreparedRealm {
     /// The context scripts run in.
@@ -85,6 +91,8 @@ impl PreparedRealm {
     }
 
     fn prepare() -> JsResult<PreparedRealm> {
+        #[cfg(test)]
+        PREPARATIONS.with(|n| n.set(n.get() + 1));
         let (mut context, state) = new_context()?;
         let baseline = Baseline::take(&mut context)?;
         Ok(PreparedRealm {
@@ -228,6 +236,8 @@ struct ObjectSnapshot {
     /// Kept alive, so that its address identifies it (a shape is replaced when a key is
     /// removed, an attribute or the prototype changes).
     shape: Shape,
+    /// A unique shape's property attributes, which change in place.
+    attributes: Option<Box<[u8]>>,
     storage: Box<[JsValue]>,
     prototype: Option<JsObject>,
     extensible: bool,
@@ -268,6 +278,7 @@ impl Baseline {
                 ObjectSnapshot {
                     object: object.clone(),
                     shape: borrowed.shape().clone(),
+                    attributes: borrowed.shape().unique_attribute_bits().map(Into::into),
                     storage: borrowed.properties().storage().into(),
                     prototype: borrowed.prototype(),
                     extensible,
@@ -298,11 +309,30 @@ impl Baseline {
             return false;
         };
         for key in keys {
-            if !self.global_keys.contains(&key)
-                && !self
-                    .global
-                    .delete_property_or_throw(key, context)
-                    .is_ok_and(|deleted| deleted)
+            if self.global_keys.contains(&key) {
+                continue;
+            }
+            // A script's top-level `var`s and functions are non-configurable global properties
+            // (as are properties defined so): made configurable first, so that every key the
+            // run added goes, whatever its attributes.
+            let descriptor = self.global.borrow().properties().get(&key);
+            if let Some(descriptor) = descriptor.filter(|d| d.configurable() != Some(true)) {
+                let mut configurable = PropertyDescriptor::builder()
+                    .configurable(true)
+                    .enumerable(descriptor.enumerable().unwrap_or(false));
+                configurable = match (descriptor.value(), descriptor.get(), descriptor.set()) {
+                    (Some(value), _, _) => configurable.value(value.clone()).writable(true),
+                    (None, get, set) => {
+                        configurable.maybe_get(get.cloned()).maybe_set(set.cloned())
+                    }
+                };
+                self.global
+                    .insert_property(key.clone(), configurable.build());
+            }
+            if !self
+                .global
+                .delete_property_or_throw(key, context)
+                .is_ok_and(|deleted| deleted)
             {
                 return false;
             }
@@ -336,6 +366,10 @@ impl Baseline {
             {
                 let object = snapshot.object.borrow();
                 if object.shape().to_addr_usize() != snapshot.shape.to_addr_usize()
+                    || !snapshot
+                        .attributes
+                        .as_deref()
+                        .is_none_or(|bits| object.shape().unique_attributes_equal(bits))
                     || !same_object(object.prototype().as_ref(), snapshot.prototype.as_ref())
                     || object.properties().index_property_keys().next().is_some()
                 {

@@ -18,6 +18,7 @@ use super::limits::{LimitKind, Limits};
 use super::outcome::{ScriptError, ScriptFailure, ScriptOutput};
 use super::output::convert_result;
 use super::realm::{PreparedRealm, WRAPPED_LINE_OFFSET, discard};
+use super::stack::on_script_stack;
 
 /// VM "clock cycles" run between two deadline checks.
 const BUDGET_PER_SLICE: u32 = 20_000;
@@ -236,27 +237,4 @@ impl MemoryMeter {
             Ok(())
         }
     }
-}
-
-/// Stack on which scripts are parsed, compiled and run: boa recurses natively, and anything the
-/// nesting and recursion limits let through fits in it (~100 KiB per nesting level in debug
-/// builds). Reserved, not committed: only what is used costs memory.
-#[cfg(not(target_family = "wasm"))]
-const SCRIPT_STACK_BYTES: usize = 64 * 1024 * 1024;
-
-/// Runs `f` on a stack of [`SCRIPT_STACK_BYTES`], on the calling thread (`stacker` switches to
-/// a fresh, guarded segment). A helper thread per call or a reused helper thread were measured
-/// at +150 µs and +320 µs per execution.
-#[cfg(not(target_family = "wasm"))]
-fn on_script_stack<T>(f: impl FnOnce() -> T) -> T {
-    stacker::maybe_grow(SCRIPT_STACK_BYTES / 2, SCRIPT_STACK_BYTES, f)
-}
-
-/// In wasm, `f` runs on the module's own shadow stack (16 MiB, placed first in linear memory,
-/// so exhausting it traps). `stacker` would work there too, but its segment would be a heap
-/// block without a guard page: an overflow would silently overwrite the heap below it (found
-/// by the wasmtime evaluation).
-#[cfg(target_family = "wasm")]
-fn on_script_stack<T>(f: impl FnOnce() -> T) -> T {
-    f()
 }
