@@ -145,8 +145,12 @@ fn from_js<T: for<'de> Deserialize<'de> + Default>(
         .map_err(|e| RawError::usage(format!("{what}: {e}")).into_js())
 }
 
+/// Reads a document as every entry point does (`jobgraph_core::parse_json`: byte-order mark,
+/// duplicate keys, depth), then as `T`.
 fn parse_json<T: for<'de> Deserialize<'de>>(text: &str, what: &str) -> Result<T, JsValue> {
-    serde_json::from_str(text).map_err(|e| RawError::usage(format!("{what}: {e}")).into_js())
+    let value = jobgraph_core::parse_json(text)
+        .map_err(|e| RawError::usage(format!("{what}: {e}")).into_js())?;
+    serde_json::from_value(value).map_err(|e| RawError::usage(format!("{what}: {e}")).into_js())
 }
 
 /// Templates from a list, or fetched through a JavaScript callback
