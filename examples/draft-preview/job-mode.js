@@ -89,9 +89,17 @@ export function createJobMode(page) {
     dom.select.disabled = false;
   }
 
+  /** Shows job mode: the job of the address, else the job open before (with its edits). */
   function activate() {
     const hash = decodeURIComponent(location.hash.slice(1));
-    open(hash.startsWith("job=") ? hash.slice(4) : state.document ? dom.select.value : state.jobs[0].id);
+    if (!state.document || (hash.startsWith("job=") && hash.slice(4) !== dom.select.value)) {
+      open(hash.startsWith("job=") ? hash.slice(4) : state.jobs[0].id);
+      return;
+    }
+    history.replaceState(null, "", `#job=${encodeURIComponent(dom.select.value)}`);
+    state.model = null;
+    choose(state.operation);
+    update(performance.now());
   }
 
   function open(id) {

@@ -201,9 +201,12 @@ test("job mode: 50 operations, one script per keystroke, keystroke-to-diagram ti
   await vertex("lane4-tag.preview").waitFor({ state: "detached" });
   await page.screenshot({ path: SCREENSHOT, fullPage: true });
 
-  // The template mode still works after the job mode.
+  // The template mode still works after the job mode, and the job keeps its edits.
   await page.click("#tab-template");
   await page.locator('#diagram g.vertex[data-name^="preview."]').first().waitFor();
+  await page.click("#tab-job");
+  await page.waitForFunction((text) => document.querySelector('#diagram g[data-name="lane4-ingest.source"] text.detail')?.textContent === text, `table: ${value}`);
+  assert.equal(await page.inputValue('#op-inputs [name="table"]'), value);
 
   assert.deepEqual(problems, []);
 });

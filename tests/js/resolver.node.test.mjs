@@ -214,6 +214,8 @@ test("after a WASM_TRAP the resolver carries on in the fresh instance, with an e
     assert.equal(e.code, "WASM_TRAP");
     return true;
   });
+  // So does the plain resolve(): the trap is thrown by the call, not lost in a microtask.
+  await assert.rejects(resolve(trapping, { templates: [huge] }), { code: "WASM_TRAP" });
   // No explicit reload(): the next call waits for the fresh instance.
   const { output } = await resolver.resolve(job, { templates });
   assert.deepEqual(output, (await resolve(job, { templates })).output);
