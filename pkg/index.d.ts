@@ -67,6 +67,8 @@ export interface Limits {
   maxNesting?: number;
   /** Bytes one script may allocate, checked while it runs (default 256 MiB; the whole module is capped at 512 MiB). */
   maxMemoryBytes?: number;
+  /** Wall-clock time of a whole resolution, all its scripts together, ms (default 10 000). Each script gets at most what remains; past it the error is `JavaScript execution failed: resolution time limit of … ms exceeded`, naming the operation that was running. */
+  resolutionTimeoutMs?: number;
   /** @deprecated Use `ResolveOptions.maxOperations` (still read from here when that is absent). */
   maxOperations?: number;
 }
@@ -130,7 +132,7 @@ export type ErrorCode =
   | "WASM_TRAP";
 
 export interface LimitHit {
-  kind: "time" | "loop" | "recursion" | "outputVertices" | "outputBytes" | "nesting" | "memory";
+  kind: "time" | "loop" | "recursion" | "outputVertices" | "outputBytes" | "nesting" | "memory" | "resolutionTime";
   value: number;
 }
 

@@ -145,7 +145,7 @@ pub enum Error {
     /// One resolution would expand more template operations than `Limits::max_operations`
     /// (a template that returns several operations of itself multiplies them at every level).
     #[error(
-        "{TOO_MANY_OPERATIONS}: expanding level {level} would bring the total to {total}, more than the maximum of {max} per resolution; raise `maxOperations` or make the templates produce fewer operations{at}"
+        "{TOO_MANY_OPERATIONS}: expanding level {level} would bring the total to {total}, more than the maximum of {max} per resolution; raise `maxOperations` (CLI `--max-operations`) or make the templates produce fewer operations{at}"
     )]
     TooManyOperations {
         /// The configured maximum.

@@ -24,7 +24,13 @@ use serde_json::Value;
 /// (`Template not found`, `Input validation failed`, `JavaScript execution failed`, …).
 /// Exit status: 0 success, 1 failed resolution or test, 2 bad usage or unreadable input.
 #[derive(Parser)]
-#[command(name = "jobgraph", version, about, long_about, max_term_width = 100)]
+#[command(
+    name = "jobgraph",
+    version,
+    about = "Resolve data-pipeline job graphs that use templates, and test templates, offline.",
+    long_about,
+    max_term_width = 100
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -34,11 +40,11 @@ struct Cli {
 enum Command {
     /// Resolve every template operation of a job (or a bare job graph).
     ///
-    /// Example:
-    ///   jobgraph resolve examples/jobs/errors-to-vendor.json --templates examples/templates
-    ///
     /// Vertices produced by operation `op` are named `op.<name>` (`outer.inner.name` when
     /// nested). See docs/resolution.md for every rule.
+    #[command(
+        after_help = "Examples:\n  jobgraph resolve examples/jobs/errors-to-vendor.json --templates examples/templates\n  jobgraph resolve examples/jobs/draft-preview.json -t examples/templates --draft --provenance"
+    )]
     Resolve {
         /// A job file (`name`, `execution`, `processing`, `jobGraph`, …) or a bare graph
         /// `{vertices, edges}`.
@@ -58,10 +64,10 @@ enum Command {
         common: Common,
     },
     /// Run one template's script with input values, as `POST /v1/templates/test` does.
-    ///
-    /// Example:
-    ///   jobgraph template:test examples/templates/severity-filter.json --values '{"minLevel":"warn"}'
-    #[command(name = "template:test")]
+    #[command(
+        name = "template:test",
+        after_help = "Example:\n  jobgraph template:test examples/templates/severity-filter-v2.json --values '{\"minLevel\":\"error\"}'"
+    )]
     TemplateTest {
         /// A template file (its script inline or in a `.js` file of the same name).
         template_file: PathBuf,
@@ -85,11 +91,14 @@ enum Command {
 /// Where scripts run.
 #[derive(Clone, Copy, ValueEnum)]
 enum SandboxMode {
-    /// In this process, in a fresh realm per script, with every limit checked from inside.
-    InProcess,
-    /// In a worker process with an address-space cap and a wall-clock kill: also stops what
-    /// cannot be interrupted in-process (catastrophic regex backtracking, huge allocations).
+    /// Default. In worker processes (one per core, started on first use) with an allocation
+    /// ceiling, an address-space cap and a wall-clock kill: stops every hostile script,
+    /// including what cannot be interrupted from inside the engine.
     Isolated,
+    /// For trusted templates only: in this process, every limit checked from inside the
+    /// engine. A single native call (catastrophic regex backtracking, `sort` with a slow
+    /// comparator, one huge `fill`/`join`) cannot be interrupted; see docs/sandbox.md.
+    InProcess,
 }
 
 #[derive(Args)]
@@ -98,7 +107,7 @@ struct Common {
     #[arg(long, value_name = "NAME")]
     user: Option<String>,
     /// Where scripts run (see docs/sandbox.md).
-    #[arg(long, value_enum, default_value = "in-process")]
+    #[arg(long, value_enum, default_value = "isolated")]
     sandbox: SandboxMode,
     /// Time limit of each script, in milliseconds.
     #[arg(long, value_name = "MS", default_value_t = Limits::default().timeout_ms)]
@@ -118,6 +127,12 @@ struct Common {
     /// Size of one script's result as compact JSON, in bytes.
     #[arg(long, value_name = "BYTES", default_value_t = Limits::default().max_output_bytes)]
     max_output_bytes: usize,
+    /// Bracket nesting allowed in a script's source, checked before parsing.
+    #[arg(long, value_name = "LEVELS", default_value_t = Limits::default().max_nesting)]
+    max_nesting: usize,
+    /// Time limit of a whole resolution (all its scripts together), in milliseconds.
+    #[arg(long, value_name = "MS", default_value_t = Limits::default().resolution_timeout_ms)]
+    resolution_timeout_ms: u64,
     /// Template operations one resolution may expand, all levels together.
     #[arg(long, value_name = "N", default_value_t = ResolveOptions::default().max_operations)]
     max_operations: usize,
@@ -145,7 +160,8 @@ impl Common {
             recursion_depth: self.recursion_depth,
             max_output_vertices: self.max_output_vertices,
             max_output_bytes: self.max_output_bytes,
-            ..Limits::default()
+            max_nesting: self.max_nesting,
+            resolution_timeout_ms: self.resolution_timeout_ms,
         }
     }
 

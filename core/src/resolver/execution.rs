@@ -17,6 +17,89 @@ use crate::validate::{Problem, join_problems, validate_job_graph};
 /// Globals every script gets; inputs may not use these names.
 pub(crate) const RESERVED_NAMES: [&str; 2] = ["draft", "user"];
 
+/// The global names of standard ECMAScript (ECMA-262 §19, with `Intl` and `Temporal`): an input
+/// of one of these names would hide the built-in from the script (`Math` an input value,
+/// `undefined` defined), so it is refused instead.
+pub(crate) const STANDARD_GLOBALS: [&str; 63] = [
+    "globalThis",
+    "Infinity",
+    "NaN",
+    "undefined",
+    "eval",
+    "isFinite",
+    "isNaN",
+    "parseFloat",
+    "parseInt",
+    "decodeURI",
+    "decodeURIComponent",
+    "encodeURI",
+    "encodeURIComponent",
+    "escape",
+    "unescape",
+    "AggregateError",
+    "Array",
+    "ArrayBuffer",
+    "BigInt",
+    "BigInt64Array",
+    "BigUint64Array",
+    "Boolean",
+    "DataView",
+    "Date",
+    "Error",
+    "EvalError",
+    "FinalizationRegistry",
+    "Float16Array",
+    "Float32Array",
+    "Float64Array",
+    "Function",
+    "Int8Array",
+    "Int16Array",
+    "Int32Array",
+    "Iterator",
+    "Map",
+    "Number",
+    "Object",
+    "Promise",
+    "Proxy",
+    "RangeError",
+    "ReferenceError",
+    "RegExp",
+    "Set",
+    "SharedArrayBuffer",
+    "String",
+    "Symbol",
+    "SyntaxError",
+    "TypeError",
+    "Uint8Array",
+    "Uint8ClampedArray",
+    "Uint16Array",
+    "Uint32Array",
+    "URIError",
+    "WeakMap",
+    "WeakRef",
+    "WeakSet",
+    "Atomics",
+    "JSON",
+    "Math",
+    "Reflect",
+    "Intl",
+    "Temporal",
+];
+
+/// Why an input named `name` cannot be given to a script, if it cannot.
+fn refused_name(name: &str) -> Option<String> {
+    if RESERVED_NAMES.contains(&name) {
+        return Some(format!(
+            "`{name}` is reserved for the script's own `{name}` variable; rename the input"
+        ));
+    }
+    STANDARD_GLOBALS.contains(&name).then(|| {
+        format!(
+            "`{name}` would hide the standard global `{name}` from the script; rename the input"
+        )
+    })
+}
+
 /// A fetched template version with what every execution of it needs, computed once per
 /// resolution.
 #[derive(Debug)]
@@ -43,8 +126,18 @@ impl PreparedTemplate {
                 reason: format!("its inputSchema is not a valid JSON Schema 2020-12: {e}"),
                 at: Box::new(at.clone()),
             })?;
+        let declared = template.parameter_names();
+        if let Some((name, why)) = declared
+            .iter()
+            .find_map(|name| refused_name(name).map(|why| (name, why)))
+        {
+            return Err(Error::InvalidTemplate {
+                reason: format!("its inputSchema declares the property {name:?}: {why}"),
+                at: Box::new(at.clone()),
+            });
+        }
         Ok(PreparedTemplate {
-            declared: template.parameter_names(),
+            declared,
             source_hash: template.source_hash(),
             template,
             schema,
@@ -59,14 +152,13 @@ pub(crate) fn check_inputs(
     inputs: Map<String, Value>,
     at: &Location,
 ) -> Result<Map<String, Value>, Error> {
-    let mut problems: Vec<Problem> = RESERVED_NAMES
-        .iter()
-        .filter(|name| inputs.contains_key(**name))
-        .map(|name| Problem {
-            pointer: format!("/{name}"),
-            message: format!(
-                "`{name}` is reserved for the script's own `{name}` variable; rename the input"
-            ),
+    let mut problems: Vec<Problem> = inputs
+        .keys()
+        .filter_map(|name| {
+            refused_name(name).map(|message| Problem {
+                pointer: format!("/{}", crate::json::excerpt(&pointer_token(name), 200)),
+                message,
+            })
         })
         .collect();
     let values = match prepared.schema.check(Value::Object(inputs)) {
@@ -94,6 +186,11 @@ pub(crate) fn check_inputs(
             at: Box::new(at.clone()),
         })
     }
+}
+
+/// `name` as a JSON pointer token (RFC 6901: `~` as `~0`, `/` as `~1`).
+fn pointer_token(name: &str) -> String {
+    name.replace('~', "~0").replace('/', "~1")
 }
 
 /// The contract error for a script that produced no graph.

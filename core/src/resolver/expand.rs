@@ -6,6 +6,7 @@ use std::sync::Arc;
 
 use futures_util::StreamExt;
 use serde_json::Value;
+use web_time::{Duration, Instant};
 
 use super::Resolver;
 use super::cache::CacheKey;
@@ -14,7 +15,7 @@ use super::schemas;
 use crate::edge::Edge;
 use crate::error::{Error, Location};
 use crate::graph::JobGraph;
-use crate::sandbox::ScriptInput;
+use crate::sandbox::{LimitKind, Limits, ScriptError, ScriptFailure, ScriptInput};
 use crate::source::{FetchError, TemplateSource};
 use crate::vertex::TemplateOperation;
 
@@ -82,6 +83,7 @@ impl Tree {
     /// in its sandbox (through its cache).
     pub async fn expand<S: TemplateSource>(&mut self, resolver: &Resolver<S>) -> Result<(), Error> {
         let options = &resolver.options;
+        let deadline = Deadline::new(&options.limits);
         let mut templates: HashMap<TemplateKey, Result<Arc<crate::Template>, FetchError>> =
             HashMap::new();
         let mut prepared: HashMap<TemplateKey, Arc<PreparedTemplate>> = HashMap::new();
@@ -95,6 +97,9 @@ impl Tree {
             };
             if level > super::MAX_DEPTH {
                 return Err(self.too_deep(first));
+            }
+            if deadline.passed() {
+                return Err(deadline.error(&self.location_of(first)));
             }
             expanded += pending.len();
             if expanded > options.max_operations {
@@ -121,7 +126,7 @@ impl Tree {
                 }
             }
 
-            let outputs = run_level(resolver, &ready).await;
+            let outputs = run_level(resolver, &ready, &deadline).await;
             let mut next = Vec::with_capacity(ready.len());
             for (r, output) in ready.into_iter().zip(outputs) {
                 let value = output?;
@@ -300,7 +305,11 @@ async fn fetch_level<S: TemplateSource>(
 /// Runs the scripts of a level's ready operations (those the cache does not answer), up to
 /// the sandbox's parallelism at a time. Results come back in the operations' order; after the
 /// first failure in that order, later operations are not run.
-async fn run_level<S>(resolver: &Resolver<S>, ready: &[Ready]) -> Vec<Result<Arc<Value>, Error>> {
+async fn run_level<S>(
+    resolver: &Resolver<S>,
+    ready: &[Ready],
+    deadline: &Deadline,
+) -> Vec<Result<Arc<Value>, Error>> {
     let options = &resolver.options;
     let parallelism = resolver.sandbox.parallelism().max(1);
     let mut results = futures_util::stream::iter(ready.iter().map(|r| async move {
@@ -314,11 +323,19 @@ async fn run_level<S>(resolver: &Resolver<S>, ready: &[Ready]) -> Vec<Result<Arc
             draft: r.draft,
             user: &options.user,
         };
-        let output = resolver
-            .sandbox
-            .run(input, &options.limits)
-            .await
-            .map_err(|e| script_error(e, &r.at))?;
+        let (limits, capped) = deadline.limits_for_next_script(&options.limits);
+        if limits.timeout_ms == 0 {
+            return Err(deadline.error(&r.at));
+        }
+        let output = match resolver.sandbox.run(input, &limits).await {
+            Ok(output) => output,
+            Err(ScriptError::Failed(failure))
+                if capped && failure.limit.is_some_and(|hit| hit.kind == LimitKind::Time) =>
+            {
+                return Err(deadline.error(&r.at));
+            }
+            Err(e) => return Err(script_error(e, &r.at)),
+        };
         let value = Arc::new(output.value);
         if !output.nondeterministic {
             resolver
@@ -337,6 +354,49 @@ async fn run_level<S>(resolver: &Resolver<S>, ready: &[Ready]) -> Vec<Result<Arc
         }
     }
     out
+}
+
+/// The end of a resolution's time (`Limits::resolution_timeout_ms`), counted from the start
+/// of its expansion.
+struct Deadline {
+    at: Instant,
+    limits: Limits,
+}
+
+impl Deadline {
+    fn new(limits: &Limits) -> Self {
+        Deadline {
+            at: Instant::now() + Duration::from_millis(limits.resolution_timeout_ms),
+            limits: *limits,
+        }
+    }
+
+    fn passed(&self) -> bool {
+        Instant::now() >= self.at
+    }
+
+    /// The limits of a script started now: its time limit cut to what remains of the
+    /// resolution (0 when nothing does), and whether it was cut.
+    fn limits_for_next_script(&self, limits: &Limits) -> (Limits, bool) {
+        let remaining = self.at.saturating_duration_since(Instant::now());
+        let remaining_ms = u64::try_from(remaining.as_millis()).unwrap_or(u64::MAX);
+        if remaining_ms >= limits.timeout_ms {
+            return (*limits, false);
+        }
+        let mut cut = *limits;
+        cut.timeout_ms = remaining_ms;
+        (cut, true)
+    }
+
+    /// `JavaScript execution failed: resolution time limit of … ms exceeded …` at `at`.
+    fn error(&self, at: &Location) -> Error {
+        Error::ScriptFailed {
+            failure: Box::new(ScriptFailure::limit(
+                self.limits.hit(LimitKind::ResolutionTime),
+            )),
+            at: Box::new(at.clone()),
+        }
+    }
 }
 
 pub(super) fn parse_edges(graph: &JobGraph, at: &Location) -> Result<Vec<Edge>, Error> {

@@ -291,12 +291,31 @@ impl<S: TemplateSource> Resolver<S> {
     /// let job = serde_json::json!({"name": "j", "jobGraph": {"vertices": [], "edges": []}});
     /// let resolved = Resolver::new(TemplateSet::new()).resolve_document_blocking(&job).unwrap();
     /// assert_eq!(resolved.document, job);
+    /// let no_graph = serde_json::json!({"name": "j", "execution": "SYNCHRONOUS"});
+    /// let err = Resolver::new(TemplateSet::new()).resolve_document_blocking(&no_graph).unwrap_err();
+    /// assert!(err.to_string().starts_with("Invalid job graph: /jobGraph: is missing"));
     /// ```
     pub async fn resolve_document(&self, document: &Value) -> Result<ResolvedDocument, Error> {
         let (graph_value, is_job) = match document.get("jobGraph") {
             Some(graph) => (graph, true),
             None => (document, false),
         };
+        // A job document without its graph: say so, rather than that `vertices` is missing.
+        const JOB_FIELDS: [&str; 4] = ["name", "execution", "processing", "id"];
+        if !is_job
+            && document.get("vertices").is_none()
+            && JOB_FIELDS.iter().any(|field| document.get(field).is_some())
+        {
+            return Err(Error::InvalidJobGraph {
+                problems: vec![Problem {
+                    pointer: "/jobGraph".into(),
+                    message: "is missing: a job document carries its graph in `jobGraph` \
+                              (`{\"vertices\": [...], \"edges\": [...]}`); a bare graph has \
+                              `vertices` at the top level"
+                        .into(),
+                }],
+            });
+        }
         let within = |problems: Vec<Problem>| {
             if is_job {
                 problems

@@ -126,10 +126,61 @@ fn fan_out_stops_at_the_operation_budget_before_running_the_level() {
     assert_eq!(
         err.to_string(),
         "Too many template operations: expanding level 4 would bring the total to 585, more \
-         than the maximum of 100 per resolution; raise `maxOperations` or make the templates \
-         produce fewer operations (template fan@1, operation root > f0 > f0 > f0)"
+         than the maximum of 100 per resolution; raise `maxOperations` (CLI `--max-operations`) or \
+         make the templates produce fewer operations (template fan@1, operation root > f0 > f0 > f0)"
     );
     assert!(err.to_string().starts_with(err.prefix()));
+}
+
+#[test]
+fn a_whole_resolution_stops_at_its_time_limit_naming_the_running_operation() {
+    // Every script spins 150 ms of its 1 s limit; the resolution may take 400 ms in all.
+    let spin = "let t = Date.now(); while (Date.now() - t < 150) {} \
+                ({vertices: [{type: 'x', name: 'v'}], edges: []})";
+    let set: TemplateSet = [template("slow", spin)].into_iter().collect();
+    let vertices: Vec<Value> = (0..10)
+        .map(|i| {
+            json!({"type": "template-operation", "name": format!("op{i}"),
+                   "templateId": "slow", "templateVersion": 1})
+        })
+        .collect();
+    let graph: JobGraph =
+        serde_json::from_value(json!({"vertices": vertices, "edges": []})).unwrap();
+    let limits = Limits {
+        resolution_timeout_ms: 400,
+        ..Limits::default()
+    };
+    let resolver = Resolver::builder(set)
+        .limits(limits)
+        .cache(ExecutionCache::disabled())
+        .build();
+    let started = std::time::Instant::now();
+    let err = resolver.resolve_blocking(&graph).unwrap_err();
+    let elapsed = started.elapsed();
+    assert_eq!(err.code(), "SCRIPT_FAILED");
+    let failure = err.script_failure().unwrap();
+    assert_eq!(
+        failure.limit,
+        Some(limits.hit(crate::LimitKind::ResolutionTime))
+    );
+    let message = err.to_string();
+    assert!(
+        message
+            .starts_with("JavaScript execution failed: resolution time limit of 400 ms exceeded"),
+        "{message}"
+    );
+    assert!(message.contains("--resolution-timeout-ms"), "{message}");
+    // The third script (op2) was running when 400 ms passed (op1 on a very slow machine).
+    assert!(
+        message.ends_with("(template slow@1, operation op2)")
+            || message.ends_with("(template slow@1, operation op1)"),
+        "{message}"
+    );
+    // Not every script ran (10 × 150 ms).
+    assert!(
+        elapsed < std::time::Duration::from_millis(1500),
+        "{elapsed:?}"
+    );
 }
 
 fn job_of(count: usize, level: &str) -> JobGraph {
@@ -233,4 +284,41 @@ fn cache_key_covers_user_draft_and_source() {
     assert_eq!(cache.stats().misses, 4);
     assert_eq!(run(level_template(script), "ada", false), "op0.ada");
     assert_eq!(cache.stats().hits, 1);
+}
+
+#[test]
+fn inputs_that_would_hide_a_standard_global_are_refused() {
+    let mut t = template(
+        "t",
+        "({vertices: [{type: 'x', name: String(Math.PI)}], edges: []})",
+    );
+    let set: TemplateSet = [t.clone()].into_iter().collect();
+    let graph: JobGraph = serde_json::from_value(json!({"vertices": [
+        {"type": "template-operation", "name": "op", "templateId": "t",
+         "templateInputs": {"Math": {"PI": 3}, "undefined": 1, "ok": 2}}
+    ]}))
+    .unwrap();
+    let err = Resolver::new(set).resolve_blocking(&graph).unwrap_err();
+    assert_eq!(err.code(), "INPUT_VALIDATION_FAILED");
+    let pointers: Vec<_> = err.problems().iter().map(|p| p.pointer.as_str()).collect();
+    assert_eq!(pointers, ["/Math", "/undefined"]);
+    assert!(
+        err.to_string()
+            .contains("`Math` would hide the standard global `Math` from the script"),
+        "{err}"
+    );
+
+    // A schema that declares such a property is a broken template.
+    t.input_schema = Some(json!({"type": "object", "properties": {"JSON": {"type": "string"}}}));
+    let set: TemplateSet = [t].into_iter().collect();
+    let graph: JobGraph = serde_json::from_value(json!({"vertices": [
+        {"type": "template-operation", "name": "op", "templateId": "t"}
+    ]}))
+    .unwrap();
+    let err = Resolver::new(set).resolve_blocking(&graph).unwrap_err();
+    assert_eq!(err.code(), "INVALID_TEMPLATE");
+    assert!(
+        err.to_string().contains("declares the property \"JSON\""),
+        "{err}"
+    );
 }

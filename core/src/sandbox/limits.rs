@@ -34,6 +34,10 @@ pub struct Limits {
     /// slices of execution. Needs a [`crate::memory::CountingAllocator`] in the program; the
     /// isolated mode also caps the worker's address space. Default 256 MiB.
     pub max_memory_bytes: u64,
+    /// Wall-clock time for a whole resolution (every level, fetch and script of one `resolve`
+    /// call), in milliseconds. Default 10 000. Not a limit of one script: the sandbox ignores
+    /// it; the resolver gives each script at most the time that remains.
+    pub resolution_timeout_ms: u64,
 }
 
 impl Default for Limits {
@@ -46,6 +50,7 @@ impl Default for Limits {
             max_output_bytes: 8 * 1024 * 1024,
             max_nesting: 64,
             max_memory_bytes: 256 * 1024 * 1024,
+            resolution_timeout_ms: 10_000,
         }
     }
 }
@@ -67,6 +72,7 @@ impl Limits {
             LimitKind::OutputBytes => self.max_output_bytes as u64,
             LimitKind::Nesting => self.max_nesting as u64,
             LimitKind::Memory => self.max_memory_bytes,
+            LimitKind::ResolutionTime => self.resolution_timeout_ms,
         };
         LimitHit { kind, value }
     }
@@ -90,6 +96,8 @@ pub enum LimitKind {
     Nesting,
     /// Memory allocated by the script.
     Memory,
+    /// Wall-clock time of the whole resolution the script was part of.
+    ResolutionTime,
 }
 
 /// A limit that was hit, with its configured value.
@@ -112,6 +120,11 @@ impl fmt::Display for LimitHit {
             LimitKind::OutputBytes => write!(f, "output size limit of {v} bytes exceeded"),
             LimitKind::Nesting => write!(f, "nesting limit of {v} levels of brackets exceeded"),
             LimitKind::Memory => write!(f, "memory limit of {v} bytes exceeded"),
+            LimitKind::ResolutionTime => write!(
+                f,
+                "resolution time limit of {v} ms exceeded (all template operations of one \
+                 resolution together; raise `resolutionTimeoutMs`, CLI `--resolution-timeout-ms`)"
+            ),
         }
     }
 }
