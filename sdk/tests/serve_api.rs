@@ -1012,7 +1012,7 @@ fn one_log_line_per_request_without_secrets() {
         let log = server().log();
         if let Some(line) = log
             .lines()
-            .find(|l| l.contains("path=/v1/jobs ") && l.contains("org=acme"))
+            .find(|l| l.contains("method=GET path=/v1/jobs ") && l.contains("org=acme"))
         {
             break line.to_owned();
         }

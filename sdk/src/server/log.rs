@@ -25,7 +25,7 @@ pub async fn log_request(mut request: Request, next: Next) -> Response {
         path = %path,
         status = response.status().as_u16(),
         latency_ms = format_args!("{latency_ms:.2}"),
-        org = org.0.get().map_or("-", String::as_str),
+        org = %org.0.get().map_or("-", String::as_str),
     );
     response
 }

@@ -119,6 +119,29 @@ impl Server {
         read_log(&self.data)
     }
 
+    /// A request; a connection that fails or closes without an answer is status 0.
+    pub fn try_call(
+        &self,
+        method: &str,
+        path: &str,
+        token: Option<&str>,
+        body: Option<&Value>,
+    ) -> Response {
+        let mut headers = Vec::new();
+        if let Some(token) = token {
+            headers.push(("Authorization".to_owned(), format!("Bearer {token}")));
+        }
+        let body = body.map(|b| {
+            headers.push(("Content-Type".into(), "application/json".into()));
+            b.to_string().into_bytes()
+        });
+        try_request(self.addr, method, path, &headers, body.as_deref()).unwrap_or(Response {
+            status: 0,
+            headers: Vec::new(),
+            body: String::new(),
+        })
+    }
+
     /// A request.
     pub fn call(
         &self,
@@ -209,7 +232,18 @@ pub fn request(
     headers: &[(String, String)],
     body: Option<&[u8]>,
 ) -> Response {
-    let mut stream = TcpStream::connect(addr).expect("connect");
+    try_request(addr, method, path, headers, body).expect("an HTTP response")
+}
+
+/// [`request`], `None` when the connection fails or closes without an answer.
+pub fn try_request(
+    addr: SocketAddr,
+    method: &str,
+    path: &str,
+    headers: &[(String, String)],
+    body: Option<&[u8]>,
+) -> Option<Response> {
+    let mut stream = TcpStream::connect(addr).ok()?;
     stream
         .set_read_timeout(Some(Duration::from_secs(60)))
         .unwrap();
@@ -232,18 +266,14 @@ pub fn request(
     parse_response(&raw)
 }
 
-fn parse_response(raw: &[u8]) -> Response {
-    let split = raw
-        .windows(4)
-        .position(|w| w == b"\r\n\r\n")
-        .unwrap_or_else(|| panic!("no response head: {:?}", String::from_utf8_lossy(raw)));
+fn parse_response(raw: &[u8]) -> Option<Response> {
+    let split = raw.windows(4).position(|w| w == b"\r\n\r\n")?;
     let head = String::from_utf8_lossy(&raw[..split]);
     let mut lines = head.split("\r\n");
     let status = lines
         .next()
         .and_then(|l| l.split_whitespace().nth(1))
-        .and_then(|s| s.parse().ok())
-        .expect("status line");
+        .and_then(|s| s.parse().ok())?;
     let headers: Vec<(String, String)> = lines
         .filter_map(|l| l.split_once(':'))
         .map(|(k, v)| (k.trim().to_owned(), v.trim().to_owned()))
@@ -266,11 +296,11 @@ fn parse_response(raw: &[u8]) -> Response {
         }
         body = out;
     }
-    Response {
+    Some(Response {
         status,
         headers,
         body: String::from_utf8_lossy(&body).into_owned(),
-    }
+    })
 }
 
 /// A template body: a `logs-filter` vertex `f` whose query is `level:<level>`.
