@@ -6,6 +6,7 @@
 //   --jobgraph  the binary (default target/release/jobgraph; build it with
 //               `cargo build --release -p jobgraph-sdk`)
 //   --runs      timed runs of each command (default 7), interleaved, after one warm-up each
+//   --keep      keep the generated job and templates (their folder is printed), for profiling
 // The figures are printed, never asserted: the machine may be shared.
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
@@ -26,6 +27,7 @@ function parseArgs(argv) {
       break;
     } else if (argv[i] === "--jobgraph") args.jobgraph = argv[++i];
     else if (argv[i] === "--runs") args.runs = Number(argv[++i]);
+    else if (argv[i] === "--keep") args.keep = true;
     else throw new Error(`unknown argument ${argv[i]}; see the header of compare.mjs`);
   }
   if (!(args.runs >= 1)) throw new Error("--runs must be a positive number");
@@ -105,7 +107,8 @@ function main() {
     process.exit(2);
   }
   const dir = mkdtempSync(join(tmpdir(), "jobgraph-node-vm-"));
-  let keep = false;
+  let keep = Boolean(args.keep);
+  if (keep) console.log(`generated job and templates kept in ${dir}`);
   try {
     const { templates, jobs } = generate(dir);
     const commands = {};

@@ -105,10 +105,10 @@ impl Template {
         json: &str,
         script: Option<String>,
     ) -> Result<Self, TemplateError> {
-        let value: Value = serde_json::from_str(json).map_err(|e| TemplateError::Json {
-            line: e.line(),
-            column: e.column(),
-            message: e.to_string(),
+        let value: Value = crate::json::parse_json(json).map_err(|e| TemplateError::Json {
+            line: e.line,
+            column: e.column,
+            message: e.message,
         })?;
         let has_inline = value.get("template").is_some();
         let mut template: Template =

@@ -259,7 +259,7 @@ fn run(command: Command) -> Result<(), Failure> {
                 load_template_file(&template_file).map_err(|e| Failure::usage(e.to_string()))?;
             let values = match values.strip_prefix('@') {
                 Some(file) => read_json(Path::new(file))?,
-                None => serde_json::from_str(&values)
+                None => jobgraph_core::parse_json(&values)
                     .map_err(|e| Failure::usage(format!("--values is not valid JSON: {e}")))?,
             };
             let Value::Object(values) = values else {
@@ -285,7 +285,7 @@ fn run(command: Command) -> Result<(), Failure> {
 fn read_json(path: &Path) -> Result<Value, Failure> {
     let text = std::fs::read_to_string(path)
         .map_err(|e| Failure::usage(format!("cannot read {}: {e}", path.display())))?;
-    serde_json::from_str(&text)
+    jobgraph_core::parse_json(&text)
         .map_err(|e| Failure::usage(format!("{} is not valid JSON: {e}", path.display())))
 }
 

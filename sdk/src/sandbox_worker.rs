@@ -16,6 +16,11 @@ use serde::{Deserialize, Serialize};
 /// the allocator's reservations and the result's JSON text.
 pub const ADDRESS_SPACE_HEADROOM: u64 = 128 * 1024 * 1024;
 
+/// Bytes a script may allocate past `maxMemoryBytes` before an allocation fails in the worker
+/// (see [`jobgraph_core::memory::set_ceiling`]): room for the sandbox's own check, made between
+/// slices of execution, to stop the script first with an error that names its line.
+pub const ALLOCATION_SLACK: u64 = 16 * 1024 * 1024;
+
 /// One line on the worker's stdin.
 #[derive(Debug, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -81,7 +86,23 @@ fn refusal(message: String) -> WorkerResponse {
 fn execute(request: &ScriptRequest) -> WorkerResponse {
     let started = Instant::now();
     let before = jobgraph_core::memory::live_bytes();
-    let result = run_script(&request.input(), &request.limits);
+    // Past the script's cap and some slack (so that the sandbox's own check, which names the
+    // line, fires first whenever it can), an allocation fails and the worker dies of it.
+    let allowance = request
+        .limits
+        .max_memory_bytes
+        .saturating_add(ALLOCATION_SLACK);
+    jobgraph_core::memory::set_ceiling(Some(
+        before.saturating_add(isize::try_from(allowance).unwrap_or(isize::MAX)),
+    ));
+    let mut result = run_script(&request.input(), &request.limits);
+    if jobgraph_core::memory::ceiling_hit() {
+        // The engine survived the failed allocation (it threw a `RangeError` the script may
+        // even have caught): whatever the script did next, it went past its memory.
+        let hit = request.limits.hit(jobgraph_core::LimitKind::Memory);
+        result = Err(ScriptError::Failed(ScriptFailure::limit(hit)));
+    }
+    jobgraph_core::memory::set_ceiling(None);
     let peak = jobgraph_core::memory::peak_bytes().saturating_sub(before);
     WorkerResponse {
         result,

@@ -145,8 +145,12 @@ fn from_js<T: for<'de> Deserialize<'de> + Default>(
         .map_err(|e| RawError::usage(format!("{what}: {e}")).into_js())
 }
 
+/// Reads a document as every entry point does (`jobgraph_core::parse_json`: byte-order mark,
+/// duplicate keys, depth), then as `T`.
 fn parse_json<T: for<'de> Deserialize<'de>>(text: &str, what: &str) -> Result<T, JsValue> {
-    serde_json::from_str(text).map_err(|e| RawError::usage(format!("{what}: {e}")).into_js())
+    let value = jobgraph_core::parse_json(text)
+        .map_err(|e| RawError::usage(format!("{what}: {e}")).into_js())?;
+    serde_json::from_value(value).map_err(|e| RawError::usage(format!("{what}: {e}")).into_js())
 }
 
 /// Templates from a list, or fetched through a JavaScript callback
@@ -198,18 +202,45 @@ fn describe(value: &JsValue) -> String {
 }
 
 /// Resolves a job document (JSON text). `templates` is JSON text of a template array, or
-/// `undefined` when `fetch_template` supplies them. Returns `{output, provenance?}`.
+/// `undefined` when `fetch_template` supplies them. Returns a promise of
+/// `{output, provenance?}`.
 #[wasm_bindgen(js_name = resolveJson)]
-pub async fn resolve_json(
+pub fn resolve_json(
     job: String,
     templates: Option<String>,
     fetch_template: Option<Function>,
     options: JsValue,
-) -> Result<JsValue, JsValue> {
-    let options: RawResolveOptions = from_js(options, "options")?;
-    let document: Value = parse_json(&job, "job")?;
-    let source = source_of(templates, fetch_template)?;
-    resolve_with_cache(&document, source, &options, ExecutionCache::disabled()).await
+) -> Promise {
+    run_now(async move {
+        let options: RawResolveOptions = from_js(options, "options")?;
+        let document: Value = parse_json(&job, "job")?;
+        let source = source_of(templates, fetch_template)?;
+        resolve_with_cache(&document, source, &options, ExecutionCache::disabled()).await
+    })
+}
+
+/// Runs `future` as far as it goes within this call, and returns a promise of its result:
+/// settled already when it needs nothing asynchronous (templates given as a list), else
+/// carried on by wasm-bindgen-futures once what it awaits (template fetches) is ready.
+///
+/// Why not `future_to_promise` alone: it polls the future first in a microtask of its own
+/// queue, so a trap while a script runs (the memory cap, the engine's stack) was thrown from
+/// that microtask as an uncaught exception and the call's promise never settled; the wrapper's
+/// `WASM_TRAP` recovery never saw it. Polled here, the trap is thrown from the call itself.
+/// A trap after a template fetch (past the first `await`) still happens in a microtask.
+fn run_now<F>(future: F) -> Promise
+where
+    F: Future<Output = Result<JsValue, JsValue>> + 'static,
+{
+    let mut future = Box::pin(future);
+    let mut context = std::task::Context::from_waker(std::task::Waker::noop());
+    match future.as_mut().poll(&mut context) {
+        std::task::Poll::Ready(Ok(value)) => Promise::resolve(&value),
+        std::task::Poll::Ready(Err(error)) => Promise::reject(&error),
+        // Polled again at once by the executor, with a waker that works (every future awaited
+        // inside registers the waker of its latest poll).
+        std::task::Poll::Pending => wasm_bindgen_futures::future_to_promise(future),
+    }
 }
 
 fn source_of(
@@ -258,7 +289,7 @@ impl CachedResolver {
         options: JsValue,
     ) -> Promise {
         let cache = self.cache.clone();
-        wasm_bindgen_futures::future_to_promise(async move {
+        run_now(async move {
             let options: RawResolveOptions = from_js(options, "options")?;
             let document: Value = parse_json(&job, "job")?;
             let source = source_of(templates, fetch_template)?;

@@ -70,7 +70,7 @@ impl std::fmt::Debug for ExecutionCache {
 }
 
 struct Inner {
-    entries: Option<LruCache<CacheKey, Entry>>,
+    entries: Option<LruCache<CacheKey, Entry, rustc_hash::FxBuildHasher>>,
     limits: CacheLimits,
     stats: CacheStats,
 }
@@ -116,7 +116,8 @@ impl CacheKey {
 impl ExecutionCache {
     /// An empty cache with these bounds.
     pub fn new(limits: CacheLimits) -> Self {
-        let entries = std::num::NonZeroUsize::new(limits.max_entries).map(LruCache::new);
+        let entries = std::num::NonZeroUsize::new(limits.max_entries)
+            .map(|n| LruCache::with_hasher(n, rustc_hash::FxBuildHasher));
         ExecutionCache {
             inner: Arc::new(Mutex::new(Inner {
                 entries,

@@ -6,6 +6,7 @@ use std::sync::Arc;
 
 use serde_json::{Map, Value};
 
+use super::schemas::SchemaCache;
 use crate::error::{Error, Location};
 use crate::graph::JobGraph;
 use crate::inputs::InputSchema;
@@ -21,7 +22,7 @@ pub(crate) const RESERVED_NAMES: [&str; 2] = ["draft", "user"];
 #[derive(Debug)]
 pub(crate) struct PreparedTemplate {
     pub template: Arc<Template>,
-    pub schema: InputSchema,
+    pub schema: Arc<InputSchema>,
     /// The `inputSchema`'s properties, bound to `undefined` when absent.
     pub declared: Vec<String>,
     /// [`Template::source_hash`].
@@ -29,14 +30,19 @@ pub(crate) struct PreparedTemplate {
 }
 
 impl PreparedTemplate {
-    /// Compiles the template's `inputSchema`, reporting a broken schema as an invalid template.
-    pub fn new(template: Arc<Template>, at: &Location) -> Result<Self, Error> {
-        let schema = InputSchema::compile(template.input_schema.as_ref()).map_err(|e| {
-            Error::InvalidTemplate {
+    /// Compiles the template's `inputSchema` (or takes it from `schemas`), reporting a broken
+    /// schema as an invalid template.
+    pub fn new(
+        template: Arc<Template>,
+        schemas: &SchemaCache,
+        at: &Location,
+    ) -> Result<Self, Error> {
+        let schema = schemas
+            .compile(template.input_schema.as_ref())
+            .map_err(|e| Error::InvalidTemplate {
                 reason: format!("its inputSchema is not a valid JSON Schema 2020-12: {e}"),
                 at: Box::new(at.clone()),
-            }
-        })?;
+            })?;
         Ok(PreparedTemplate {
             declared: template.parameter_names(),
             source_hash: template.source_hash(),

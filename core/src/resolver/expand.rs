@@ -10,6 +10,7 @@ use serde_json::Value;
 use super::Resolver;
 use super::cache::CacheKey;
 use super::execution::{PreparedTemplate, check_inputs, read_output, script_error};
+use super::schemas;
 use crate::edge::Edge;
 use crate::error::{Error, Location};
 use crate::graph::JobGraph;
@@ -192,7 +193,7 @@ impl Tree {
         let prepared = match prepared.get(&p.key) {
             Some(known) => Arc::clone(known),
             None => {
-                let new = Arc::new(PreparedTemplate::new(template, &at)?);
+                let new = Arc::new(PreparedTemplate::new(template, schemas::shared(), &at)?);
                 prepared.insert(p.key.clone(), Arc::clone(&new));
                 new
             }

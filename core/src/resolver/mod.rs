@@ -27,6 +27,7 @@ mod assemble;
 mod cache;
 mod execution;
 mod expand;
+mod schemas;
 mod test_operation;
 
 use std::sync::Arc;

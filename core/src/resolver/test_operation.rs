@@ -9,6 +9,7 @@ use serde_json::{Map, Value};
 use super::Resolver;
 use super::cache::CacheKey;
 use super::execution::{PreparedTemplate, check_inputs, read_output, script_error};
+use super::schemas;
 use crate::error::{Error, Location};
 use crate::graph::JobGraph;
 use crate::sandbox::ScriptInput;
@@ -72,7 +73,7 @@ impl<S> Resolver<S> {
             template: Some(template.label()),
             operation_path: Vec::new(),
         };
-        let prepared = PreparedTemplate::new(Arc::new(template.clone()), &at)?;
+        let prepared = PreparedTemplate::new(Arc::new(template.clone()), schemas::shared(), &at)?;
         let values = check_inputs(&prepared, request.input.values.clone(), &at)?;
         let options = &self.options;
         let key = CacheKey::new(

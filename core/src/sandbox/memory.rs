@@ -33,6 +33,10 @@ thread_local! {
     static PEAK: Cell<isize> = const { Cell::new(0) };
     /// Set once this thread has allocated through a [`CountingAllocator`].
     static METERED: Cell<bool> = const { Cell::new(false) };
+    /// Live bytes past which this thread's allocations fail (see [`set_ceiling`]).
+    static CEILING: Cell<isize> = const { Cell::new(isize::MAX) };
+    /// Set when an allocation failed at the ceiling, cleared by [`set_ceiling`].
+    static CEILING_HIT: Cell<bool> = const { Cell::new(false) };
 }
 
 /// A [`GlobalAlloc`] that forwards to `A` and counts live bytes per thread.
@@ -61,6 +65,17 @@ fn add(delta: isize) {
     });
 }
 
+/// Whether `grow` more bytes would take this thread past its [`set_ceiling`].
+fn over_ceiling(grow: usize) -> bool {
+    let live = LIVE.try_with(Cell::get).unwrap_or(0);
+    let ceiling = CEILING.try_with(Cell::get).unwrap_or(isize::MAX);
+    let over = live.saturating_add(signed(grow)) > ceiling;
+    if over {
+        let _ = CEILING_HIT.try_with(|hit| hit.set(true));
+    }
+    over
+}
+
 fn mark_metered() {
     let _ = METERED.try_with(|m| m.set(true));
 }
@@ -72,6 +87,9 @@ fn signed(n: usize) -> isize {
 // SAFETY: every method forwards to `A` with the same arguments and only updates counters.
 unsafe impl<A: GlobalAlloc> GlobalAlloc for CountingAllocator<A> {
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        if over_ceiling(layout.size()) {
+            return std::ptr::null_mut();
+        }
         // SAFETY: same contract as our caller's.
         let p = unsafe { self.0.alloc(layout) };
         if !p.is_null() {
@@ -82,6 +100,9 @@ unsafe impl<A: GlobalAlloc> GlobalAlloc for CountingAllocator<A> {
     }
 
     unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
+        if over_ceiling(layout.size()) {
+            return std::ptr::null_mut();
+        }
         // SAFETY: same contract as our caller's.
         let p = unsafe { self.0.alloc_zeroed(layout) };
         if !p.is_null() {
@@ -98,6 +119,9 @@ unsafe impl<A: GlobalAlloc> GlobalAlloc for CountingAllocator<A> {
     }
 
     unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        if new_size > layout.size() && over_ceiling(new_size - layout.size()) {
+            return std::ptr::null_mut();
+        }
         // SAFETY: same contract as our caller's.
         let p = unsafe { self.0.realloc(ptr, layout, new_size) };
         if !p.is_null() {
@@ -127,4 +151,24 @@ pub fn reset_peak() {
 /// [`CountingAllocator`] (and so whether `Limits::max_memory_bytes` can be enforced).
 pub fn is_metered() -> bool {
     METERED.try_with(Cell::get).unwrap_or(false)
+}
+
+/// Makes this thread's allocations fail once its [`live_bytes`] would pass `ceiling` (`None`:
+/// no ceiling, the default).
+///
+/// An allocation that fails there aborts the process (Rust's allocation-error handler) unless
+/// its caller handles the failure (boa turns a failed `ArrayBuffer` allocation into a
+/// `RangeError`: [`ceiling_hit`] tells the two apart from a script's own errors). This is for a
+/// process that exists to run one script, such as the SDK's sandbox worker: there it stops a
+/// single native call (`new Array(2 ** 32 - 1).fill(0)`) that allocates far past
+/// `Limits::max_memory_bytes` before the sandbox's own check between slices of execution can
+/// see it. Never set it in a process that serves anything else.
+pub fn set_ceiling(ceiling: Option<isize>) {
+    let _ = CEILING.try_with(|c| c.set(ceiling.unwrap_or(isize::MAX)));
+    let _ = CEILING_HIT.try_with(|hit| hit.set(false));
+}
+
+/// Whether an allocation of this thread failed at its [`set_ceiling`] since it was last set.
+pub fn ceiling_hit() -> bool {
+    CEILING_HIT.try_with(Cell::get).unwrap_or(false)
 }

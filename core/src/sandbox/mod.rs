@@ -24,6 +24,7 @@ mod outcome;
 mod output;
 mod realm;
 mod run;
+mod stack;
 
 use std::future::Future;
 use std::pin::Pin;

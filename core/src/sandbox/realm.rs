@@ -23,8 +23,8 @@
 //! The comparison reads property values through two accessors that boa 0.22 lacks and the
 //! vendored copy adds (`vendor/README.md`): 2.8 µs per check instead of 72 µs.
 
+use rustc_hash::{FxHashMap, FxHashSet};
 use std::cell::RefCell;
-use std::collections::{HashMap, HashSet};
 use std::mem::ManuallyDrop;
 use std::rc::Rc;
 
@@ -51,6 +51,12 @@ thread_local! {
         const { RefCell::new(ManuallyDrop::new(None)) };
 }
 
+#[cfg(test)]
+thread_local! {
+    /// Realms prepared on this thread (tests check that benign scripts reuse one).
+    pub(super) static PREPARATIONS: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
+}
+
 /// A context kept for reuse with the snapshot it must match between scripts.
 pub(super) struct PreparedRealm {
     /// The context scripts run in.
@@ -59,7 +65,7 @@ pub(super) struct PreparedRealm {
     pub state: Rc<EngineState>,
     baseline: Baseline,
     /// Wrapped, compiled scripts by source; `None` for sources that must run in a fresh context.
-    compiled: HashMap<Box<str>, Option<Script>>,
+    compiled: FxHashMap<Box<str>, Compiled>,
     runs: u32,
     live_when_prepared: isize,
 }
@@ -85,30 +91,45 @@ impl PreparedRealm {
     }
 
     fn prepare() -> JsResult<PreparedRealm> {
+        #[cfg(test)]
+        PREPARATIONS.with(|n| n.set(n.get() + 1));
         let (mut context, state) = new_context()?;
         let baseline = Baseline::take(&mut context)?;
         Ok(PreparedRealm {
             context,
             state,
             baseline,
-            compiled: HashMap::new(),
+            compiled: FxHashMap::default(),
             runs: 0,
             live_when_prepared: super::memory::live_bytes(),
         })
     }
 
     /// The compiled, wrapped form of `source`; `Ok(None)` when it must run in a fresh context
-    /// instead. A syntax error of the source itself is an `Err` with the parser's position in
-    /// the source as written.
-    pub fn compiled(&mut self, source: &str) -> JsResult<Option<Script>> {
-        if let Some(known) = self.compiled.get(source) {
-            return Ok(known.clone());
+    /// instead. The source's bracket nesting is checked first (once per limit); a syntax error
+    /// of the source itself is reported with the parser's position in the source as written.
+    pub fn compiled(
+        &mut self,
+        source: &str,
+        max_nesting: usize,
+    ) -> Result<Option<Script>, CompileError> {
+        if let Some(known) = self.compiled.get(source)
+            && known.nesting_checked <= max_nesting
+        {
+            return Ok(known.script.clone());
         }
-        let script = self.compile(source)?;
+        super::nesting::check(source, max_nesting).map_err(CompileError::Nesting)?;
+        let script = self.compile(source).map_err(CompileError::Syntax)?;
         if self.compiled.len() >= MAX_COMPILED {
             self.compiled.clear();
         }
-        self.compiled.insert(source.into(), script.clone());
+        self.compiled.insert(
+            source.into(),
+            Compiled {
+                script: script.clone(),
+                nesting_checked: max_nesting,
+            },
+        );
         Ok(script)
     }
 
@@ -151,6 +172,22 @@ impl PreparedRealm {
         }
         pristine
     }
+}
+
+/// A source compiled in a prepared realm.
+struct Compiled {
+    /// `None`: the source runs in a fresh context.
+    script: Option<Script>,
+    /// The nesting limit the source was checked against (a lower one checks again).
+    nesting_checked: usize,
+}
+
+/// Why a source cannot run.
+pub(super) enum CompileError {
+    /// Its bracket nesting is deeper than the limit.
+    Nesting(super::nesting::TooDeep),
+    /// It is not a valid script.
+    Syntax(boa_engine::JsError),
 }
 
 /// Drops a context and collects what it held (boa's collector would otherwise keep the realm
@@ -216,8 +253,10 @@ fn contains_word(text: &str, word: &str) -> bool {
 struct Baseline {
     objects: Vec<ObjectSnapshot>,
     global: JsObject,
-    global_properties: Vec<(PropertyKey, PropertyDescriptor)>,
-    global_keys: HashSet<PropertyKey>,
+    /// The global object's property values and attributes, in slot order.
+    global_storage: Box<[JsValue]>,
+    global_attributes: Box<[u8]>,
+    global_keys: FxHashSet<PropertyKey>,
     global_prototype: Option<JsObject>,
     lexical_bindings: u32,
 }
@@ -228,6 +267,8 @@ struct ObjectSnapshot {
     /// Kept alive, so that its address identifies it (a shape is replaced when a key is
     /// removed, an attribute or the prototype changes).
     shape: Shape,
+    /// A unique shape's property attributes, which change in place.
+    attributes: Option<Box<[u8]>>,
     storage: Box<[JsValue]>,
     prototype: Option<JsObject>,
     extensible: bool,
@@ -236,7 +277,7 @@ struct ObjectSnapshot {
 impl Baseline {
     fn take(context: &mut Context) -> JsResult<Baseline> {
         let global = context.global_object();
-        let mut seen: HashSet<JsObject> = HashSet::new();
+        let mut seen: FxHashSet<JsObject> = FxHashSet::default();
         let mut objects = Vec::new();
         let mut pending = intrinsic_seeds(context);
         pending.push(global.clone());
@@ -262,28 +303,35 @@ impl Baseline {
             if JsObject::equals(&object, &global) {
                 continue;
             }
-            let extensible = object.is_extensible(context)?;
             let snapshot = {
                 let borrowed = object.borrow();
                 ObjectSnapshot {
+                    extensible: borrowed.extensible_slot(),
                     object: object.clone(),
                     shape: borrowed.shape().clone(),
+                    attributes: borrowed.shape().unique_attribute_bits().map(Into::into),
                     storage: borrowed.properties().storage().into(),
                     prototype: borrowed.prototype(),
-                    extensible,
                 }
             };
             objects.push(snapshot);
         }
-        let mut global_properties = Vec::new();
-        for key in global.own_property_keys(context)? {
-            if let Some(descriptor) = global.borrow().properties().get(&key) {
-                global_properties.push((key, descriptor));
-            }
-        }
+        let global_keys = global.own_property_keys(context)?.into_iter().collect();
+        let (global_storage, global_attributes) = {
+            let borrowed = global.borrow();
+            (
+                borrowed.properties().storage().into(),
+                borrowed
+                    .shape()
+                    .unique_attribute_bits()
+                    .unwrap_or_default()
+                    .into(),
+            )
+        };
         Ok(Baseline {
-            global_keys: global_properties.iter().map(|(k, _)| k.clone()).collect(),
-            global_properties,
+            global_keys,
+            global_storage,
+            global_attributes,
             global_prototype: global.prototype(),
             global,
             objects,
@@ -298,62 +346,71 @@ impl Baseline {
             return false;
         };
         for key in keys {
-            if !self.global_keys.contains(&key)
-                && !self
-                    .global
-                    .delete_property_or_throw(key, context)
-                    .is_ok_and(|deleted| deleted)
+            if self.global_keys.contains(&key) {
+                continue;
+            }
+            // A script's top-level `var`s and functions are non-configurable global properties
+            // (as are properties defined so): made configurable first, so that every key the
+            // run added goes, whatever its attributes.
+            let descriptor = self.global.borrow().properties().get(&key);
+            if let Some(descriptor) = descriptor.filter(|d| d.configurable() != Some(true)) {
+                let mut configurable = PropertyDescriptor::builder()
+                    .configurable(true)
+                    .enumerable(descriptor.enumerable().unwrap_or(false));
+                configurable = match (descriptor.value(), descriptor.get(), descriptor.set()) {
+                    (Some(value), _, _) => configurable.value(value.clone()).writable(true),
+                    (None, get, set) => {
+                        configurable.maybe_get(get.cloned()).maybe_set(set.cloned())
+                    }
+                };
+                self.global
+                    .insert_property(key.clone(), configurable.build());
+            }
+            if !self
+                .global
+                .delete_property_or_throw(key, context)
+                .is_ok_and(|deleted| deleted)
             {
                 return false;
             }
         }
-        self.global_unchanged(context)
-            && self.objects_unchanged(context)
+        self.global_unchanged()
+            && self.objects_unchanged()
             && context.realm().scope().num_bindings() == self.lexical_bindings
     }
 
-    fn global_unchanged(&self, context: &mut Context) -> bool {
-        if self.global.is_extensible(context).ok() != Some(true) {
-            return false;
-        }
+    /// After the added keys are gone, the global object has the baseline's keys exactly when
+    /// it has as many slots with the same values and attributes in the same order (every key
+    /// left is a baseline key, and keys are distinct).
+    fn global_unchanged(&self) -> bool {
         let global = self.global.borrow();
-        if !same_object(global.prototype().as_ref(), self.global_prototype.as_ref()) {
-            return false;
-        }
-        let properties = global.properties();
-        if properties.index_property_keys().next().is_some() {
-            return false;
-        }
-        self.global_properties.iter().all(|(key, then)| {
-            properties
-                .get(key)
-                .is_some_and(|now| same_descriptor(&now, then))
-        })
+        global.extensible_slot()
+            && same_object(global.prototype().as_ref(), self.global_prototype.as_ref())
+            && global.properties().index_property_keys().next().is_none()
+            && global
+                .shape()
+                .unique_attributes_equal(&self.global_attributes)
+            && identical(global.properties().storage(), &self.global_storage)
     }
 
-    fn objects_unchanged(&self, context: &mut Context) -> bool {
+    fn objects_unchanged(&self) -> bool {
         self.objects.iter().all(|snapshot| {
-            {
-                let object = snapshot.object.borrow();
-                if object.shape().to_addr_usize() != snapshot.shape.to_addr_usize()
-                    || !same_object(object.prototype().as_ref(), snapshot.prototype.as_ref())
-                    || object.properties().index_property_keys().next().is_some()
-                {
-                    return false;
-                }
-                let storage = object.properties().storage();
-                if storage.len() != snapshot.storage.len()
-                    || !storage
-                        .iter()
-                        .zip(snapshot.storage.iter())
-                        .all(|(now, then)| now.is_identical(then))
-                {
-                    return false;
-                }
-            }
-            snapshot.object.is_extensible(context).ok() == Some(snapshot.extensible)
+            let object = snapshot.object.borrow();
+            object.shape().to_addr_usize() == snapshot.shape.to_addr_usize()
+                && object.extensible_slot() == snapshot.extensible
+                && snapshot
+                    .attributes
+                    .as_deref()
+                    .is_none_or(|bits| object.shape().unique_attributes_equal(bits))
+                && same_object(object.prototype().as_ref(), snapshot.prototype.as_ref())
+                && object.properties().index_property_keys().next().is_none()
+                && identical(object.properties().storage(), &snapshot.storage)
         })
     }
+}
+
+fn identical(now: &[JsValue], then: &[JsValue]) -> bool {
+    now.len() == then.len() && now.iter().zip(then).all(|(a, b)| a.is_identical(b))
 }
 
 /// Intrinsics no global property leads to: they are reached only through objects a script
@@ -396,18 +453,4 @@ fn same_object(a: Option<&JsObject>, b: Option<&JsObject>) -> bool {
         (None, None) => true,
         _ => false,
     }
-}
-
-fn same_descriptor(now: &PropertyDescriptor, then: &PropertyDescriptor) -> bool {
-    let same = |a: Option<&JsValue>, b: Option<&JsValue>| match (a, b) {
-        (Some(a), Some(b)) => a.is_identical(b),
-        (None, None) => true,
-        _ => false,
-    };
-    now.enumerable() == then.enumerable()
-        && now.configurable() == then.configurable()
-        && now.writable() == then.writable()
-        && same(now.value(), then.value())
-        && same(now.get(), then.get())
-        && same(now.set(), then.set())
 }

@@ -17,7 +17,8 @@ use super::engine::{EngineState, new_context};
 use super::limits::{LimitKind, Limits};
 use super::outcome::{ScriptError, ScriptFailure, ScriptOutput};
 use super::output::convert_result;
-use super::realm::{PreparedRealm, WRAPPED_LINE_OFFSET, discard};
+use super::realm::{CompileError, PreparedRealm, WRAPPED_LINE_OFFSET, discard};
+use super::stack::on_script_stack;
 
 /// VM "clock cycles" run between two deadline checks.
 const BUDGET_PER_SLICE: u32 = 20_000;
@@ -42,12 +43,13 @@ const BUDGET_PER_SLICE: u32 = 20_000;
 /// assert!(!out.nondeterministic);
 /// ```
 pub fn run_script(input: &ScriptInput<'_>, limits: &Limits) -> Result<ScriptOutput, ScriptError> {
-    if let Err(at) = super::nesting::check(input.source, limits.max_nesting) {
-        let mut failure = ScriptFailure::limit(limits.hit(LimitKind::Nesting));
-        (failure.line, failure.column) = (Some(at.line), Some(at.column));
-        return Err(ScriptError::Failed(failure));
-    }
     on_script_stack(|| run_prepared(input, limits))
+}
+
+fn too_deep(at: &super::nesting::TooDeep, limits: &Limits) -> ScriptError {
+    let mut failure = ScriptFailure::limit(limits.hit(LimitKind::Nesting));
+    (failure.line, failure.column) = (Some(at.line), Some(at.column));
+    ScriptError::Failed(failure)
 }
 
 /// Runs in the thread's prepared realm, or in a fresh context for scripts that cannot be
@@ -55,13 +57,17 @@ pub fn run_script(input: &ScriptInput<'_>, limits: &Limits) -> Result<ScriptOutp
 fn run_prepared(input: &ScriptInput<'_>, limits: &Limits) -> Result<ScriptOutput, ScriptError> {
     let mut realm = PreparedRealm::take().map_err(|e| cannot_create(&e))?;
     realm.state.max_nesting.set(limits.max_nesting);
-    let script = match realm.compiled(input.source) {
+    let script = match realm.compiled(input.source, limits.max_nesting) {
         Ok(Some(script)) => script,
         Ok(None) => {
             realm.put_back();
             return run_fresh(input, limits);
         }
-        Err(error) => {
+        Err(CompileError::Nesting(at)) => {
+            realm.put_back();
+            return Err(too_deep(&at, limits));
+        }
+        Err(CompileError::Syntax(error)) => {
             let failure = syntax_failure(&error, &mut realm.context, input, limits);
             realm.put_back();
             return Err(ScriptError::Failed(failure));
@@ -88,6 +94,7 @@ fn run_prepared(input: &ScriptInput<'_>, limits: &Limits) -> Result<ScriptOutput
 
 /// The script as written, in a context of its own that is dropped afterwards.
 fn run_fresh(input: &ScriptInput<'_>, limits: &Limits) -> Result<ScriptOutput, ScriptError> {
+    super::nesting::check(input.source, limits.max_nesting).map_err(|at| too_deep(&at, limits))?;
     let (mut context, state) = new_context().map_err(|e| cannot_create(&e))?;
     state.max_nesting.set(limits.max_nesting);
     let outcome = match Script::parse(Source::from_bytes(input.source), None, &mut context) {
@@ -236,27 +243,4 @@ impl MemoryMeter {
             Ok(())
         }
     }
-}
-
-/// Stack on which scripts are parsed, compiled and run: boa recurses natively, and anything the
-/// nesting and recursion limits let through fits in it (~100 KiB per nesting level in debug
-/// builds). Reserved, not committed: only what is used costs memory.
-#[cfg(not(target_family = "wasm"))]
-const SCRIPT_STACK_BYTES: usize = 64 * 1024 * 1024;
-
-/// Runs `f` on a stack of [`SCRIPT_STACK_BYTES`], on the calling thread (`stacker` switches to
-/// a fresh, guarded segment). A helper thread per call or a reused helper thread were measured
-/// at +150 µs and +320 µs per execution.
-#[cfg(not(target_family = "wasm"))]
-fn on_script_stack<T>(f: impl FnOnce() -> T) -> T {
-    stacker::maybe_grow(SCRIPT_STACK_BYTES / 2, SCRIPT_STACK_BYTES, f)
-}
-
-/// In wasm, `f` runs on the module's own shadow stack (16 MiB, placed first in linear memory,
-/// so exhausting it traps). `stacker` would work there too, but its segment would be a heap
-/// block without a guard page: an overflow would silently overwrite the heap below it (found
-/// by the wasmtime evaluation).
-#[cfg(target_family = "wasm")]
-fn on_script_stack<T>(f: impl FnOnce() -> T) -> T {
-    f()
 }
