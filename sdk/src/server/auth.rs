@@ -17,6 +17,7 @@ use axum::Json;
 use axum::extract::{FromRequestParts, Request, State};
 use axum::http::request::Parts;
 use axum::http::{HeaderMap, StatusCode, header};
+use axum::response::IntoResponse;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use sha2::{Digest, Sha256};
@@ -204,7 +205,7 @@ fn text(value: &Value) -> Option<String> {
 fn parse_request(headers: &HeaderMap, body: &[u8]) -> Result<TokenRequest, ApiError> {
     let bad = |d: String| oauth(StatusCode::BAD_REQUEST, "invalid_request", d);
     if is_json(headers) {
-        let value: Value = serde_json::from_slice(body)
+        let value = super::body::parse_body(body)
             .map_err(|e| bad(format!("the body is not valid JSON: {e}")))?;
         let Value::Object(map) = value else {
             return Err(bad("the body must be a JSON object".into()));
@@ -257,12 +258,34 @@ fn basic_credentials(headers: &HeaderMap) -> Result<Option<(String, String)>, Ap
     let decoded = decode_base64(encoded.trim()).ok_or_else(invalid)?;
     let decoded = String::from_utf8(decoded).map_err(|_| invalid())?;
     let (id, secret) = decoded.split_once(':').ok_or_else(invalid)?;
-    let unescape = |s: &str| -> Result<String, ApiError> {
-        let pairs: Vec<(String, String)> =
-            serde_urlencoded::from_str(&format!("v={s}")).map_err(|_| invalid())?;
-        pairs.into_iter().next().map(|(_, v)| v).ok_or_else(invalid)
-    };
+    let unescape = |s: &str| form_decode(s).ok_or_else(invalid);
     Ok(Some((unescape(id)?, unescape(secret)?)))
+}
+
+/// Undoes `application/x-www-form-urlencoded` encoding (`+` is a space, `%XX` a byte), which
+/// RFC 6749 §2.3.1 applies to the id and secret before HTTP Basic. A `%` not followed by two
+/// hex digits stays as it is (clients such as `curl -u` send the text unencoded). `None` when
+/// the bytes are not UTF-8.
+fn form_decode(text: &str) -> Option<String> {
+    let bytes = text.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        let hex = |b: u8| char::from(b).to_digit(16);
+        match bytes[i] {
+            b'+' => out.push(b' '),
+            b'%' if i + 2 < bytes.len() => match (hex(bytes[i + 1]), hex(bytes[i + 2])) {
+                (Some(h), Some(l)) => {
+                    out.push(u8::try_from(h * 16 + l).ok()?);
+                    i += 2;
+                }
+                _ => out.push(b'%'),
+            },
+            other => out.push(other),
+        }
+        i += 1;
+    }
+    String::from_utf8(out).ok()
 }
 
 /// Standard base64 (padding optional).
@@ -308,7 +331,7 @@ fn decode_base64(text: &str) -> Option<Vec<u8>> {
 pub async fn issue_token(
     State(state): State<AppState>,
     request: Request,
-) -> Result<Json<TokenResponse>, ApiError> {
+) -> Result<impl IntoResponse, ApiError> {
     let headers = request.headers().clone();
     let org_slot = request.extensions().get::<RequestOrg>().cloned();
     let body = read_bytes(request, &state).await?;
@@ -376,12 +399,19 @@ pub async fn issue_token(
     if let Some(slot) = org_slot {
         let _ = slot.0.set(organization);
     }
-    Ok(Json(TokenResponse {
-        access_token: token,
-        token_type: "Bearer",
-        expires_in: ttl,
-        scope: "service",
-    }))
+    // RFC 6749 §5.1: the answer carries a credential, so no cache may keep it.
+    Ok((
+        [
+            (header::CACHE_CONTROL, "no-store"),
+            (header::PRAGMA, "no-cache"),
+        ],
+        Json(TokenResponse {
+            access_token: token,
+            token_type: "Bearer",
+            expires_in: ttl,
+            scope: "service",
+        }),
+    ))
 }
 
 #[cfg(test)]
@@ -397,6 +427,15 @@ mod tests {
         assert!(!verify_secret("s3cret!", &hash));
         assert!(!verify_secret("s3cret", "not a hash"));
         assert!(!verify_secret("", decoy_hash()));
+    }
+
+    #[test]
+    fn basic_credentials_are_form_decoded() {
+        assert_eq!(form_decode("a+b%26c%3Ad").as_deref(), Some("a b&c:d"));
+        assert_eq!(form_decode("100%").as_deref(), Some("100%"));
+        assert_eq!(form_decode("%zz%4").as_deref(), Some("%zz%4"));
+        assert_eq!(form_decode("x&y=z").as_deref(), Some("x&y=z"));
+        assert_eq!(form_decode("%ff"), None);
     }
 
     #[test]

@@ -49,10 +49,32 @@ impl FromRequest<AppState> for JsonBody {
             )));
         }
         let bytes = read_bytes(request, state).await?;
-        serde_json::from_slice(&bytes)
+        parse_body(&bytes)
             .map(JsonBody)
             .map_err(|e| ApiError::BadRequest(format!("the request body is not valid JSON: {e}")))
     }
+}
+
+/// A request body read strictly, as every other entry point reads JSON
+/// ([`jobgraph_core::parse_json`]): UTF-8, a leading byte-order mark skipped, a key repeated in
+/// one object refused (instead of the last one silently winning), nesting bounded.
+pub fn parse_body(bytes: &[u8]) -> Result<Value, jobgraph_core::JsonError> {
+    let text = std::str::from_utf8(bytes).map_err(|e| {
+        let before = &bytes[..e.valid_up_to()];
+        let line = before.iter().filter(|b| **b == b'\n').count() + 1;
+        let column = before.len()
+            - before
+                .iter()
+                .rposition(|b| *b == b'\n')
+                .map_or(0, |i| i + 1)
+            + 1;
+        jobgraph_core::JsonError {
+            message: "invalid UTF-8".into(),
+            line,
+            column,
+        }
+    })?;
+    jobgraph_core::parse_json(text)
 }
 
 /// The query string's `key=value` pairs, in order, repeated keys kept.

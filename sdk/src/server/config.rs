@@ -155,7 +155,7 @@ fn read_file(path: &Path) -> Result<FileConfig, ConfigError> {
         path: path.to_owned(),
         source,
     })?;
-    let value: Value = serde_json::from_str(&text).map_err(|e| invalid(e.to_string()))?;
+    let value: Value = jobgraph_core::parse_json(&text).map_err(|e| invalid(e.to_string()))?;
     let Value::Object(map) = &value else {
         return Err(invalid("must be a JSON object".into()));
     };

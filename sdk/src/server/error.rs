@@ -22,8 +22,8 @@ pub struct ErrorBody {
     pub error: String,
     /// The same text as `error` (RFC 6749 errors: the description).
     pub message: String,
-    /// RFC 6749 errors: what is wrong, in words.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    /// RFC 6749 errors: what is wrong, in words (named as RFC 6749 §5.2 names it).
+    #[serde(rename = "error_description", skip_serializing_if = "Option::is_none")]
     pub error_description: Option<String>,
     /// Resolution errors: a stable code such as `TEMPLATE_NOT_FOUND`.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -192,8 +192,13 @@ impl IntoResponse for ApiError {
                     HeaderValue::from_static(challenge),
                 );
             }
-            ApiError::OAuth { status, .. } if *status == StatusCode::UNAUTHORIZED => {
-                headers.insert(header::WWW_AUTHENTICATE, HeaderValue::from_static("Basic"));
+            ApiError::OAuth { status, .. } => {
+                // RFC 6749 §5.1/§5.2: token-endpoint answers are never cached.
+                headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+                headers.insert(header::PRAGMA, HeaderValue::from_static("no-cache"));
+                if *status == StatusCode::UNAUTHORIZED {
+                    headers.insert(header::WWW_AUTHENTICATE, HeaderValue::from_static("Basic"));
+                }
             }
             ApiError::TooManyRequests { retry_after, .. } => {
                 headers.insert(header::RETRY_AFTER, HeaderValue::from(*retry_after));

@@ -8,8 +8,14 @@ use std::path::Path;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 
-use rusqlite::{Connection, OpenFlags, OptionalExtension, Row, TransactionBehavior, params};
+use rusqlite::{Connection, OpenFlags, OptionalExtension, TransactionBehavior, params};
 use serde_json::Value;
+
+mod rows;
+
+use rows::{
+    insert_job_version, insert_template_version, query_templates, read_job, sql_version, version,
+};
 
 use super::migrations::{MigrationError, migrate};
 use super::{
@@ -93,6 +99,7 @@ impl SqliteStore {
                     OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX,
                 )?;
                 reader.busy_timeout(std::time::Duration::from_secs(10))?;
+                reader.set_prepared_statement_cache_capacity(64);
                 Ok(Mutex::new(reader))
             })
             .collect::<Result<Vec<_>, rusqlite::Error>>()?;
@@ -143,157 +150,6 @@ impl SqliteStore {
             .map_err(backend)?
         })
     }
-}
-
-fn version(n: i64) -> u64 {
-    u64::try_from(n).unwrap_or(0)
-}
-
-fn sql_version(n: u64) -> i64 {
-    i64::try_from(n).unwrap_or(i64::MAX)
-}
-
-const TEMPLATE_COLUMNS: &str = "t.id, t.org, v.version, t.latest_version, t.created_at, \
-     v.created_at, v.source_hash, v.edited_by, v.fields";
-
-fn template_row(row: &Row<'_>) -> rusqlite::Result<(TemplateRecord, String)> {
-    let v: i64 = row.get(2)?;
-    let latest: i64 = row.get(3)?;
-    Ok((
-        TemplateRecord {
-            id: row.get(0)?,
-            organization: row.get(1)?,
-            version: version(v),
-            latest: v == latest,
-            created_at_ms: row.get(4)?,
-            updated_at_ms: row.get(5)?,
-            source_hash: row.get(6)?,
-            edited_by: row.get(7)?,
-            fields: Default::default(),
-        },
-        row.get(8)?,
-    ))
-}
-
-fn template_record(
-    (mut record, fields): (TemplateRecord, String),
-) -> Result<TemplateRecord, StoreError> {
-    record.fields = serde_json::from_str(&fields).map_err(backend)?;
-    Ok(record)
-}
-
-fn query_templates(
-    db: &Connection,
-    filter: &str,
-    params: &[&dyn rusqlite::ToSql],
-) -> Result<Vec<TemplateRecord>, StoreError> {
-    let sql = format!(
-        "SELECT {TEMPLATE_COLUMNS} FROM templates t JOIN template_versions v ON v.template_id = t.id \
-         WHERE t.deleted_at IS NULL AND {filter}"
-    );
-    let mut statement = db.prepare_cached(&sql)?;
-    let rows = statement.query_map(params, template_row)?;
-    rows.map(|row| template_record(row?)).collect()
-}
-
-fn insert_template_version(
-    tx: &rusqlite::Transaction<'_>,
-    id: &str,
-    version: u64,
-    new: &NewTemplateVersion,
-    now: i64,
-) -> Result<(), StoreError> {
-    let fields = serde_json::to_string(&new.fields).map_err(backend)?;
-    tx.prepare_cached(
-        "INSERT INTO template_versions (template_id, version, fields, source_hash, edited_by, created_at) \
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-    )?
-    .execute(params![id, sql_version(version), fields, new.source_hash, new.edited_by, now])?;
-    Ok(())
-}
-
-const JOB_COLUMNS: &str = "j.id, j.org, v.version, j.latest_version, j.created_at, v.created_at, \
-     v.name, v.execution, v.processing, v.state, v.desired_state, v.tags, v.definition, \
-     v.resolved, v.templates, v.edited_by";
-
-fn json<T: serde::de::DeserializeOwned>(text: &str) -> rusqlite::Result<T> {
-    serde_json::from_str(text).map_err(|e| rusqlite::Error::ToSqlConversionFailure(Box::new(e)))
-}
-
-fn job_row(row: &Row<'_>) -> rusqlite::Result<JobRecord> {
-    let v: i64 = row.get(2)?;
-    let latest: i64 = row.get(3)?;
-    Ok(JobRecord {
-        id: row.get(0)?,
-        organization: row.get(1)?,
-        version: version(v),
-        latest: v == latest,
-        created_at_ms: row.get(4)?,
-        updated_at_ms: row.get(5)?,
-        fields: JobFields {
-            name: row.get(6)?,
-            execution: row.get(7)?,
-            processing: row.get(8)?,
-            state: row.get(9)?,
-            desired_state: row.get(10)?,
-            tags: json(&row.get::<_, String>(11)?)?,
-            definition: json(&row.get::<_, String>(12)?)?,
-            resolved: json(&row.get::<_, String>(13)?)?,
-            templates: json(&row.get::<_, String>(14)?)?,
-            edited_by: row.get(15)?,
-        },
-    })
-}
-
-fn insert_job_version(
-    tx: &rusqlite::Transaction<'_>,
-    id: &str,
-    version: u64,
-    fields: &JobFields,
-    now: i64,
-) -> Result<(), StoreError> {
-    tx.prepare_cached(
-        "INSERT INTO job_versions (job_id, version, name, execution, processing, state, \
-         desired_state, tags, definition, resolved, templates, edited_by, created_at) \
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)",
-    )?
-    .execute(params![
-        id,
-        sql_version(version),
-        fields.name,
-        fields.execution,
-        fields.processing,
-        fields.state,
-        fields.desired_state,
-        to_text(&fields.tags)?,
-        to_text(&fields.definition)?,
-        to_text(&fields.resolved)?,
-        to_text(&fields.templates)?,
-        fields.edited_by,
-        now
-    ])?;
-    Ok(())
-}
-
-fn to_text<T: serde::Serialize>(value: &T) -> Result<String, StoreError> {
-    serde_json::to_string(value).map_err(backend)
-}
-
-fn read_job(
-    db: &Connection,
-    org: &str,
-    id: &str,
-    version: Option<u64>,
-) -> Result<JobRecord, StoreError> {
-    let sql = format!(
-        "SELECT {JOB_COLUMNS} FROM jobs j JOIN job_versions v ON v.job_id = j.id \
-         WHERE j.id = ?1 AND j.org = ?2 AND j.deleted_at IS NULL \
-         AND v.version = COALESCE(?3, j.latest_version)"
-    );
-    db.prepare_cached(&sql)?
-        .query_row(params![id, org, version.map(sql_version)], job_row)
-        .optional()?
-        .ok_or(StoreError::NotFound)
 }
 
 impl Store for SqliteStore {
@@ -586,49 +442,7 @@ impl Store for SqliteStore {
         organization: String,
         filter: JobFilter,
     ) -> StoreFuture<'_, Vec<JobRecord>> {
-        self.read(move |db| {
-            let mut sql = format!(
-                "SELECT {JOB_COLUMNS} FROM jobs j JOIN job_versions v ON v.job_id = j.id \
-                 WHERE j.org = ? AND j.deleted_at IS NULL"
-            );
-            let mut args: Vec<Value> = vec![Value::from(organization)];
-            if !filter.all_versions {
-                sql.push_str(" AND v.version = j.latest_version");
-            }
-            let mut any_of = |column: &str, values: &[String], sql: &mut String| {
-                if !values.is_empty() {
-                    let marks = vec!["?"; values.len()].join(", ");
-                    sql.push_str(&format!(" AND {column} IN ({marks})"));
-                    args.extend(values.iter().cloned().map(Value::from));
-                }
-            };
-            any_of("v.processing", &filter.processing, &mut sql);
-            any_of("v.execution", &filter.execution, &mut sql);
-            any_of("v.state", &filter.states, &mut sql);
-            any_of("j.id", &filter.ids, &mut sql);
-            if let Some(name) = filter.name {
-                sql.push_str(" AND v.name = ?");
-                args.push(Value::from(name));
-            }
-            if let Some(since) = filter.since_ms {
-                sql.push_str(" AND v.created_at >= ?");
-                args.push(Value::from(since));
-            }
-            sql.push_str(" ORDER BY j.created_at, j.id, v.version");
-            let params: Vec<Box<dyn rusqlite::ToSql>> = args
-                .into_iter()
-                .map(|v| -> Box<dyn rusqlite::ToSql> {
-                    match v {
-                        Value::Number(n) => Box::new(n.as_i64().unwrap_or(0)),
-                        Value::String(s) => Box::new(s),
-                        other => Box::new(other.to_string()),
-                    }
-                })
-                .collect();
-            let mut statement = db.prepare(&sql)?;
-            let rows = statement.query_map(rusqlite::params_from_iter(params.iter()), job_row)?;
-            Ok(rows.collect::<Result<Vec<_>, _>>()?)
-        })
+        self.read(move |db| rows::list_jobs(db, &organization, filter))
     }
 
     fn delete_job(&self, organization: String, id: String) -> StoreFuture<'_, ()> {
