@@ -164,15 +164,19 @@ impl FromRequestParts<AppState> for Caller {
 /// Basic).
 #[derive(Deserialize, ToSchema)]
 pub struct TokenRequest {
-    /// The client id.
+    /// The client id (or HTTP Basic credentials instead); missing credentials are a 401
+    /// `invalid_client`.
     pub client_id: Option<String>,
-    /// The client secret.
+    /// The client secret (or HTTP Basic credentials instead).
     pub client_secret: Option<String>,
     /// Must be `client_credentials`.
+    #[schema(value_type = String, pattern = "^client_credentials$")]
     pub grant_type: Option<String>,
     /// `service` when given.
+    #[schema(pattern = "^service$")]
     pub audience: Option<String>,
     /// `service` when given.
+    #[schema(pattern = "^service$")]
     pub scope: Option<String>,
 }
 
@@ -318,12 +322,17 @@ fn decode_base64(text: &str) -> Option<Vec<u8>> {
 /// libraries send), and client authentication by HTTP Basic instead of body fields.
 #[utoipa::path(
     post, path = "/oauth/token", tag = "auth",
-    request_body(content = TokenRequest, content_type = "application/json",
-        description = "Also accepted as application/x-www-form-urlencoded; client_id and client_secret may come as HTTP Basic credentials instead."),
+    request_body(
+        content(
+            (TokenRequest = "application/json"),
+            (TokenRequest = "application/x-www-form-urlencoded"),
+        ),
+        description = "client_id and client_secret may come as HTTP Basic credentials instead (RFC 6749 §2.3.1)."
+    ),
     responses(
-        (status = 200, description = "A token", body = TokenResponse),
-        (status = 400, description = "`invalid_request` (malformed), `unsupported_grant_type`, `invalid_scope`", body = ErrorBody),
-        (status = 401, description = "`invalid_client`: unknown client or wrong secret", body = ErrorBody),
+        (status = 200, description = "A token (`Cache-Control: no-store`)", body = TokenResponse),
+        (status = 400, description = "`invalid_request` (malformed, `grant_type` missing, `audience` not `service`), `unsupported_grant_type`, `invalid_scope`", body = ErrorBody),
+        (status = 401, description = "`invalid_client`: no client credentials, unknown client or wrong secret", body = ErrorBody),
         (status = 413, description = "Body over the limit", body = ErrorBody),
         (status = 415, description = "Neither JSON nor form-encoded", body = ErrorBody),
     )
@@ -364,13 +373,19 @@ pub async fn issue_token(
             ));
         }
     }
+    // RFC 6749 §5.2: a request without client authentication is `invalid_client`.
+    let no_client = || {
+        oauth(
+            StatusCode::UNAUTHORIZED,
+            "invalid_client",
+            "client authentication is required: `client_id` and `client_secret` in the body, or HTTP Basic",
+        )
+    };
     let client_id = form
         .client_id
         .filter(|s| !s.is_empty())
-        .ok_or_else(|| bad("`client_id` is required"))?;
-    let secret = form
-        .client_secret
-        .ok_or_else(|| bad("`client_secret` is required"))?;
+        .ok_or_else(no_client)?;
+    let secret = form.client_secret.ok_or_else(no_client)?;
     let client = state.store.client(client_id.clone()).await?;
     let hash = client
         .as_ref()

@@ -108,12 +108,12 @@ impl QueryPairs {
             .map(|(_, v)| v.as_str())
     }
 
-    /// `key` as a boolean (`true`/`false`/`1`/`0`, or empty = true); absent = `None`.
+    /// `key` as a boolean (`true` or `false`); absent = `None`.
     pub fn flag(&self, key: &str) -> Result<Option<bool>, ApiError> {
         match self.last(key) {
             None => Ok(None),
-            Some("" | "true" | "1") => Ok(Some(true)),
-            Some("false" | "0") => Ok(Some(false)),
+            Some("true") => Ok(Some(true)),
+            Some("false") => Ok(Some(false)),
             Some(other) => Err(ApiError::BadRequest(format!(
                 "query parameter `{key}` must be true or false, not {other:?}"
             ))),
@@ -125,7 +125,7 @@ impl QueryPairs {
         match self.last(key) {
             None => Ok(None),
             Some(text) => match text.parse::<u64>() {
-                Ok(n) if n > 0 => Ok(Some(n)),
+                Ok(n) if n > 0 && text.bytes().all(|b| b.is_ascii_digit()) => Ok(Some(n)),
                 _ => Err(ApiError::BadRequest(format!(
                     "query parameter `{key}` must be a positive integer, not {text:?}"
                 ))),

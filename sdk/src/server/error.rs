@@ -93,9 +93,6 @@ pub enum ApiError {
         /// Seconds to wait.
         retry_after: u64,
     },
-    /// 501: something this service does not do.
-    #[error("{0}")]
-    NotImplemented(String),
     /// 500; the cause is logged, never sent.
     #[error("internal error: {0}")]
     Internal(String),
@@ -114,7 +111,6 @@ impl ApiError {
             ApiError::TooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
             ApiError::UnsupportedMediaType(_) => StatusCode::UNSUPPORTED_MEDIA_TYPE,
             ApiError::TooManyRequests { .. } => StatusCode::TOO_MANY_REQUESTS,
-            ApiError::NotImplemented(_) => StatusCode::NOT_IMPLEMENTED,
             ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }

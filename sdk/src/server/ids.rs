@@ -146,6 +146,8 @@ pub fn parse_duration(text: &str) -> Option<i64> {
     }
     let mut total = 0f64;
     let mut in_time = false;
+    // Elements read before and after `T`: each part that is present has at least one.
+    let mut elements = [0u32; 2];
     let mut number = String::new();
     for c in rest.chars() {
         match c.to_ascii_uppercase() {
@@ -154,8 +156,13 @@ pub fn parse_duration(text: &str) -> Option<i64> {
                 number.push(if d == ',' { '.' } else { d });
             }
             unit => {
+                let digits = |c: Option<char>| c.is_some_and(|c| c.is_ascii_digit());
+                if !digits(number.chars().next()) || !digits(number.chars().last()) {
+                    return None;
+                }
                 let value: f64 = number.parse().ok()?;
                 number.clear();
+                elements[usize::from(in_time)] += 1;
                 let ms = match (in_time, unit) {
                     (false, 'Y') => 365.0 * 86_400_000.0,
                     (false, 'M') => 30.0 * 86_400_000.0,
@@ -170,7 +177,15 @@ pub fn parse_duration(text: &str) -> Option<i64> {
             }
         }
     }
-    (number.is_empty() && total.is_finite() && total < 1e15).then_some(total as i64)
+    // A duration longer than any clock can go back is as good as "since the beginning".
+    let complete = number.is_empty() && elements[usize::from(in_time)] > 0;
+    complete.then(|| {
+        if total.is_finite() && total < 9.0e18 {
+            total as i64
+        } else {
+            i64::MAX
+        }
+    })
 }
 
 #[cfg(test)]
@@ -211,7 +226,11 @@ mod tests {
         assert_eq!(parse_duration("PT24H"), Some(86_400_000));
         assert_eq!(parse_duration("P1DT12H"), Some(129_600_000));
         assert_eq!(parse_duration("PT0.5S"), Some(500));
-        assert_eq!(parse_duration("PT"), Some(0));
+        assert_eq!(parse_duration("PT"), None);
+        assert_eq!(parse_duration("P1DT"), None);
+        assert_eq!(parse_duration("PT.5S"), None);
+        assert_eq!(parse_duration("p1d"), Some(86_400_000));
+        assert_eq!(parse_duration("PT99999999999999999999H"), Some(i64::MAX));
         assert_eq!(parse_duration("P"), None);
         assert_eq!(parse_duration("PT5X"), None);
         assert_eq!(parse_duration("24H"), None);

@@ -12,7 +12,8 @@ use super::auth::Caller;
 use super::body::{JsonBody, QueryPairs};
 use super::error::{ApiError, ErrorBody};
 use super::ids::{new_id, now_ms, parse_duration, parse_iso8601};
-use super::model::{CreateJobDoc, Items, JobOut, UpdateJobDoc};
+use super::model::{Items, JobOut};
+use super::request_docs::{CreateJobDoc, Execution, Processing, UpdateJobDoc};
 use super::scripts;
 use super::state::AppState;
 use super::store::{JobFields, JobFilter, StoreError};
@@ -126,27 +127,39 @@ pub async fn create_async(
     create_job(state, caller, body).await
 }
 
-/// Synchronous jobs stream their results: this service runs no job, so it refuses (501).
+/// Synchronous jobs stream the results of a run: this service runs no job, so it refuses
+/// (400; a 4xx because clients retry 5xx answers, and retrying cannot help).
 #[utoipa::path(
     post, path = "/v1/jobs/sync", tag = "jobs",
     responses(
         (status = 401, body = ErrorBody),
-        (status = 501, description = "This service stores and resolves jobs; it does not run them", body = ErrorBody),
+        (status = 400, description = "Always: this service stores and resolves jobs; it does not run them", body = ErrorBody),
     ),
     security(("bearer" = []))
 )]
 pub async fn sync(_caller: Caller) -> ApiError {
-    ApiError::NotImplemented(
+    ApiError::BadRequest(
         "synchronous jobs are not supported: this service stores and resolves jobs but does not run them; create the job with POST /v1/jobs/async and read it back resolved with GET /v1/jobs/{id}?resolved=true".into(),
     )
 }
 
+/// Every value of `key`, each one of `allowed` (400 naming it otherwise).
+fn enumerated(query: &QueryPairs, key: &str, allowed: &[&str]) -> Result<Vec<String>, ApiError> {
+    query
+        .0
+        .iter()
+        .filter(|(k, _)| k == key)
+        .flat_map(|(_, v)| v.split(','))
+        .map(|value| one_of(value.trim().to_owned(), allowed, key))
+        .collect()
+}
+
 fn filter(query: &QueryPairs) -> Result<(JobFilter, bool), ApiError> {
     let since_ms = match query.last("since") {
-        None | Some("") => None,
+        None => None,
         Some(text) => Some(
             parse_duration(text)
-                .map(|d| now_ms() - d)
+                .map(|d| now_ms().saturating_sub(d))
                 .or_else(|| parse_iso8601(text))
                 .ok_or_else(|| {
                     ApiError::BadRequest(format!(
@@ -159,8 +172,8 @@ fn filter(query: &QueryPairs) -> Result<(JobFilter, bool), ApiError> {
     let all = query.flag("allVersions")?.unwrap_or(false);
     Ok((
         JobFilter {
-            processing: query.all("processing"),
-            execution: query.all("execution"),
+            processing: enumerated(query, "processing", PROCESSINGS)?,
+            execution: enumerated(query, "execution", EXECUTIONS)?,
             states: query.all("state"),
             name: query
                 .last("name")
@@ -178,11 +191,11 @@ fn filter(query: &QueryPairs) -> Result<(JobFilter, bool), ApiError> {
 #[utoipa::path(
     get, path = "/v1/jobs", tag = "jobs",
     params(
-        ("processing" = Option<Vec<String>>, Query, description = "BATCH or STREAMING (repeatable)"),
-        ("execution" = Option<Vec<String>>, Query, description = "SYNCHRONOUS or ASYNCHRONOUS (repeatable)"),
-        ("state" = Option<Vec<String>>, Query, description = "States (repeatable or comma-separated)"),
-        ("name" = Option<String>, Query, description = "Exact name"),
-        ("since" = Option<String>, Query, description = "Versions written since: ISO 8601 time, or duration before now (PT6H)"),
+        ("processing" = Option<Vec<Processing>>, Query, description = "BATCH or STREAMING (repeatable, or comma-separated)"),
+        ("execution" = Option<Vec<Execution>>, Query, description = "SYNCHRONOUS or ASYNCHRONOUS (repeatable, or comma-separated)"),
+        ("state" = Option<Vec<String>>, Query, description = "States (repeatable or comma-separated; empty values are ignored)"),
+        ("name" = Option<String>, Query, description = "Exact name (empty: no filter)"),
+        ("since" = Option<String>, Query, pattern = r"^(\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])([Tt ]([01]\d|2[0-3]):[0-5]\d(:([0-5]\d|60)(\.\d+)?)?([Zz]|[+-]([01]\d|2[0-3])(:[0-5]\d)?)?)?|[Pp](\d+([.,]\d+)?[YyMmWwDd])+([Tt](\d+([.,]\d+)?[HhMmSs])+)?|[Pp][Tt](\d+([.,]\d+)?[HhMmSs])+)$", description = "Versions written since: an ISO 8601 time (2026-11-23T07:00:00Z), or an ISO 8601 duration before now (PT6H)"),
         ("id" = Option<Vec<String>>, Query, description = "Job ids (repeatable)"),
         ("latest" = Option<bool>, Query, description = "Default true; false lists every version"),
         ("allVersions" = Option<bool>, Query, description = "true lists every version"),
@@ -214,7 +227,7 @@ pub async fn list(
     get, path = "/v1/jobs/{id}", tag = "jobs",
     params(
         ("id" = String, Path, description = "Job id"),
-        ("version" = Option<u64>, Query, description = "This version (default: the latest)"),
+        ("version" = Option<u64>, Query, minimum = 1, description = "This version (default: the latest)"),
         ("resolved" = Option<bool>, Query, description = "true: the resolved graph"),
     ),
     responses(
@@ -288,13 +301,19 @@ pub async fn update(
             current_version: None,
         });
     }
-    let definition = match (map.get("jobGraph"), map.get("vertices")) {
+    let definition = match (
+        map.get("jobGraph").filter(|g| !g.is_null()),
+        map.get("vertices"),
+    ) {
         (Some(graph), _) => job_graph(graph, "jobGraph")?,
         (None, Some(_)) => job_graph(&body, "body")?,
         (None, None) => current.fields.definition.clone(),
     };
     let mut fields = current.fields;
     if let Some(name) = optional_string(map, "", "name")? {
+        if name.is_empty() {
+            return Err(ApiError::BadRequest("`name` must not be empty".into()));
+        }
         fields.name = name;
     }
     if let Some(tags) = string_map(map, "tags")? {

@@ -1,13 +1,12 @@
 //! The shapes the API answers with (and documents in `/openapi.json`).
 
-use std::collections::BTreeMap;
-
 use indexmap::IndexMap;
 use serde::Serialize;
 use serde_json::{Map, Value};
 use utoipa::ToSchema;
 
 use super::ids::iso8601;
+use super::request_docs::{DraftOutputDoc, JobGraphDoc};
 use super::store::{JobRecord, TemplateFields, TemplateRecord};
 
 /// A list: `{items: […]}`.
@@ -15,42 +14,6 @@ use super::store::{JobRecord, TemplateFields, TemplateRecord};
 pub struct Items<T> {
     /// The elements.
     pub items: Vec<T>,
-}
-
-/// An output that exists only in draft mode.
-#[derive(Debug, Serialize, ToSchema)]
-#[allow(dead_code)]
-pub struct DraftOutputDoc {
-    /// Output name.
-    name: String,
-    /// Description.
-    description: Option<String>,
-    /// Internal vertex that supplies it.
-    vertex: String,
-}
-
-/// A template version as written by a client (`POST /v1/templates`; `PUT` adds `version`).
-#[derive(Debug, Serialize, ToSchema)]
-#[serde(rename_all = "camelCase")]
-#[allow(dead_code)]
-pub struct TemplateInput {
-    /// Required, non-empty.
-    name: String,
-    /// Optional.
-    description: Option<String>,
-    /// PUT only: the version this write creates (N+1); another value is a 409.
-    version: Option<u64>,
-    /// A JSON Schema (2020-12) of the parameters; top-level `type: object`.
-    #[schema(value_type = Option<Object>)]
-    input_schema: Option<Value>,
-    /// Required, non-empty JavaScript source whose final expression is the job graph.
-    template: String,
-    /// External input name → internal target `vertex[:port]`.
-    inputs: Option<BTreeMap<String, String>>,
-    /// External output name → internal source `vertex[:port]`.
-    outputs: Option<BTreeMap<String, String>>,
-    /// Outputs that exist only in draft mode.
-    draft_outputs: Option<Vec<DraftOutputDoc>>,
 }
 
 /// One template version.
@@ -162,80 +125,6 @@ impl From<TemplateRecord> for TemplateSummary {
             updated_at: iso8601(record.updated_at_ms),
         }
     }
-}
-
-/// The body of `POST /v1/templates/test`.
-#[derive(Debug, Serialize, ToSchema)]
-#[serde(rename_all = "camelCase")]
-#[allow(dead_code)]
-pub struct TestRequestDoc {
-    /// The template to run (`template` required; `name`, `inputSchema`, `inputs`, `outputs`,
-    /// `draftOutputs`, `description` optional).
-    template: TemplateInput,
-    /// Inputs and draft flag.
-    input: Option<TestInputDoc>,
-    /// Check that the result is a valid job graph (also read as `checkValidGreprJobGraph`).
-    check_valid_job_graph: Option<bool>,
-}
-
-/// `input` of a test request.
-#[derive(Debug, Serialize, ToSchema)]
-#[serde(rename_all = "camelCase")]
-#[allow(dead_code)]
-pub struct TestInputDoc {
-    /// Draft mode (also read as `draft`).
-    is_draft: Option<bool>,
-    /// Parameter values.
-    #[schema(value_type = Option<Object>)]
-    values: Option<Map<String, Value>>,
-}
-
-/// A job graph: `{vertices, edges}`.
-#[derive(Debug, Serialize, ToSchema)]
-#[allow(dead_code)]
-pub struct JobGraphDoc {
-    /// Vertices, each with `type` and `name`.
-    #[schema(value_type = Vec<Object>)]
-    vertices: Vec<Value>,
-    /// Edges `from[:port] -> to[:port]`.
-    edges: Vec<String>,
-}
-
-/// The body of `POST /v1/jobs` and `POST /v1/jobs/async`.
-#[derive(Debug, Serialize, ToSchema)]
-#[serde(rename_all = "camelCase")]
-#[allow(dead_code)]
-pub struct CreateJobDoc {
-    /// Required.
-    name: String,
-    /// Required: `SYNCHRONOUS` or `ASYNCHRONOUS`.
-    execution: String,
-    /// Required: `BATCH` or `STREAMING`.
-    processing: String,
-    /// Required; template operations are resolved.
-    job_graph: JobGraphDoc,
-    /// String → string.
-    tags: Option<BTreeMap<String, String>>,
-    /// Default `RUNNING`.
-    desired_state: Option<String>,
-}
-
-/// The body of `PUT /v1/jobs/{id}`.
-#[derive(Debug, Serialize, ToSchema)]
-#[serde(rename_all = "camelCase")]
-#[allow(dead_code)]
-pub struct UpdateJobDoc {
-    /// The version this update is based on; another current version is a 409.
-    from_version: Option<u64>,
-    /// The new graph (default: the current definition, resolved again). A body with
-    /// `vertices` at the top level is read as the graph itself.
-    job_graph: Option<JobGraphDoc>,
-    /// Default: unchanged.
-    desired_state: Option<String>,
-    /// Default: unchanged.
-    name: Option<String>,
-    /// Default: unchanged.
-    tags: Option<BTreeMap<String, String>>,
 }
 
 /// A job version.

@@ -9,7 +9,8 @@ use super::auth::Caller;
 use super::body::{JsonBody, QueryPairs};
 use super::error::{ApiError, ErrorBody};
 use super::ids::new_id;
-use super::model::{Items, TemplateInput, TemplateOut, TemplateSummary, TestRequestDoc};
+use super::model::{Items, TemplateOut, TemplateSummary};
+use super::request_docs::{JobGraphDoc, TemplateCreateDoc, TemplateUpdateDoc, TestRequestDoc};
 use super::scripts;
 use super::state::AppState;
 use super::store::{NewTemplateVersion, StoreError, TemplateFields};
@@ -40,7 +41,7 @@ fn not_found(id: &str) -> impl Fn(StoreError) -> ApiError + '_ {
 /// Create a template: version 1 under a new id.
 #[utoipa::path(
     post, path = "/v1/templates", tag = "templates",
-    request_body = TemplateInput,
+    request_body = TemplateCreateDoc,
     responses(
         (status = 201, description = "Created: version 1", body = TemplateOut),
         (status = 400, description = "A field is missing or invalid (the message names it)", body = ErrorBody),
@@ -89,7 +90,7 @@ pub async fn list(
     params(
         ("id" = String, Path, description = "Template id"),
         ("latest" = Option<bool>, Query, description = "true: only the latest version"),
-        ("version" = Option<u64>, Query, description = "Only this version"),
+        ("version" = Option<u64>, Query, minimum = 1, description = "Only this version"),
     ),
     responses(
         (status = 200, description = "The versions asked for, oldest first", body = Items<TemplateOut>),
@@ -137,7 +138,7 @@ pub async fn get(
 #[utoipa::path(
     put, path = "/v1/templates/{id}", tag = "templates",
     params(("id" = String, Path, description = "Template id")),
-    request_body = TemplateInput,
+    request_body = TemplateUpdateDoc,
     responses(
         (status = 200, description = "The new version", body = TemplateOut),
         (status = 400, body = ErrorBody), (status = 401, body = ErrorBody),
@@ -202,7 +203,7 @@ pub async fn delete(
     post, path = "/v1/templates/test", tag = "templates",
     request_body = TestRequestDoc,
     responses(
-        (status = 200, description = "The job graph the script yields", body = super::model::JobGraphDoc),
+        (status = 200, description = "The job graph the script yields", body = JobGraphDoc),
         (status = 400, description = "Invalid request, or the test failed: `error` starts with the contract prefix", body = ErrorBody),
         (status = 401, body = ErrorBody), (status = 413, body = ErrorBody), (status = 415, body = ErrorBody),
         (status = 429, description = "The organization has too many script runs in flight (`Retry-After`)", body = ErrorBody),

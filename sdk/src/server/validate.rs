@@ -38,7 +38,7 @@ pub fn required_string(
     name: &str,
 ) -> Result<String, ApiError> {
     match optional_string(map, prefix, name)? {
-        Some(s) if !s.trim().is_empty() => Ok(s),
+        Some(s) if !s.is_empty() => Ok(s),
         Some(_) => Err(bad(format!("`{prefix}{name}` must not be empty"))),
         None => Err(bad(format!("`{prefix}{name}` is required"))),
     }
@@ -116,13 +116,16 @@ fn port_map(
                 let text = value
                     .as_str()
                     .ok_or_else(|| bad(format!("`{field}` must be a string `vertex[:port]`")))?;
-                text.parse::<Endpoint>().map_err(|e| {
+                let form = |reason: &str| {
                     bad(format!(
-                        "`{field}` must be of the form `vertex[:port]`: {}",
-                        e.reason
+                        "`{field}` must be of the form `vertex[:port]`: {reason}"
                     ))
-                })?;
-                out.insert(key.clone(), text.trim().to_owned());
+                };
+                if text.chars().any(char::is_whitespace) {
+                    return Err(form("names contain no white space"));
+                }
+                text.parse::<Endpoint>().map_err(|e| form(&e.reason))?;
+                out.insert(key.clone(), text.to_owned());
             }
         }
         Some(_) => {

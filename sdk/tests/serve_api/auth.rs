@@ -174,6 +174,14 @@ fn token_endpoint_forms_and_errors() {
         Some(&json!({"client_id": "alice"})),
     );
     assert_eq!((r.status, r.error()), (400, "invalid_request".to_owned()));
+    // No client authentication at all: RFC 6749 §5.2 `invalid_client`, 401.
+    let r = call(
+        "POST",
+        "/oauth/token",
+        None,
+        Some(&json!({"grant_type": "client_credentials"})),
+    );
+    assert_eq!((r.status, r.error()), (401, "invalid_client".to_owned()));
     let r = raw(
         "POST",
         "/oauth/token",

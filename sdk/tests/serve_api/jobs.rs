@@ -159,10 +159,30 @@ fn jobs_lifecycle() {
         r.json()["items"][0]["jobGraph"]["vertices"][1]["name"],
         "errors.f"
     );
-    assert_eq!(
-        call("GET", "/v1/jobs?since=yesterday", Some(token), None).status,
-        400
-    );
+    // Query parameters are read strictly: a typo is a 400 naming the parameter, never a
+    // filter that silently matches nothing.
+    for query in [
+        "since=yesterday",
+        "since=",
+        "since=PT",
+        "processing=batch",
+        "execution=",
+        "latest=",
+        "latest=yes",
+        "resolved=1",
+    ] {
+        let r = call("GET", &format!("/v1/jobs?{query}"), Some(token), None);
+        let name = query.split('=').next().unwrap();
+        assert!(
+            r.status == 400 && r.error().contains(&format!("`{name}`")),
+            "{query}: {} {}",
+            r.status,
+            r.body
+        );
+    }
+    assert_eq!(list("?since=2026-01-01T00:00:00%2B01:00"), both);
+    assert_eq!(list("?since=P99999999999Y"), both);
+    assert_eq!(list("?processing=BATCH,STREAMING"), both);
 
     // Required fields.
     for (field, expected) in [
@@ -198,7 +218,7 @@ fn jobs_lifecycle() {
 
     // Synchronous execution is refused, saying why.
     let r = call("POST", "/v1/jobs/sync", Some(token), Some(&batch));
-    assert_eq!(r.status, 501);
+    assert_eq!(r.status, 400);
     assert!(r.error().contains("does not run them"));
 
     // A job whose template was deleted cannot be updated.
