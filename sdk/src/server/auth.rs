@@ -325,7 +325,7 @@ fn decode_base64(text: &str) -> Option<Vec<u8>> {
     request_body(
         content(
             (TokenRequest = "application/json"),
-            (TokenRequest = "application/x-www-form-urlencoded"),
+            (super::request_docs::TokenForm = "application/x-www-form-urlencoded"),
         ),
         description = "client_id and client_secret may come as HTTP Basic credentials instead (RFC 6749 §2.3.1)."
     ),

@@ -16,10 +16,13 @@ use utoipa::openapi::schema::{
     AdditionalProperties, ArrayBuilder, Object, ObjectBuilder, SchemaType, Type,
 };
 
-/// `vertex[:port]`: names without white space or `:`.
-pub const ENDPOINT_PATTERN: &str = r"^[^\s:]+(:[^\s:]+)?$";
+/// `vertex[:port]`: names without white space or `:`. White space is spelled out (Unicode
+/// `White_Space`, what Rust's `char::is_whitespace` tests), because `\s` differs between
+/// regular-expression engines.
+pub const ENDPOINT_PATTERN: &str = r"^[^:\t\n\u000B\f\r \u0085\u00A0\u1680\u2000-\u200A\u2028\u2029\u202F\u205F\u3000]+(:[^:\t\n\u000B\f\r \u0085\u00A0\u1680\u2000-\u200A\u2028\u2029\u202F\u205F\u3000]+)?$";
 /// A vertex name: no white space or `:`.
-pub const VERTEX_PATTERN: &str = r"^[^\s:]+$";
+pub const VERTEX_PATTERN: &str =
+    r"^[^:\t\n\u000B\f\r \u0085\u00A0\u1680\u2000-\u200A\u2028\u2029\u202F\u205F\u3000]+$";
 
 fn nullable(kind: Type) -> SchemaType {
     SchemaType::from_iter([kind, Type::Null])
@@ -52,7 +55,9 @@ fn input_schema() -> Object {
             ObjectBuilder::new()
                 .schema_type(Type::Object)
                 .additional_properties(Some(AdditionalProperties::RefOr(
-                    ObjectBuilder::new().schema_type(Type::Object).into(),
+                    ObjectBuilder::new()
+                        .schema_type(SchemaType::from_iter([Type::Object, Type::Boolean]))
+                        .into(),
                 ))),
         )
         .property(
@@ -101,7 +106,9 @@ pub struct DraftOutputDoc {
     /// Description.
     description: Option<String>,
     /// Internal vertex that supplies it.
-    #[schema(pattern = r"^[^\s:]+$")]
+    #[schema(
+        pattern = r"^[^:\t\n\u000B\f\r \u0085\u00A0\u1680\u2000-\u200A\u2028\u2029\u202F\u205F\u3000]+$"
+    )]
     vertex: String,
 }
 
@@ -220,6 +227,7 @@ pub struct JobGraphDoc {
     #[schema(schema_with = vertices)]
     vertices: Vec<Value>,
     /// Edges `from[:port] -> to[:port]` between vertices of the graph.
+    #[schema(nullable = false)]
     edges: Option<Vec<String>>,
 }
 
@@ -281,4 +289,25 @@ pub struct UpdateJobDoc {
     name: Option<String>,
     /// Default: unchanged.
     tags: Option<BTreeMap<String, String>>,
+}
+
+/// A form-encoded token request (`application/x-www-form-urlencoded`): the JSON request's
+/// fields, as text.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct TokenForm {
+    /// The client id (or HTTP Basic credentials instead).
+    #[schema(nullable = false)]
+    client_id: Option<String>,
+    /// The client secret (or HTTP Basic credentials instead).
+    #[schema(nullable = false)]
+    client_secret: Option<String>,
+    /// Must be `client_credentials`.
+    #[schema(pattern = "^client_credentials$")]
+    grant_type: String,
+    /// `service` when given.
+    #[schema(nullable = false, pattern = "^service$")]
+    audience: Option<String>,
+    /// `service` when given.
+    #[schema(nullable = false, pattern = "^service$")]
+    scope: Option<String>,
 }

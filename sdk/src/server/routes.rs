@@ -27,7 +27,7 @@ use super::templates;
 /// Create an external trigger: no token needed; the payload (any JSON) is stored.
 #[utoipa::path(
     post, path = "/v1/triggers", tag = "triggers",
-    request_body(content = Object, description = "Any JSON document"),
+    request_body(content = serde_json::Value, description = "Any JSON value"),
     responses(
         (status = 202, description = "Stored", body = TriggerAccepted),
         (status = 400, body = ErrorBody), (status = 413, body = ErrorBody), (status = 415, body = ErrorBody),

@@ -65,8 +65,14 @@ pub fn optional_version(
 ) -> Result<Option<u64>, ApiError> {
     match map.get(name) {
         None | Some(Value::Null) => Ok(None),
+        // An integer written as a float (`3.0`) is an integer, as JSON Schema says.
         Some(v) => v
             .as_u64()
+            .or_else(|| {
+                v.as_f64()
+                    .filter(|f| f.fract() == 0.0 && *f >= 1.0 && *f < 9.0e15)
+                    .map(|f| f as u64)
+            })
             .filter(|n| *n > 0)
             .map(Some)
             .ok_or_else(|| bad(format!("`{prefix}{name}` must be a positive integer"))),

@@ -59,6 +59,29 @@ fn health_openapi_and_api_prefix() {
             );
         }
     }
+    // Every answer the server can give is documented: 401 wherever a token is needed, 400,
+    // 413 and 415 wherever a body is read, and every error as an ErrorBody.
+    for (path, item) in doc["paths"].as_object().unwrap() {
+        for (method, operation) in item.as_object().unwrap() {
+            let responses = operation["responses"].as_object().unwrap();
+            let has = |status: &str| responses.contains_key(status);
+            let at = format!("{method} {path}");
+            if operation.get("security").is_some() {
+                assert!(has("401"), "{at}: 401 not documented");
+            }
+            if operation.get("requestBody").is_some() {
+                for status in ["400", "413", "415"] {
+                    assert!(has(status), "{at}: {status} not documented");
+                }
+            }
+            for (status, response) in responses {
+                if status.starts_with('4') || status.starts_with('5') {
+                    let schema = &response["content"]["application/json"]["schema"]["$ref"];
+                    assert_eq!(schema, "#/components/schemas/ErrorBody", "{at} {status}");
+                }
+            }
+        }
+    }
     // Bodies are documented.
     assert!(doc["components"]["schemas"]["TemplateOut"].is_object());
     assert!(doc["components"]["schemas"]["ErrorBody"].is_object());
