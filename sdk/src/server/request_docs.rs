@@ -20,6 +20,9 @@ use utoipa::openapi::schema::{
 /// `White_Space`, what Rust's `char::is_whitespace` tests), because `\s` differs between
 /// regular-expression engines.
 pub const ENDPOINT_PATTERN: &str = r"^[^:\t\n\u000B\f\r \u0085\u00A0\u1680\u2000-\u200A\u2028\u2029\u202F\u205F\u3000]+(:[^:\t\n\u000B\f\r \u0085\u00A0\u1680\u2000-\u200A\u2028\u2029\u202F\u205F\u3000]+)?$";
+/// An edge, `from[:port] -> to[:port]`, white space allowed around the parts (names in
+/// edges without `>`, so that `->` is never part of a name).
+pub const EDGE_PATTERN: &str = r"^[\t\n\u000B\f\r \u0085\u00A0\u1680\u2000-\u200A\u2028\u2029\u202F\u205F\u3000]*[^:>\t\n\u000B\f\r \u0085\u00A0\u1680\u2000-\u200A\u2028\u2029\u202F\u205F\u3000]+(:[^:>\t\n\u000B\f\r \u0085\u00A0\u1680\u2000-\u200A\u2028\u2029\u202F\u205F\u3000]+)?[\t\n\u000B\f\r \u0085\u00A0\u1680\u2000-\u200A\u2028\u2029\u202F\u205F\u3000]*->[\t\n\u000B\f\r \u0085\u00A0\u1680\u2000-\u200A\u2028\u2029\u202F\u205F\u3000]*[^:>\t\n\u000B\f\r \u0085\u00A0\u1680\u2000-\u200A\u2028\u2029\u202F\u205F\u3000]+(:[^:>\t\n\u000B\f\r \u0085\u00A0\u1680\u2000-\u200A\u2028\u2029\u202F\u205F\u3000]+)?[\t\n\u000B\f\r \u0085\u00A0\u1680\u2000-\u200A\u2028\u2029\u202F\u205F\u3000]*$";
 /// A vertex name: no white space or `:`.
 pub const VERTEX_PATTERN: &str =
     r"^[^:\t\n\u000B\f\r \u0085\u00A0\u1680\u2000-\u200A\u2028\u2029\u202F\u205F\u3000]+$";
@@ -62,7 +65,9 @@ fn input_schema() -> Object {
         )
         .property(
             "required",
-            ArrayBuilder::new().items(ObjectBuilder::new().schema_type(Type::String)),
+            ArrayBuilder::new()
+                .items(ObjectBuilder::new().schema_type(Type::String))
+                .unique_items(true),
         )
         .description(Some(
             "A JSON Schema (2020-12) of an object: the template's parameters. It must compile as a JSON Schema; one that does not is a 400 naming `inputSchema`.",
@@ -88,6 +93,20 @@ fn vertex() -> Object {
         .required("name")
         .description(Some(
             "A vertex: `type`, a `name` unique in the graph, and the type's fields. A `template-operation` names a `templateId` of the caller's organization.",
+        ))
+        .build()
+}
+
+/// A job graph's edges.
+fn edges() -> utoipa::openapi::schema::Array {
+    ArrayBuilder::new()
+        .items(
+            ObjectBuilder::new()
+                .schema_type(Type::String)
+                .pattern(Some(EDGE_PATTERN)),
+        )
+        .description(Some(
+            "Edges `from[:port] -> to[:port]` between vertices of the graph (a name that is not a vertex of the graph is a 400).",
         ))
         .build()
 }
@@ -227,7 +246,7 @@ pub struct JobGraphDoc {
     #[schema(schema_with = vertices)]
     vertices: Vec<Value>,
     /// Edges `from[:port] -> to[:port]` between vertices of the graph.
-    #[schema(nullable = false)]
+    #[schema(schema_with = edges)]
     edges: Option<Vec<String>>,
 }
 
