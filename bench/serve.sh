@@ -6,7 +6,11 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 SECONDS_PER_RUN="${1:-10}"
-nice -n 10 cargo build -q --release -p jobgraph-sdk --bin jobgraph -p jobgraph-load
+# NO_BUILD=1 uses the release binaries already built.
+if [ -z "${NO_BUILD:-}" ]; then
+  nice -n 10 cargo build -q --release -p jobgraph-sdk --bin jobgraph
+  nice -n 10 cargo build -q --release -p jobgraph-load
+fi
 BIN=target/release/jobgraph
 LOAD=target/release/jobgraph-load
 WORK="$(mktemp -d)"
