@@ -83,6 +83,18 @@ enum Command {
         #[command(flatten)]
         common: Common,
     },
+    /// Run the service: templates, jobs and tokens over HTTP, kept in a SQLite database.
+    ///
+    /// Example:
+    ///   jobgraph serve --addr 127.0.0.1:8080 --data ./data --client ci:s3cret:acme
+    ///   curl -s -X POST http://127.0.0.1:8080/oauth/token -H 'Content-Type: application/json' \
+    ///     -d '{"client_id":"ci","client_secret":"s3cret","audience":"service","grant_type":"client_credentials"}'
+    ///
+    /// With no client configured (and none stored), one is generated for organization
+    /// `default` and printed once. Endpoints: docs/api.md and GET /openapi.json. SIGINT or
+    /// SIGTERM stops it gracefully.
+    #[cfg(feature = "server")]
+    Serve(jobgraph_sdk::server::ServeArgs),
     /// Serve script executions on stdin/stdout for `--sandbox isolated` (internal).
     #[command(name = "sandbox-worker", hide = true)]
     SandboxWorker,
@@ -226,6 +238,11 @@ fn run(command: Command) -> Result<(), Failure> {
     match command {
         Command::SandboxWorker => jobgraph_sdk::sandbox_worker::serve()
             .map_err(|e| Failure::usage(format!("sandbox worker: {e}"))),
+        #[cfg(feature = "server")]
+        Command::Serve(args) => jobgraph_sdk::server::serve(&args).map_err(|e| Failure {
+            message: format!("jobgraph serve: {e}"),
+            status: 1,
+        }),
         Command::Resolve {
             job_file,
             templates,
