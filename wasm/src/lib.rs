@@ -128,10 +128,11 @@ impl RawError {
     }
 }
 
+/// Through JSON text: serde_json's `arbitrary_precision` numbers (which keep a number's exact
+/// text) serialize as a private map with any other serializer.
 fn to_js<T: Serialize>(value: &T) -> Result<JsValue, JsValue> {
-    value
-        .serialize(&serde_wasm_bindgen::Serializer::json_compatible())
-        .map_err(|e| JsValue::from_str(&e.to_string()))
+    let text = serde_json::to_string(value).map_err(|e| JsValue::from_str(&e.to_string()))?;
+    js_sys::JSON::parse(&text)
 }
 
 fn from_js<T: for<'de> Deserialize<'de> + Default>(
