@@ -16,6 +16,7 @@
 
 mod boa_errors;
 mod engine;
+mod guard;
 mod js_json;
 mod limits;
 pub mod memory;

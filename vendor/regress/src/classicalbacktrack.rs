@@ -499,6 +499,12 @@ impl<'a, Input: InputIndexer> MatchAttempter<'a, Input> {
         pos: &mut Input::Position,
         _dir: Dir,
     ) -> bool {
+        // jobgraph patch: the embedder may stop a long match (see `interrupt`).
+        #[cfg(feature = "std")]
+        if crate::interrupt::step() {
+            self.bts.truncate(1);
+            return false;
+        }
         loop {
             // We always have a single Exhausted instruction backstopping our stack,
             // so we do not need to check for empty bts.
@@ -1071,6 +1077,11 @@ impl<Input: InputIndexer> BacktrackExecutor<'_, Input> {
     ) -> Option<Match> {
         let inp = self.input;
         loop {
+            // jobgraph patch: the embedder may stop a long search (see `interrupt`).
+            #[cfg(feature = "std")]
+            if crate::interrupt::step() {
+                return None;
+            }
             // Find the next start location, or None if none.
             // Don't try this unless CODE_UNITS_ARE_BYTES - i.e. don't do byte searches
             // on UTF-16 or UCS2.

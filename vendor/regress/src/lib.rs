@@ -167,6 +167,9 @@ pub use crate::api::*;
 #[macro_use]
 mod util;
 
+#[cfg(feature = "std")]
+pub mod interrupt;
+
 mod api;
 mod bytesearch;
 mod charclasses;

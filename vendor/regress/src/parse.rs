@@ -513,6 +513,10 @@ where
         }
         let mut terms = vec![self.consume_term()?];
         while self.try_consume('|') {
+            // jobgraph patch: bounded alternatives (see `MAX_ALTERNATIVES`).
+            if terms.len() >= crate::types::MAX_ALTERNATIVES {
+                return error("Regular expression has too many alternatives");
+            }
             terms.push(self.consume_term()?)
         }
         self.depth -= 1;

@@ -22,6 +22,11 @@ pub type LoopID = u16;
 /// This bounds parser recursion to prevent a stack overflow on adversarial input.
 pub const MAX_NESTING_DEPTH: u32 = 256;
 
+/// The maximum number of alternatives of one disjunction (jobgraph patch): they become a
+/// right-nested chain that the optimizer and the emitter walk recursively (and, for a hundred
+/// thousand alternatives, for minutes).
+pub const MAX_ALTERNATIVES: usize = 4096;
+
 #[derive(Debug, Copy, Clone, PartialEq, Eq)]
 pub enum CharacterClassType {
     Digits,

@@ -1,6 +1,8 @@
 //! Boa parser implementation.
 
 mod cursor;
+/// The nesting bound of the parser (jobgraph patch).
+pub use cursor::nesting;
 mod expression;
 mod statement;
 

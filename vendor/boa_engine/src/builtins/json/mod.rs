@@ -370,6 +370,7 @@ impl Json {
         source_node: Option<&JsonNode>,
         context: &mut Context,
     ) -> JsResult<JsValue> {
+        context.check_native_stack()?; // jobgraph patch: recursion over nested values
         // 1. Let val be ? Get(holder, name).
         let val = holder.get(name.clone(), context)?;
 
@@ -771,6 +772,7 @@ impl Json {
         holder: &JsObject,
         context: &mut Context,
     ) -> JsResult<Option<JsString>> {
+        context.check_native_stack()?; // jobgraph patch: recursion over nested values
         // 1. Let value be ? Get(holder, key).
         let mut value = holder.get(key.clone(), context)?;
 
@@ -1145,7 +1147,8 @@ impl Json {
         };
 
         // 5. Let partial be a new empty List.
-        let mut partial = Vec::with_capacity(len as usize);
+        // jobgraph patch: `len` can be 2^32 - 1 for a sparse array; the list grows as needed.
+        let mut partial = Vec::with_capacity((len as usize).min(1 << 10));
 
         // 7. Let index be 0.
         let mut index = 0;

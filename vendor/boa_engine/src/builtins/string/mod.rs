@@ -660,7 +660,9 @@ impl String {
         for arg in args {
             // a. Let nextString be ? ToString(next).
             // b. Set R to the string-concatenation of R and nextString.
-            string = js_string!(&string, &arg.to_string(context)?);
+            let next = arg.to_string(context)?;
+            context.ensure_can_concat(&[string.as_str(), next.as_str()])?; // jobgraph patch
+            string = js_string!(&string, &next);
         }
 
         // 5. Return R.
@@ -733,15 +735,23 @@ impl String {
 
         let n = n as usize;
 
-        // Charge each repetition against the VM loop-iteration limit.
-        let mut result = Vec::with_capacity(n);
-        for _ in 0..n {
-            crate::vm::opcode::IncrementLoopIteration::operation((), context)?;
-            result.push(string.as_str());
-        }
+        // jobgraph patch: the result is built in one buffer (not from a list of `n` slices,
+        // 16 bytes per repetition), after the host agreed to its size (the buffer and the
+        // string made from it are live at once).
+        let unit = if string.as_str().is_latin1() { 1 } else { 2 };
+        let bytes = (n as u64).saturating_mul(len as u64).saturating_mul(unit);
+        context.ensure_can_allocate(bytes.saturating_mul(2))?;
 
         // 6. Return the String value that is made from n copies of S appended together.
-        Ok(JsString::concat_array(&result).into())
+        let result = match string.as_str().variant() {
+            crate::string::JsStrVariant::Latin1(units) => {
+                JsString::from(crate::string::JsStr::latin1(&units.repeat(n)))
+            }
+            crate::string::JsStrVariant::Utf16(units) => {
+                JsString::from(crate::string::JsStr::utf16(&units.repeat(n)))
+            }
+        };
+        Ok(result.into())
     }
 
     /// `String.prototype.slice( beginIndex [, endIndex] )`
@@ -1567,6 +1577,10 @@ impl String {
         }
 
         let filler_len = filler.len() as u64;
+
+        // jobgraph patch: the host agrees to the sizes first (the filler as UTF-16 code units,
+        // the result at most as many).
+        context.ensure_can_allocate(fill_len.saturating_mul(2).saturating_add(int_max_length.saturating_mul(2)))?;
 
         // 9. Let truncatedStringFiller be the String value consisting of repeated
         // concatenations of filler truncated to length fillLen.

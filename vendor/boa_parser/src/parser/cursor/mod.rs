@@ -1,5 +1,6 @@
 //! Cursor implementation for the parser.
 mod buffered_lexer;
+pub mod nesting;
 
 use crate::{
     Error,
@@ -37,6 +38,9 @@ pub(super) struct Cursor<R> {
 
     /// Tracks the number of tagged templates that are currently being parsed.
     tagged_templates_count: u32,
+
+    /// How deeply the source nests (jobgraph patch, see [`nesting`]).
+    pub(super) nesting: nesting::Nesting,
 }
 
 impl<R> Cursor<R>
@@ -51,7 +55,54 @@ where
             json_parse: false,
             identifier: 0,
             tagged_templates_count: 0,
+            nesting: nesting::Nesting::new(),
         }
+    }
+
+    /// Opens a production for the nesting bound (jobgraph patch, see [`nesting`]): one more
+    /// level if `level`, and a scope for the links of its loop. Fails past the limit.
+    pub(super) fn open_nesting(
+        &mut self,
+        level: bool,
+        interner: &mut Interner,
+    ) -> ParseResult<nesting::Scope> {
+        let scope = self.nesting.open(level);
+        if self.nesting.exceeded() {
+            return Err(self.nesting_error(interner));
+        }
+        Ok(scope)
+    }
+
+    /// Closes a production opened with [`Self::open_nesting`]. Fails past the limit.
+    pub(super) fn close_nesting(
+        &mut self,
+        scope: nesting::Scope,
+        interner: &mut Interner,
+    ) -> ParseResult<()> {
+        self.nesting.close(scope);
+        if self.nesting.exceeded() {
+            return Err(self.nesting_error(interner));
+        }
+        Ok(())
+    }
+
+    /// Adds a link of a left-deep chain to the innermost open production (jobgraph patch).
+    /// Fails past the limit.
+    pub(super) fn nesting_link(&mut self, interner: &mut Interner) -> ParseResult<()> {
+        self.nesting.link();
+        if self.nesting.exceeded() {
+            return Err(self.nesting_error(interner));
+        }
+        Ok(())
+    }
+
+    fn nesting_error(&mut self, interner: &mut Interner) -> Error {
+        let position = match self.peek(0, interner) {
+            Ok(Some(token)) => token.span().start(),
+            Ok(None) => boa_ast::Position::new(1, 1),
+            Err(error) => return error,
+        };
+        self.nesting.error(position)
     }
 
     /// Sets the goal symbol of the cursor to `Module`.

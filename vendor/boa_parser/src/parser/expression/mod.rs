@@ -78,6 +78,8 @@ macro_rules! expression {
             type Output = FormalParameterListOrExpression;
 
             fn parse(self, cursor: &mut Cursor<R>, interner: &mut Interner)-> ParseResult<Self::Output> {
+                // jobgraph patch: bounded nesting (see `cursor::nesting`).
+                let scope = cursor.open_nesting(false, interner)?;
 
                 if $goal.is_some() {
                     cursor.set_goal($goal.unwrap());
@@ -85,6 +87,7 @@ macro_rules! expression {
 
                 let lhs = $lower::new($( self.$low_param ),*).parse(cursor, interner)?;
                 let FormalParameterListOrExpression::Expression(mut lhs) = lhs else {
+                    cursor.close_nesting(scope, interner)?;
                     return Ok(lhs);
                 };
 
@@ -92,6 +95,7 @@ macro_rules! expression {
                     match *tok.kind() {
                         TokenKind::Punctuator(op) if $( op == $op )||* => {
                             cursor.advance(interner);
+                            cursor.nesting_link(interner)?;
                             lhs = Binary::new(
                                 op.as_binary_op().expect("Could not get binary operation."),
                                 lhs,
@@ -102,6 +106,7 @@ macro_rules! expression {
                     }
                 }
 
+                cursor.close_nesting(scope, interner)?;
                 Ok(lhs.into())
             }
         }
@@ -146,6 +151,20 @@ where
     type Output = ast::Expression;
 
     fn parse(self, cursor: &mut Cursor<R>, interner: &mut Interner) -> ParseResult<Self::Output> {
+        // jobgraph patch: bounded nesting (see `cursor::nesting`).
+        let scope = cursor.open_nesting(false, interner)?;
+        let output = self.parse_nested(cursor, interner)?;
+        cursor.close_nesting(scope, interner)?;
+        Ok(output)
+    }
+}
+
+impl Expression {
+    fn parse_nested<R: ReadChar>(
+        self,
+        cursor: &mut Cursor<R>,
+        interner: &mut Interner,
+    ) -> ParseResult<ast::Expression> {
         let mut lhs = AssignmentExpression::new(self.allow_in, self.allow_yield, self.allow_await)
             .parse(cursor, interner)?;
         while let Some(tok) = cursor.peek(0, interner)? {
@@ -164,6 +183,7 @@ where
                     }
 
                     cursor.advance(interner);
+                    cursor.nesting_link(interner)?;
 
                     lhs = Binary::new(
                         Punctuator::Comma
@@ -253,6 +273,20 @@ where
     type Output = FormalParameterListOrExpression;
 
     fn parse(self, cursor: &mut Cursor<R>, interner: &mut Interner) -> ParseResult<Self::Output> {
+        // jobgraph patch: bounded nesting (see `cursor::nesting`).
+        let scope = cursor.open_nesting(true, interner)?;
+        let output = self.parse_nested(cursor, interner)?;
+        cursor.close_nesting(scope, interner)?;
+        Ok(output)
+    }
+}
+
+impl ShortCircuitExpression {
+    fn parse_nested<R: ReadChar>(
+        self,
+        cursor: &mut Cursor<R>,
+        interner: &mut Interner,
+    ) -> ParseResult<FormalParameterListOrExpression> {
         let current_node =
             BitwiseORExpression::new(self.allow_in, self.allow_yield, self.allow_await)
                 .parse(cursor, interner)?;
@@ -274,6 +308,7 @@ where
                         ));
                     }
                     cursor.advance(interner);
+                    cursor.nesting_link(interner)?;
                     previous = PreviousExpr::Logical;
                     let rhs =
                         BitwiseORExpression::new(self.allow_in, self.allow_yield, self.allow_await)
@@ -293,6 +328,7 @@ where
                         ));
                     }
                     cursor.advance(interner);
+                    cursor.nesting_link(interner)?;
                     previous = PreviousExpr::Logical;
                     let rhs = Self::with_previous(
                         self.allow_in,
@@ -315,6 +351,7 @@ where
                         ));
                     }
                     cursor.advance(interner);
+                    cursor.nesting_link(interner)?;
                     previous = PreviousExpr::Coalesce;
                     let rhs =
                         BitwiseORExpression::new(self.allow_in, self.allow_yield, self.allow_await)

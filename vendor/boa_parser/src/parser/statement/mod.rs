@@ -116,6 +116,20 @@ where
     type Output = ast::Statement;
 
     fn parse(self, cursor: &mut Cursor<R>, interner: &mut Interner) -> ParseResult<Self::Output> {
+        // jobgraph patch: bounded nesting (see `cursor::nesting`).
+        let scope = cursor.open_nesting(true, interner)?;
+        let output = self.parse_nested(cursor, interner)?;
+        cursor.close_nesting(scope, interner)?;
+        Ok(output)
+    }
+}
+
+impl Statement {
+    fn parse_nested<R: ReadChar>(
+        self,
+        cursor: &mut Cursor<R>,
+        interner: &mut Interner,
+    ) -> ParseResult<ast::Statement> {
         // TODO: add BreakableStatement and divide Whiles, fors and so on to another place.
         let tok = cursor.peek(0, interner).or_abrupt()?;
 

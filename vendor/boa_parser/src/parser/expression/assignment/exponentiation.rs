@@ -58,6 +58,20 @@ where
     type Output = FormalParameterListOrExpression;
 
     fn parse(self, cursor: &mut Cursor<R>, interner: &mut Interner) -> ParseResult<Self::Output> {
+        // jobgraph patch: bounded nesting (see `cursor::nesting`).
+        let scope = cursor.open_nesting(true, interner)?;
+        let output = self.parse_nested(cursor, interner)?;
+        cursor.close_nesting(scope, interner)?;
+        Ok(output)
+    }
+}
+
+impl ExponentiationExpression {
+    fn parse_nested<R: ReadChar>(
+        self,
+        cursor: &mut Cursor<R>,
+        interner: &mut Interner,
+    ) -> ParseResult<FormalParameterListOrExpression> {
         let next = cursor.peek(0, interner).or_abrupt()?;
         match next.kind() {
             TokenKind::Keyword((Keyword::Delete | Keyword::Void | Keyword::TypeOf, _))

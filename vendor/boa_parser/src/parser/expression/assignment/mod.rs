@@ -87,7 +87,21 @@ where
 {
     type Output = Expression;
 
-    fn parse(self, cursor: &mut Cursor<R>, interner: &mut Interner) -> ParseResult<Expression> {
+    fn parse(self, cursor: &mut Cursor<R>, interner: &mut Interner) -> ParseResult<Self::Output> {
+        // jobgraph patch: bounded nesting (see `cursor::nesting`).
+        let scope = cursor.open_nesting(true, interner)?;
+        let output = self.parse_nested(cursor, interner)?;
+        cursor.close_nesting(scope, interner)?;
+        Ok(output)
+    }
+}
+
+impl AssignmentExpression {
+    fn parse_nested<R: ReadChar>(
+        self,
+        cursor: &mut Cursor<R>,
+        interner: &mut Interner,
+    ) -> ParseResult<Expression> {
         cursor.set_goal(InputElement::RegExp);
 
         match cursor.peek(0, interner).or_abrupt()?.kind() {

@@ -117,10 +117,34 @@ where
     type Output = ast::Expression;
 
     fn parse(self, cursor: &mut Cursor<R>, interner: &mut Interner) -> ParseResult<Self::Output> {
+        // jobgraph patch: bounded nesting (see `cursor::nesting`).
+        let scope = cursor.open_nesting(false, interner)?;
+        let output = self.parse_nested(cursor, interner)?;
+        cursor.close_nesting(scope, interner)?;
+        Ok(output)
+    }
+}
+
+impl CallExpressionTail {
+    fn parse_nested<R: ReadChar>(
+        self,
+        cursor: &mut Cursor<R>,
+        interner: &mut Interner,
+    ) -> ParseResult<ast::Expression> {
         let mut lhs = self.call;
 
         while let Some(token) = cursor.peek(0, interner)?.cloned() {
             let lhs_span_start = lhs.span().start();
+            // jobgraph patch: every arm that goes on adds a link (see `cursor::nesting`).
+            if matches!(
+                token.kind(),
+                TokenKind::Punctuator(
+                    Punctuator::OpenParen | Punctuator::Dot | Punctuator::OpenBracket
+                ) | TokenKind::TemplateNoSubstitution { .. }
+                    | TokenKind::TemplateMiddle { .. }
+            ) {
+                cursor.nesting_link(interner)?;
+            }
             match token.kind() {
                 TokenKind::Punctuator(Punctuator::OpenParen) => {
                     let (args, args_span) = Arguments::new(self.allow_yield, self.allow_await)

@@ -61,6 +61,20 @@ where
     type Output = FormalParameterListOrExpression;
 
     fn parse(self, cursor: &mut Cursor<R>, interner: &mut Interner) -> ParseResult<Self::Output> {
+        // jobgraph patch: bounded nesting (see `cursor::nesting`).
+        let scope = cursor.open_nesting(true, interner)?;
+        let output = self.parse_nested(cursor, interner)?;
+        cursor.close_nesting(scope, interner)?;
+        Ok(output)
+    }
+}
+
+impl MemberExpression {
+    fn parse_nested<R: ReadChar>(
+        self,
+        cursor: &mut Cursor<R>,
+        interner: &mut Interner,
+    ) -> ParseResult<FormalParameterListOrExpression> {
         cursor.set_goal(InputElement::RegExp);
 
         let token = cursor.peek(0, interner).or_abrupt()?;
@@ -241,6 +255,7 @@ where
                     cursor
                         .next(interner)?
                         .expect("dot punctuator token disappeared"); // We move the parser forward.
+                    cursor.nesting_link(interner)?;
 
                     let token = cursor.next(interner).or_abrupt()?;
 
@@ -290,6 +305,7 @@ where
                     cursor
                         .next(interner)?
                         .expect("open bracket punctuator token disappeared"); // We move the parser forward.
+                    cursor.nesting_link(interner)?;
                     let idx = Expression::new(true, self.allow_yield, self.allow_await)
                         .parse(cursor, interner)?;
                     cursor.expect(Punctuator::CloseBracket, "member expression", interner)?;
@@ -297,10 +313,12 @@ where
                         ast::Expression::PropertyAccess(SimplePropertyAccess::new(lhs, idx).into());
                 }
                 TokenKind::TemplateNoSubstitution { .. } | TokenKind::TemplateMiddle { .. } => {
+                    let start_group = tok.start_group();
+                    cursor.nesting_link(interner)?;
                     lhs = TaggedTemplateLiteral::new(
                         self.allow_yield,
                         self.allow_await,
-                        tok.start_group(),
+                        start_group,
                         lhs,
                     )
                     .parse(cursor, interner)?

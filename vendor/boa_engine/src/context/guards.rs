@@ -1,0 +1,85 @@
+//! Guards that let an embedder stop hostile scripts inside single built-in calls (jobgraph
+//! patch; see `vendor/README.md` of the jobgraph repository).
+//!
+//! - [`Context::check_native_stack`]: recursive built-ins, calls, and internal methods that
+//!   forward to another object throw an uncatchable
+//!   [`RuntimeLimitError::NativeStack`] once the native stack reaches
+//!   [`RuntimeLimits::native_stack_limit`](crate::vm::RuntimeLimits::native_stack_limit),
+//!   instead of overflowing it (`String` of an array nested 100 000 deep, a proxy chain, …).
+//! - [`Context::interrupt_tick`]: every [`INTERRUPT_INTERVAL`] steps of a native loop (or of
+//!   calls and loop iterations in the VM) the host's
+//!   [`HostHooks::interrupt`](crate::context::HostHooks::interrupt) decides whether to go on.
+//! - [`Context::ensure_can_allocate`]: built-ins that allocate a size the script chose ask
+//!   [`HostHooks::ensure_can_allocate`](crate::context::HostHooks::ensure_can_allocate) first.
+
+use boa_string::JsStr;
+
+use crate::{Context, JsResult, error::RuntimeLimitError};
+
+/// Steps between two calls of the host's interrupt hook.
+pub(crate) const INTERRUPT_INTERVAL: u32 = 1 << 14;
+
+/// Allocations smaller than this are not announced to the host by string concatenation.
+pub(crate) const ANNOUNCED_ALLOCATION: u64 = 1 << 16;
+
+/// An address in the current native stack frame.
+#[inline(always)]
+fn stack_position() -> usize {
+    let marker = 0u8;
+    std::hint::black_box(&raw const marker) as usize
+}
+
+impl Context {
+    /// Throws [`RuntimeLimitError::NativeStack`] when the native stack is below the limit.
+    #[inline]
+    pub(crate) fn check_native_stack(&self) -> JsResult<()> {
+        let limit = self.vm.runtime_limits.native_stack_limit();
+        if limit != 0 && stack_position() < limit {
+            return Err(RuntimeLimitError::NativeStack.into());
+        }
+        Ok(())
+    }
+
+    /// Counts one step of a long-running operation; every [`INTERRUPT_INTERVAL`] steps the
+    /// host's interrupt hook runs.
+    #[inline]
+    pub(crate) fn interrupt_tick(&mut self) -> JsResult<()> {
+        self.vm.interrupt_countdown = self.vm.interrupt_countdown.wrapping_sub(1);
+        if self.vm.interrupt_countdown == 0 {
+            return self.interrupt_now();
+        }
+        Ok(())
+    }
+
+    /// Runs the host's interrupt hook now.
+    #[cold]
+    #[inline(never)]
+    pub(crate) fn interrupt_now(&mut self) -> JsResult<()> {
+        self.vm.interrupt_countdown = INTERRUPT_INTERVAL;
+        let hooks = self.host_hooks();
+        hooks.interrupt(self)
+    }
+
+    /// Asks the host whether `bytes` may be allocated at once.
+    #[inline]
+    pub(crate) fn ensure_can_allocate(&mut self, bytes: u64) -> JsResult<()> {
+        let hooks = self.host_hooks();
+        hooks.ensure_can_allocate(bytes, self)
+    }
+
+    /// Announces the concatenation of `strings` to the host when the result is large.
+    #[inline]
+    pub(crate) fn ensure_can_concat(&mut self, strings: &[JsStr<'_>]) -> JsResult<()> {
+        let mut units = 0u64;
+        let mut latin1 = true;
+        for string in strings {
+            units = units.saturating_add(string.len() as u64);
+            latin1 &= string.is_latin1();
+        }
+        let bytes = if latin1 { units } else { units.saturating_mul(2) };
+        if bytes >= ANNOUNCED_ALLOCATION {
+            self.ensure_can_allocate(bytes)?;
+        }
+        Ok(())
+    }
+}
