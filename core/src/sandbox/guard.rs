@@ -75,12 +75,12 @@ fn memory_used(active: &Active) -> u64 {
 
 /// Checks the deadline and the memory cap of the running execution (none: nothing to check).
 pub(super) fn check() -> Result<(), LimitKind> {
-    if let Some(kind) = HIT.with(Cell::get) {
-        return Err(kind);
-    }
     let Some(active) = ACTIVE.with(Cell::get) else {
         return Ok(());
     };
+    if let Some(kind) = HIT.with(Cell::get) {
+        return Err(kind);
+    }
     if Instant::now() >= active.deadline {
         return Err(record(LimitKind::Time));
     }

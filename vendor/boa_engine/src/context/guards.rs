@@ -19,6 +19,9 @@ use crate::{Context, JsResult, error::RuntimeLimitError};
 /// Steps between two calls of the host's interrupt hook.
 pub(crate) const INTERRUPT_INTERVAL: u32 = 1 << 14;
 
+/// Comparisons of a string search between two calls of the interrupt hook.
+const SEARCH_STRETCH: usize = 1 << 22;
+
 /// Allocations smaller than this are not announced to the host by string concatenation.
 pub(crate) const ANNOUNCED_ALLOCATION: u64 = 1 << 16;
 
@@ -81,5 +84,35 @@ impl Context {
             self.ensure_can_allocate(bytes)?;
         }
         Ok(())
+    }
+
+    /// `haystack.index_of(needle, from)`, searched in stretches of about [`SEARCH_STRETCH`]
+    /// comparisons with the host's interrupt hook between them: a naive search is quadratic
+    /// (`'a'.repeat(1e8).indexOf('a'.repeat(1e4) + 'b')`).
+    pub(crate) fn index_of(
+        &mut self,
+        haystack: JsStr<'_>,
+        needle: JsStr<'_>,
+        from: usize,
+    ) -> JsResult<Option<usize>> {
+        let positions = (SEARCH_STRETCH / needle.len().max(1)).max(1);
+        let mut start = from;
+        loop {
+            let end = start
+                .saturating_add(positions)
+                .saturating_add(needle.len())
+                .saturating_sub(1);
+            if needle.is_empty() || end >= haystack.len() {
+                return Ok(haystack.index_of(needle, start));
+            }
+            if let Some(found) = haystack
+                .get(start..end)
+                .and_then(|stretch| stretch.index_of(needle, 0))
+            {
+                return Ok(Some(start + found));
+            }
+            start += positions;
+            self.interrupt_now()?;
+        }
     }
 }

@@ -390,6 +390,13 @@ impl<R> Tokenizer<R> for NumberLiteral {
         check_after_numeric_literal(cursor)?;
 
         let num_str = unsafe { str::from_utf8_unchecked(buf.as_slice()) };
+        // jobgraph patch: parsing a `BigInt` is quadratic in its digits; the engine allows 2^20
+        // bits (`JsBigInt::MAX_BITS`), so longer literals are refused before they are parsed.
+        if let NumericKind::BigInt(base) = kind
+            && (num_str.len() as f64) * f64::from(base).log2() > f64::from(1u32 << 20) + 64.0
+        {
+            return Err(Error::syntax("BigInt literal too large", start_pos.position()));
+        }
         let num = match kind {
             NumericKind::BigInt(base) => {
                 Numeric::BigInt(
@@ -412,6 +419,11 @@ impl<R> Tokenizer<R> for NumberLiteral {
                     Numeric::Rational(val)
                 }
             },
+            // jobgraph patch: a long decimal integer is parsed as a float (the same value,
+            // correctly rounded) instead of through a quadratic `BigInt` parse.
+            NumericKind::Integer(10) if num_str.len() > 64 => {
+                Numeric::Rational(fast_float2::parse(num_str).expect("Failed to parse float after checks"))
+            }
             NumericKind::Integer(base) => {
                 i32::from_str_radix(num_str, base).map_or_else(|_| {
                     let num = BigInt::parse_bytes(num_str.as_bytes(), base).expect("Failed to parse integer after checks");

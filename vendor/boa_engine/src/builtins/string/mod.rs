@@ -1000,7 +1000,10 @@ impl String {
         // 10. Let index be ! StringIndexOf(S, searchStr, start).
         // 11. If index is not -1, return true.
         // 12. Return false.
-        Ok(string.index_of(search_str.as_str(), start).is_some().into())
+        Ok(context
+            .index_of(string.as_str(), search_str.as_str(), start)? // jobgraph patch
+            .is_some()
+            .into())
     }
 
     /// `String.prototype.replace( regexp|substr, newSubstr|function )`
@@ -1069,7 +1072,8 @@ impl String {
 
         // 8. Let position be ! StringIndexOf(string, searchString, 0).
         // 9. If position is -1, return string.
-        let Some(position) = string.index_of(search_string.as_str(), 0) else {
+        let Some(position) = context.index_of(string.as_str(), search_string.as_str(), 0)? // jobgraph patch
+        else {
             return Ok(string.into());
         };
 
@@ -1199,7 +1203,7 @@ impl String {
         let mut match_positions = Vec::new();
 
         // 10. Let position be ! StringIndexOf(string, searchString, 0).
-        let mut position = string.index_of(search_string.as_str(), 0);
+        let mut position = context.index_of(string.as_str(), search_string.as_str(), 0)?; // jobgraph patch
 
         // 11. Repeat, while position is not -1,
         while let Some(p) = position {
@@ -1207,7 +1211,7 @@ impl String {
             match_positions.push(p);
 
             // b. Set position to ! StringIndexOf(string, searchString, position + advanceBy).
-            position = string.index_of(search_string.as_str(), p + advance_by);
+            position = context.index_of(string.as_str(), search_string.as_str(), p + advance_by)?; // jobgraph patch
         }
 
         // 12. Let endOfLastMatch be 0.
@@ -1254,6 +1258,7 @@ impl String {
             };
 
             // d. Set result to the string-concatenation of result, preserved, and replacement.
+            context.interrupt_tick()?; // jobgraph patch: the result grows by a replacement per match
             result.extend(preserved.iter());
             result.extend(replacement.iter());
 
@@ -1309,8 +1314,8 @@ impl String {
         let start = pos.clamp_finite(0, len) as usize;
 
         // 8. Return 𝔽(! StringIndexOf(S, searchStr, start)).
-        Ok(string
-            .index_of(search_str.as_str(), start)
+        Ok(context
+            .index_of(string.as_str(), search_str.as_str(), start)? // jobgraph patch
             .map_or(-1, |i| i as i64)
             .into())
     }
@@ -1399,6 +1404,7 @@ impl String {
         if let Some(end) = len.checked_sub(search_len) {
             // 11. For each non-negative integer i starting with start such that i ≤ len - searchLen, in descending order, do
             for i in (0..=min(start, end)).rev() {
+                context.interrupt_tick()?; // jobgraph patch: the search is quadratic
                 // a. Let candidate be the substring of S from i to i + searchLen.
                 let candidate = string.get_expect(i..i + search_len);
 
@@ -2034,7 +2040,7 @@ impl String {
         let mut i = 0;
 
         // 13. Let j be ! StringIndexOf(S, R, 0).
-        let mut j = this_str.index_of(separator_str.as_str(), 0);
+        let mut j = context.index_of(this_str.as_str(), separator_str.as_str(), 0)?; // jobgraph patch
 
         // 14. Repeat, while j is not -1
         while let Some(index) = j {
@@ -2054,7 +2060,7 @@ impl String {
             i = index + separator_length;
 
             // e. Set j to ! StringIndexOf(S, R, i).
-            j = this_str.index_of(separator_str.as_str(), i);
+            j = context.index_of(this_str.as_str(), separator_str.as_str(), i)?; // jobgraph patch
         }
 
         // 15. Let T be the substring of S from i.
