@@ -162,4 +162,6 @@ impl ScriptRequest {
 }
 
 #[cfg(test)]
+mod engine_guard_tests;
+#[cfg(test)]
 mod tests;

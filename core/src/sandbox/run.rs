@@ -162,7 +162,15 @@ fn evaluate(
     runtime.set_native_stack_limit(super::stack::native_stack_limit());
     let value = {
         let running = super::guard::begin(deadline, meter.baseline, meter.cap.value);
-        let value = run_guarded(script, context, input, limits, &meter, deadline, line_offset);
+        let value = run_guarded(
+            script,
+            context,
+            input,
+            limits,
+            &meter,
+            deadline,
+            line_offset,
+        );
         drop(running);
         // A limit found inside the engine stopped it: that is the outcome, whatever the
         // script did after it (the error it raised cannot be caught, but native code may

@@ -88,28 +88,33 @@ impl Context {
 
     /// `haystack.index_of(needle, from)`, searched in stretches of about [`SEARCH_STRETCH`]
     /// comparisons with the host's interrupt hook between them: a naive search is quadratic
-    /// (`'a'.repeat(1e8).indexOf('a'.repeat(1e4) + 'b')`).
+    /// (`'a'.repeat(1e8).indexOf('a'.repeat(1e4) + 'b')`). Each stretch is a slice, so that a
+    /// search from far into the string does not first walk past `from` windows one by one
+    /// (`JsStr::index_of` skips them, which made `replaceAll` and `split` quadratic).
     pub(crate) fn index_of(
         &mut self,
         haystack: JsStr<'_>,
         needle: JsStr<'_>,
         from: usize,
     ) -> JsResult<Option<usize>> {
-        let positions = (SEARCH_STRETCH / needle.len().max(1)).max(1);
+        if needle.is_empty() {
+            return Ok(haystack.index_of(needle, from));
+        }
+        let positions = (SEARCH_STRETCH / needle.len()).max(1);
         let mut start = from;
         loop {
             let end = start
                 .saturating_add(positions)
-                .saturating_add(needle.len())
-                .saturating_sub(1);
-            if needle.is_empty() || end >= haystack.len() {
-                return Ok(haystack.index_of(needle, start));
-            }
-            if let Some(found) = haystack
-                .get(start..end)
-                .and_then(|stretch| stretch.index_of(needle, 0))
-            {
+                .saturating_add(needle.len() - 1)
+                .min(haystack.len());
+            let Some(stretch) = haystack.get(start..end) else {
+                return Ok(None);
+            };
+            if let Some(found) = stretch.index_of(needle, 0) {
                 return Ok(Some(start + found));
+            }
+            if end == haystack.len() {
+                return Ok(None);
             }
             start += positions;
             self.interrupt_now()?;

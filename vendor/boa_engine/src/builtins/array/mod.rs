@@ -2004,6 +2004,11 @@ impl Array {
 
         let value = args.get_or_undefined(0);
 
+        // jobgraph patch: filling a sparse range makes it dense; the host agrees to the new
+        // elements first (4 bytes each at least, the smallest dense storage).
+        let stored = o.borrow().properties().indexed_properties.stored() as u64;
+        context.ensure_can_allocate(final_.saturating_sub(k).saturating_sub(stored).saturating_mul(4))?;
+
         // 11. Repeat, while k < final,
         while k < final_ {
             // a. Let Pk be ! ToString(𝔽(k)).
