@@ -16,8 +16,10 @@ use boa_string::JsStr;
 
 use crate::{Context, JsResult, error::RuntimeLimitError};
 
-/// Steps between two calls of the host's interrupt hook.
-pub(crate) const INTERRUPT_INTERVAL: u32 = 1 << 14;
+/// Steps between two calls of the host's interrupt hook: a call costs about as much as a few
+/// property reads, and a built-in can allocate this many steps' worth past the host's memory
+/// cap before the hook sees it.
+pub(crate) const INTERRUPT_INTERVAL: u32 = 1 << 10;
 
 /// Comparisons of a string search between two calls of the interrupt hook.
 const SEARCH_STRETCH: usize = 1 << 22;
