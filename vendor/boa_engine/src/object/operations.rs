@@ -944,8 +944,8 @@ impl JsObject {
                     let prop_value = from.__get__(&key, from.clone().into(), context)?;
 
                     // 2. Perform ! CreateDataPropertyOrThrow(target, nextKey, propValue).
-                    self.create_data_property_or_throw(key, prop_value, context)
-                        .expect("CreateDataPropertyOrThrow should never complete abruptly here");
+                    // (jobgraph patch: `?`, the host's interrupt hook may stop it.)
+                    self.create_data_property_or_throw(key, prop_value, context)?;
                 }
             }
         }
