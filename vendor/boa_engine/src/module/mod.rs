@@ -469,7 +469,7 @@ impl Module {
             // c. Perform ! Call(state.[[PromiseCapability]].[[Resolve]], undefined, « undefined »).
             // jobgraph patch: the host's interrupt hook may stop any call (it records the stop
             // and raises it again at its next check): the error is dropped, not a panic.
-            let _ = state
+            let _dropped = state
                 .capability
                 .resolve()
                 .call(&JsValue::undefined(), &[], context);

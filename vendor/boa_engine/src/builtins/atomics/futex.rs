@@ -605,7 +605,7 @@ pub(super) unsafe fn wait_async<E: Element + PartialEq>(
                 // v. Perform NotifyWaiter(WL, waiterRecord).
                 // jobgraph patch: the host's interrupt hook may stop any call (it records the stop
                 // and raises it again at its next check): the error is dropped, not a panic.
-                let _ = functions
+                let _dropped = functions
                     .resolve
                     .call(
                         &JsValue::undefined(),

@@ -2768,7 +2768,7 @@ fn create_keyed_result_object(
         // a. Perform ! CreateDataPropertyOrThrow(obj, keys[i], values[i]).
         // jobgraph patch: the host's interrupt hook may stop any call (it records the stop
         // and raises it again at its next check): the error is dropped, not a panic.
-        let _ = obj.create_data_property_or_throw(key.clone(), value.clone(), context);
+        let _dropped = obj.create_data_property_or_throw(key.clone(), value.clone(), context);
     }
 
     // 4. Return obj.

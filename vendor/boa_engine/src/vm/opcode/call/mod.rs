@@ -367,7 +367,7 @@ async fn load_dyn_import(
             let err = err.into_opaque(&mut context.borrow_mut())?;
             // jobgraph patch: the host's interrupt hook may stop any call (it records the stop
             // and raises it again at its next check): the error is dropped, not a panic.
-            let _ = cap.reject()
+            let _dropped = cap.reject()
                 .call(&JsValue::undefined(), &[err], &mut context.borrow_mut());
 
             // b. Return unused.
@@ -422,7 +422,7 @@ async fn load_dyn_import(
         let err = JsError::into_opaque(err, &mut context.borrow_mut())?;
         // jobgraph patch: the host's interrupt hook may stop any call (it records the stop
         // and raises it again at its next check): the error is dropped, not a panic.
-        let _ = cap.reject()
+        let _dropped = cap.reject()
             .call(&JsValue::undefined(), &[err], &mut context.borrow_mut());
         return Ok(());
     }
@@ -440,7 +440,7 @@ async fn load_dyn_import(
         let err = JsError::into_opaque(err, &mut context.borrow_mut())?;
         // jobgraph patch: the host's interrupt hook may stop any call (it records the stop
         // and raises it again at its next check): the error is dropped, not a panic.
-        let _ = cap.reject()
+        let _dropped = cap.reject()
             .call(&JsValue::undefined(), &[err], &mut context.borrow_mut());
         return Ok(());
     }
@@ -458,7 +458,7 @@ async fn load_dyn_import(
                 //     a. Perform ! Call(promiseCapability.[[Reject]], undefined, « reason »).
                 // jobgraph patch: the host's interrupt hook may stop any call (it records the stop
                 // and raises it again at its next check): the error is dropped, not a panic.
-                let _ = cap.reject()
+                let _dropped = cap.reject()
                     .call(&JsValue::undefined(), args, context);
 
                 //     b. Return unused.
@@ -482,7 +482,7 @@ async fn load_dyn_import(
                     let e = e.into_opaque(context)?;
                     // jobgraph patch: the host's interrupt hook may stop any call (it records the stop
                     // and raises it again at its next check): the error is dropped, not a panic.
-                    let _ = cap.reject()
+                    let _dropped = cap.reject()
                         .call(&JsValue::undefined(), &[e], context);
                     // ii. Return unused.
                     return Ok(JsValue::undefined());
@@ -503,7 +503,7 @@ async fn load_dyn_import(
                             // ii. Perform ! Call(promiseCapability.[[Resolve]], undefined, « namespace »).
                             // jobgraph patch: the host's interrupt hook may stop any call (it records the stop
                             // and raises it again at its next check): the error is dropped, not a panic.
-                            let _ = cap.resolve()
+                            let _dropped = cap.resolve()
                                 .call(&JsValue::undefined(), &[namespace.into()], context);
 
                             // iii. Return unused.
