@@ -228,3 +228,31 @@ fn engine_limits_on_values_are_script_errors() {
     let long = format!("({{n: 1{}}})", "0".repeat(300));
     assert_eq!(run_limited(&long, quick()).unwrap(), json!({"n": 1e300}));
 }
+
+#[test]
+fn the_deepest_sources_the_highest_limit_allows_fit_the_script_stack() {
+    let deepest = Limits {
+        max_nesting: Limits::MAX_NESTING * 4,
+        ..slow()
+    };
+    assert_eq!(deepest.effective_nesting(), Limits::MAX_NESTING);
+    let open = "(".repeat(250);
+    let close = ")".repeat(250);
+    for source in [
+        format!("({{n: {open}{}1{close}}})", "!".repeat(3000)),
+        format!("({{n: {open}{}1{close}}})", "1 + ".repeat(3000)),
+        format!("({{n: {open}{}1{close}}})", "draft ? 1 : ".repeat(3000)),
+        format!("const f = {open}{}1{close}; ({{n: 1}})", "a => ".repeat(3000)),
+        format!("let r = 0; {}r = 1; ({{n: r}})", "if (!draft) ".repeat(3500)),
+        format!("({{n: {}}})", "[".repeat(255) + &"]".repeat(255)),
+    ] {
+        // Parsed, compiled and run, or refused by the nesting limit: never a crash.
+        match run_limited(&source, deepest) {
+            Ok(value) => assert!(value.get("n").is_some(), "{value}"),
+            Err(ScriptError::Failed(f)) => {
+                assert_eq!(f.limit.map(|l| l.kind), Some(LimitKind::Nesting), "{f:?}");
+            }
+            Err(other) => panic!("{other:?}"),
+        }
+    }
+}
