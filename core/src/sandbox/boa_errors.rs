@@ -17,6 +17,10 @@ use super::outcome::ScriptFailure;
 /// Prefix of the error thrown when run-time compiled code nests too deeply.
 pub(super) const RUNTIME_NESTING: &str = "nesting limit of ";
 
+/// The vendored parser's message for a source nested past its bound (see
+/// `run::set_parser_limit`).
+const PARSER_NESTING: &str = boa_engine::parser::parser::nesting::NESTING_ERROR;
+
 /// Turns a boa error into a failure with message, position and limit. Runs no script code: a
 /// thrown object's `message`, `name` or `cause` getters, proxies and `AggregateError` lists
 /// are never read through JavaScript (boa's `try_native` would run them, unbounded).
@@ -34,7 +38,13 @@ pub(super) fn failure(
     if let Some(rest) = text.strip_prefix("RuntimeLimitError: ") {
         let kind = if rest.contains("iteration loops") {
             LimitKind::Loop
+        } else if rest.starts_with("stopped by the host") {
+            // The sandbox's own hooks (`guard`) stopped it; `run` reports the limit they
+            // recorded. Only the deadline is left to check once the hooks are gone.
+            LimitKind::Time
         } else {
+            // Recursive calls, the VM's stack, or the native stack (`native stack limit`):
+            // recursion in scripts or in built-ins over deeply nested data.
             LimitKind::Recursion
         };
         return ScriptFailure::limit(limits.hit(kind));
@@ -67,7 +77,9 @@ pub(super) fn failure(
     // as ours.
     let limit = if message.contains("Maximum call stack size exceeded") {
         Some(limits.hit(LimitKind::Recursion))
-    } else if message.starts_with(&format!("RangeError: {RUNTIME_NESTING}")) {
+    } else if message.starts_with(&format!("RangeError: {RUNTIME_NESTING}"))
+        || message.contains(PARSER_NESTING)
+    {
         Some(limits.hit(LimitKind::Nesting))
     } else {
         None

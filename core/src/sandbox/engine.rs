@@ -6,6 +6,9 @@
 //!   no `console`, timers or host objects; boa's non-standard `TypedArray` global is removed.
 //! - Code compiled at run time (`eval`, `Function`) passes the same bracket-nesting check as
 //!   the script ([`SandboxHooks`]).
+//! - Long native loops and large allocations ask the sandbox first: the hooks the vendored boa
+//!   adds (`interrupt`, `ensure_can_allocate`) check the running execution's deadline and memory
+//!   cap (`guard`) and stop the engine with an error scripts cannot catch.
 //! - Reads of the clock (`Date`) and of `Math.random` are recorded ([`EngineState`]), so that
 //!   their results are never reused by the resolver's execution cache.
 
@@ -13,6 +16,7 @@ use std::cell::Cell;
 use std::rc::Rc;
 
 use boa_engine::context::time::{Clock, JsInstant, StdClock};
+use boa_engine::error::RuntimeLimitError;
 use boa_engine::job::IdleJobExecutor;
 use boa_engine::module::IdleModuleLoader;
 use boa_engine::object::FunctionObjectBuilder;
@@ -76,13 +80,21 @@ impl boa_engine::context::HostHooks for SandboxHooks {
             if let Err(at) = super::nesting::check(&text, max_nesting) {
                 return Err(JsNativeError::range()
                     .with_message(format!(
-                        "{RUNTIME_NESTING}{max_nesting} levels of brackets exceeded in code compiled at run time (line {}, column {} of that code)",
+                        "{RUNTIME_NESTING}{max_nesting} levels exceeded in code compiled at run time (line {}, column {} of that code)",
                         at.line, at.column
                     ))
                     .into());
             }
         }
         Ok(())
+    }
+
+    fn ensure_can_allocate(&self, bytes: u64, _context: &mut Context) -> JsResult<()> {
+        super::guard::ensure_can_allocate(bytes).map_err(|_| RuntimeLimitError::Host.into())
+    }
+
+    fn interrupt(&self, _context: &mut Context) -> JsResult<()> {
+        super::guard::check().map_err(|_| RuntimeLimitError::Host.into())
     }
 }
 

@@ -26,9 +26,12 @@ pub struct Limits {
     pub max_output_vertices: usize,
     /// Bytes of the script's result as compact JSON. Default 8 MiB.
     pub max_output_bytes: usize,
-    /// Nesting of brackets in the script's source, estimated before parsing (the parser has no
-    /// depth limit of its own; in browsers the engine's own stack bounds wasm recursion).
-    /// Default 64.
+    /// How deeply the script's source may nest, in levels: each pair of brackets is a level
+    /// (estimated from above before parsing), and the parser counts constructs nested without
+    /// brackets (chains of unary, conditional, `**`, `=>`, `=` or binary operators, member
+    /// accesses and calls, `else if` and other statements used as bodies) at
+    /// [`Limits::PARSER_STEPS_PER_LEVEL`] to a level. Values above [`Limits::MAX_NESTING`] act
+    /// as [`Limits::MAX_NESTING`] (the parser recurses natively per level). Default 64.
     pub max_nesting: usize,
     /// Bytes a script may have allocated at once (its realm included), checked between budgeted
     /// slices of execution. Needs a [`crate::memory::CountingAllocator`] in the program; the
@@ -56,6 +59,18 @@ impl Default for Limits {
 }
 
 impl Limits {
+    /// The highest effective [`Limits::max_nesting`]: deeper sources would need more native
+    /// stack than scripts run on.
+    pub const MAX_NESTING: usize = 256;
+
+    /// Constructs nested without brackets that count as one level of [`Limits::max_nesting`].
+    pub const PARSER_STEPS_PER_LEVEL: usize = 16;
+
+    /// [`Limits::max_nesting`], at most [`Limits::MAX_NESTING`].
+    pub fn effective_nesting(&self) -> usize {
+        self.max_nesting.min(Self::MAX_NESTING)
+    }
+
     /// The configured value of one limit, as a [`LimitHit`] (what an error reports).
     ///
     /// ```
@@ -70,7 +85,7 @@ impl Limits {
             LimitKind::Recursion => self.recursion_depth as u64,
             LimitKind::OutputVertices => self.max_output_vertices as u64,
             LimitKind::OutputBytes => self.max_output_bytes as u64,
-            LimitKind::Nesting => self.max_nesting as u64,
+            LimitKind::Nesting => self.effective_nesting() as u64,
             LimitKind::Memory => self.max_memory_bytes,
             LimitKind::ResolutionTime => self.resolution_timeout_ms,
         };
@@ -92,7 +107,7 @@ pub enum LimitKind {
     OutputVertices,
     /// Size of the result.
     OutputBytes,
-    /// Bracket nesting of the source.
+    /// Nesting of the source (brackets, and constructs nested without them).
     Nesting,
     /// Memory allocated by the script.
     Memory,
@@ -118,7 +133,7 @@ impl fmt::Display for LimitHit {
             LimitKind::Recursion => write!(f, "recursion limit of {v} nested calls exceeded"),
             LimitKind::OutputVertices => write!(f, "output size limit of {v} vertices exceeded"),
             LimitKind::OutputBytes => write!(f, "output size limit of {v} bytes exceeded"),
-            LimitKind::Nesting => write!(f, "nesting limit of {v} levels of brackets exceeded"),
+            LimitKind::Nesting => write!(f, "nesting limit of {v} levels exceeded"),
             LimitKind::Memory => write!(f, "memory limit of {v} bytes exceeded"),
             LimitKind::ResolutionTime => write!(
                 f,

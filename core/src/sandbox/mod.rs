@@ -16,6 +16,7 @@
 
 mod boa_errors;
 mod engine;
+mod guard;
 mod js_json;
 mod limits;
 pub mod memory;
@@ -160,5 +161,7 @@ impl ScriptRequest {
     }
 }
 
+#[cfg(test)]
+mod engine_guard_tests;
 #[cfg(test)]
 mod tests;

@@ -46,6 +46,15 @@ pub fn run_script(input: &ScriptInput<'_>, limits: &Limits) -> Result<ScriptOutp
     on_script_stack(|| run_prepared(input, limits))
 }
 
+/// Bounds the parser's nesting on this thread for `limits` (the vendored boa_parser counts
+/// constructs nested without brackets, `Limits::PARSER_STEPS_PER_LEVEL` to a level).
+fn set_parser_limit(limits: &Limits) {
+    let steps = limits
+        .effective_nesting()
+        .saturating_mul(Limits::PARSER_STEPS_PER_LEVEL);
+    boa_engine::parser::parser::nesting::set_limit(Some(u32::try_from(steps).unwrap_or(u32::MAX)));
+}
+
 fn too_deep(at: &super::nesting::TooDeep, limits: &Limits) -> ScriptError {
     let mut failure = ScriptFailure::limit(limits.hit(LimitKind::Nesting));
     (failure.line, failure.column) = (Some(at.line), Some(at.column));
@@ -56,8 +65,9 @@ fn too_deep(at: &super::nesting::TooDeep, limits: &Limits) -> ScriptError {
 /// wrapped (`realm::wrap`).
 fn run_prepared(input: &ScriptInput<'_>, limits: &Limits) -> Result<ScriptOutput, ScriptError> {
     let mut realm = PreparedRealm::take().map_err(|e| cannot_create(&e))?;
-    realm.state.max_nesting.set(limits.max_nesting);
-    let script = match realm.compiled(input.source, limits.max_nesting) {
+    realm.state.max_nesting.set(limits.effective_nesting());
+    set_parser_limit(limits);
+    let script = match realm.compiled(input.source, limits.effective_nesting()) {
         Ok(Some(script)) => script,
         Ok(None) => {
             realm.put_back();
@@ -94,9 +104,11 @@ fn run_prepared(input: &ScriptInput<'_>, limits: &Limits) -> Result<ScriptOutput
 
 /// The script as written, in a context of its own that is dropped afterwards.
 fn run_fresh(input: &ScriptInput<'_>, limits: &Limits) -> Result<ScriptOutput, ScriptError> {
-    super::nesting::check(input.source, limits.max_nesting).map_err(|at| too_deep(&at, limits))?;
+    super::nesting::check(input.source, limits.effective_nesting())
+        .map_err(|at| too_deep(&at, limits))?;
+    set_parser_limit(limits);
     let (mut context, state) = new_context().map_err(|e| cannot_create(&e))?;
-    state.max_nesting.set(limits.max_nesting);
+    state.max_nesting.set(limits.effective_nesting());
     let outcome = match Script::parse(Source::from_bytes(input.source), None, &mut context) {
         Ok(script) => evaluate(&mut context, &state, &script, input, limits, 0),
         Err(error) => Err(ScriptError::Failed(syntax_failure(
@@ -142,20 +154,54 @@ fn evaluate(
     line_offset: u32,
 ) -> Result<ScriptOutput, ScriptError> {
     let meter = MemoryMeter::start(limits);
+    let deadline = Instant::now() + Duration::from_millis(limits.timeout_ms);
     state.nondeterministic.set(false);
     let runtime = context.runtime_limits_mut();
     runtime.set_loop_iteration_limit(limits.loop_iterations);
     runtime.set_recursion_limit(limits.recursion_depth);
-    bind_globals(context, input)
-        .map_err(|e| ScriptError::Failed(failure(&e, context, limits, line_offset)))?;
-    meter.check()?;
-    let value = run_with_deadline(script, context, limits, &meter, line_offset)?;
+    runtime.set_native_stack_limit(super::stack::native_stack_limit());
+    let value = {
+        let running = super::guard::begin(deadline, meter.baseline, meter.cap.value);
+        let value = run_guarded(
+            script,
+            context,
+            input,
+            limits,
+            &meter,
+            deadline,
+            line_offset,
+        );
+        drop(running);
+        // A limit found inside the engine stopped it: that is the outcome, whatever the
+        // script did after it (the error it raised cannot be caught, but native code may
+        // have turned it into something else on its way out).
+        if let Some(kind) = super::guard::take_hit() {
+            return Err(ScriptError::Failed(ScriptFailure::limit(limits.hit(kind))));
+        }
+        value?
+    };
     meter.check()?;
     let value = convert_result(&value, context, limits)?;
     Ok(ScriptOutput {
         value,
         nondeterministic: state.nondeterministic.get(),
     })
+}
+
+/// Binds the globals and runs the script under the deadline.
+fn run_guarded(
+    script: &Script,
+    context: &mut Context,
+    input: &ScriptInput<'_>,
+    limits: &Limits,
+    meter: &MemoryMeter,
+    deadline: Instant,
+    line_offset: u32,
+) -> Result<JsValue, ScriptError> {
+    bind_globals(context, input)
+        .map_err(|e| ScriptError::Failed(failure(&e, context, limits, line_offset)))?;
+    meter.check()?;
+    run_with_deadline(script, context, limits, meter, deadline, line_offset)
 }
 
 fn bind_globals(context: &mut Context, input: &ScriptInput<'_>) -> boa_engine::JsResult<()> {
@@ -199,9 +245,9 @@ fn run_with_deadline(
     context: &mut Context,
     limits: &Limits,
     meter: &MemoryMeter,
+    deadline: Instant,
     line_offset: u32,
 ) -> Result<JsValue, ScriptError> {
-    let deadline = Instant::now() + Duration::from_millis(limits.timeout_ms);
     let outcome = {
         let mut run = pin!(script.evaluate_async_with_budget(context, BUDGET_PER_SLICE));
         let mut poll_context = std::task::Context::from_waker(Waker::noop());

@@ -9,6 +9,49 @@
 //! fresh pages. Where that is not available, `stacker` provides a fresh guarded segment per
 //! execution. In wasm, scripts run on the module's own shadow stack (see
 //! [`on_script_stack`]).
+//!
+//! The vendored boa stops recursion in built-ins, calls and internal methods (`String` of an
+//! array nested 100 000 deep, a proxy chain) with an uncatchable error once the stack gets
+//! within [`STACK_MARGIN`] of the end of this stack: [`native_stack_limit`] is that address,
+//! for the stack the calling thread's script runs on now.
+
+/// Stack left below [`native_stack_limit`] for the frames between two of the engine's checks
+/// (and for reading the result and reporting the error).
+#[cfg(not(target_family = "wasm"))]
+const STACK_MARGIN: usize = 4 * 1024 * 1024;
+/// In wasm only address-taken locals live on the shadow stack: frames are small.
+#[cfg(target_family = "wasm")]
+const STACK_MARGIN: usize = 1024 * 1024;
+
+/// The wasm build's shadow stack (`-zstack-size` in `.cargo/config.toml`).
+#[cfg(target_family = "wasm")]
+const WASM_STACK_BYTES: usize = 16 * 1024 * 1024;
+
+thread_local! {
+    /// See [`native_stack_limit`]; 0 outside [`on_script_stack`].
+    static LIMIT: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
+
+/// The lowest stack address a script running on this thread now may reach (the stack grows
+/// down), for boa's `RuntimeLimits::set_native_stack_limit`; 0: unknown (no limit).
+pub(super) fn native_stack_limit() -> usize {
+    LIMIT.with(std::cell::Cell::get)
+}
+
+/// An address in the caller's stack frame.
+#[inline(always)]
+fn stack_position() -> usize {
+    let marker = 0u8;
+    std::hint::black_box(&raw const marker) as usize
+}
+
+/// Runs `f` with [`native_stack_limit`] set to `limit`.
+fn with_limit<T>(limit: usize, f: impl FnOnce() -> T) -> T {
+    let outer = LIMIT.with(|l| l.replace(limit));
+    let value = f();
+    LIMIT.with(|l| l.set(outer));
+    value
+}
 
 /// Stack on which scripts are parsed, compiled and run (~100 KiB per nesting level in debug
 /// builds). Reserved, not committed: only what is used costs memory.
@@ -30,7 +73,7 @@ pub(super) fn on_script_stack<T>(f: impl FnOnce() -> T) -> T {
         stack.as_ref().map(GuardedStack::usable)
     }) else {
         // Mapping failed (address space exhausted): a fresh segment, as before.
-        return stacker::maybe_grow(SCRIPT_STACK_BYTES / 2, SCRIPT_STACK_BYTES, f);
+        return on_stacker_segment(f);
     };
     ON_SCRIPT_STACK.with(|on| on.set(true));
     let mut outcome = None;
@@ -40,7 +83,8 @@ pub(super) fn on_script_stack<T>(f: impl FnOnce() -> T) -> T {
     // the switch back).
     unsafe {
         psm::on_stack(base, size, || {
-            outcome = Some(catch_unwind(AssertUnwindSafe(f)));
+            let limit = (base as usize).saturating_add(STACK_MARGIN);
+            outcome = Some(catch_unwind(AssertUnwindSafe(|| with_limit(limit, f))));
         });
     }
     ON_SCRIPT_STACK.with(|on| on.set(false));
@@ -125,14 +169,34 @@ impl Drop for GuardedStack {
 /// Runs `f` on a fresh guarded segment of [`SCRIPT_STACK_BYTES`] (`stacker`).
 #[cfg(all(not(unix), not(target_family = "wasm")))]
 pub(super) fn on_script_stack<T>(f: impl FnOnce() -> T) -> T {
-    stacker::maybe_grow(SCRIPT_STACK_BYTES / 2, SCRIPT_STACK_BYTES, f)
+    on_stacker_segment(f)
+}
+
+/// Runs `f` on a fresh guarded segment of [`SCRIPT_STACK_BYTES`] (`stacker`), with the limit
+/// [`STACK_MARGIN`] above its end.
+#[cfg(not(target_family = "wasm"))]
+fn on_stacker_segment<T>(f: impl FnOnce() -> T) -> T {
+    stacker::maybe_grow(SCRIPT_STACK_BYTES / 2, SCRIPT_STACK_BYTES, || {
+        let limit = stacker::remaining_stack().map_or(0, |left| {
+            stack_position()
+                .saturating_sub(left)
+                .saturating_add(STACK_MARGIN)
+        });
+        with_limit(limit, f)
+    })
 }
 
 /// In wasm, `f` runs on the module's own shadow stack (16 MiB, placed first in linear memory,
 /// so exhausting it traps). `stacker` would work there too, but its segment would be a heap
 /// block without a guard page: an overflow would silently overwrite the heap below it (found
 /// by the wasmtime evaluation).
+/// The limit is [`STACK_MARGIN`] above the bottom of that stack (at address 0 when it is placed
+/// first, as rustc's wasm targets do).
 #[cfg(target_family = "wasm")]
 pub(super) fn on_script_stack<T>(f: impl FnOnce() -> T) -> T {
-    f()
+    if native_stack_limit() != 0 {
+        return f();
+    }
+    let bottom = stack_position().saturating_sub(WASM_STACK_BYTES);
+    with_limit(bottom.saturating_add(STACK_MARGIN), f)
 }
