@@ -342,6 +342,6 @@ fn isolated_sandbox_stops_what_in_process_cannot_and_gives_the_same_results() {
     assert_eq!(out.status.code(), Some(1));
     assert_eq!(
         String::from_utf8_lossy(&out.stderr).trim(),
-        "JavaScript execution failed: time limit of 200 ms exceeded (template hostile@2, operation op)"
+        "JavaScript execution failed: time limit of 200 ms exceeded (raise `timeoutMs`, CLI `--timeout-ms`) (template hostile@2, operation op)"
     );
 }

@@ -242,8 +242,14 @@ fn the_deepest_sources_the_highest_limit_allows_fit_the_script_stack() {
         format!("({{n: {open}{}1{close}}})", "!".repeat(3000)),
         format!("({{n: {open}{}1{close}}})", "1 + ".repeat(3000)),
         format!("({{n: {open}{}1{close}}})", "draft ? 1 : ".repeat(3000)),
-        format!("const f = {open}{}1{close}; ({{n: 1}})", "a => ".repeat(3000)),
-        format!("let r = 0; {}r = 1; ({{n: r}})", "if (!draft) ".repeat(3500)),
+        format!(
+            "const f = {open}{}1{close}; ({{n: 1}})",
+            "a => ".repeat(3000)
+        ),
+        format!(
+            "let r = 0; {}r = 1; ({{n: r}})",
+            "if (!draft) ".repeat(3500)
+        ),
         format!("({{n: {}}})", "[".repeat(255) + &"]".repeat(255)),
     ] {
         // Parsed, compiled and run, or refused by the nesting limit: never a crash.

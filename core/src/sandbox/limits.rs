@@ -135,11 +135,32 @@ impl fmt::Display for LimitHit {
             LimitKind::OutputBytes => write!(f, "output size limit of {v} bytes exceeded"),
             LimitKind::Nesting => write!(f, "nesting limit of {v} levels exceeded"),
             LimitKind::Memory => write!(f, "memory limit of {v} bytes exceeded"),
-            LimitKind::ResolutionTime => write!(
-                f,
-                "resolution time limit of {v} ms exceeded (all template operations of one \
-                 resolution together; raise `resolutionTimeoutMs`, CLI `--resolution-timeout-ms`)"
-            ),
+            LimitKind::ResolutionTime => write!(f, "resolution time limit of {v} ms exceeded"),
+        }
+    }
+}
+
+impl LimitHit {
+    /// How to raise the limit: its `Limits` field and the CLI flag, as error messages end.
+    ///
+    /// ```
+    /// use jobgraph_core::{LimitKind, Limits};
+    /// let hit = Limits::default().hit(LimitKind::Memory);
+    /// assert_eq!(hit.remedy(), "raise `maxMemoryBytes`, CLI `--max-memory-mb`");
+    /// ```
+    pub fn remedy(&self) -> &'static str {
+        match self.kind {
+            LimitKind::Time => "raise `timeoutMs`, CLI `--timeout-ms`",
+            LimitKind::Loop => "raise `loopIterations`, CLI `--loop-iterations`",
+            LimitKind::Recursion => "raise `recursionDepth`, CLI `--recursion-depth`",
+            LimitKind::OutputVertices => "raise `maxOutputVertices`, CLI `--max-output-vertices`",
+            LimitKind::OutputBytes => "raise `maxOutputBytes`, CLI `--max-output-bytes`",
+            LimitKind::Nesting => "raise `maxNesting`, CLI `--max-nesting`, at most 256",
+            LimitKind::Memory => "raise `maxMemoryBytes`, CLI `--max-memory-mb`",
+            LimitKind::ResolutionTime => {
+                "all template operations of one resolution together; raise \
+                 `resolutionTimeoutMs`, CLI `--resolution-timeout-ms`"
+            }
         }
     }
 }

@@ -54,6 +54,9 @@ impl fmt::Display for ScriptFailure {
         if let (Some(line), Some(column)) = (self.line, self.column) {
             write!(f, " at line {line}, column {column}")?;
         }
+        if let Some(limit) = self.limit {
+            write!(f, " ({})", limit.remedy())?;
+        }
         Ok(())
     }
 }
