@@ -108,8 +108,9 @@ enum SandboxMode {
     /// including what cannot be interrupted from inside the engine.
     Isolated,
     /// For trusted templates only: in this process, every limit checked from inside the
-    /// engine. A single native call (catastrophic regex backtracking, `sort` with a slow
-    /// comparator, one huge `fill`/`join`) cannot be interrupted; see docs/sandbox.md.
+    /// engine (built-ins, parser and regex matcher included). Not interrupted: parsing a
+    /// multi-megabyte source, one linear pass over a large string; memory is checked every
+    /// 1 024 steps, not per allocation. See docs/sandbox.md.
     InProcess,
 }
 
