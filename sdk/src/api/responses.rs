@@ -1,0 +1,215 @@
+//! What the service answers with.
+//!
+//! Every answer type derives `Deserialize` with container-level defaults, so a client reads
+//! an answer that leaves optional fields out (another version of the service, the public
+//! service) instead of failing on it.
+
+use indexmap::IndexMap;
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+
+/// A list: `{items: […]}`.
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "server", derive(utoipa::ToSchema))]
+#[serde(default)]
+pub struct Items<T> {
+    /// The elements.
+    #[cfg_attr(feature = "server", schema(required = true))]
+    pub items: Vec<T>,
+}
+
+/// One template version.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "server", derive(utoipa::ToSchema))]
+#[serde(rename_all = "camelCase", default)]
+pub struct TemplateOut {
+    /// Template id (16 URL-safe characters).
+    #[cfg_attr(feature = "server", schema(required = true))]
+    pub id: String,
+    /// Name.
+    #[cfg_attr(feature = "server", schema(required = true))]
+    pub name: String,
+    /// Description.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    /// This version (1, 2, …).
+    #[cfg_attr(feature = "server", schema(required = true))]
+    pub version: u64,
+    /// Owning organization.
+    #[cfg_attr(feature = "server", schema(required = true))]
+    pub organization_id: String,
+    /// When version 1 was created (ISO 8601 UTC).
+    #[cfg_attr(feature = "server", schema(required = true))]
+    pub created_at: String,
+    /// When this version was created (ISO 8601 UTC).
+    #[cfg_attr(feature = "server", schema(required = true))]
+    pub updated_at: String,
+    /// The parameters' JSON Schema.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "server", schema(value_type = Option<Object>))]
+    pub input_schema: Option<Value>,
+    /// The script.
+    #[cfg_attr(feature = "server", schema(required = true))]
+    pub template: String,
+    /// Input map.
+    #[cfg_attr(feature = "server", schema(required = true, value_type = BTreeMap<String, String>))]
+    pub inputs: IndexMap<String, String>,
+    /// Output map.
+    #[cfg_attr(feature = "server", schema(required = true, value_type = BTreeMap<String, String>))]
+    pub outputs: IndexMap<String, String>,
+    /// Draft outputs.
+    #[cfg_attr(
+        feature = "server",
+        schema(required = true, value_type = Vec<crate::server::request_docs::DraftOutputDoc>)
+    )]
+    pub draft_outputs: Vec<jobgraph_core::DraftOutput>,
+    /// SHA-256 of the script and the schema (`Template::source_hash`).
+    #[cfg_attr(feature = "server", schema(required = true))]
+    pub source_hash: String,
+    /// Whether this is the latest version.
+    #[cfg_attr(feature = "server", schema(required = true))]
+    pub is_latest: bool,
+    /// Same as `isLatest` (the public client reads either).
+    #[cfg_attr(feature = "server", schema(required = true))]
+    pub latest: bool,
+    /// The client that wrote this version.
+    #[cfg_attr(feature = "server", schema(required = true))]
+    pub edited_by: String,
+}
+
+impl TemplateOut {
+    /// The resolver's form of this version (`jobgraph_core::Template`).
+    pub fn into_template(self) -> jobgraph_core::Template {
+        jobgraph_core::Template {
+            id: self.id,
+            version: self.version,
+            name: self.name,
+            description: self.description,
+            organization_id: Some(self.organization_id).filter(|o| !o.is_empty()),
+            created_at: Some(self.created_at).filter(|t| !t.is_empty()),
+            updated_at: Some(self.updated_at).filter(|t| !t.is_empty()),
+            input_schema: self.input_schema,
+            template: self.template,
+            inputs: self.inputs,
+            outputs: self.outputs,
+            draft_outputs: self.draft_outputs,
+        }
+    }
+}
+
+/// A template in a list: its latest version, without the script.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "server", derive(utoipa::ToSchema))]
+#[serde(rename_all = "camelCase", default)]
+pub struct TemplateSummary {
+    /// Template id.
+    #[cfg_attr(feature = "server", schema(required = true))]
+    pub id: String,
+    /// Name.
+    #[cfg_attr(feature = "server", schema(required = true))]
+    pub name: String,
+    /// Description.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    /// Latest version.
+    #[cfg_attr(feature = "server", schema(required = true))]
+    pub version: u64,
+    /// Owning organization.
+    #[cfg_attr(feature = "server", schema(required = true))]
+    pub organization_id: String,
+    /// When version 1 was created.
+    #[cfg_attr(feature = "server", schema(required = true))]
+    pub created_at: String,
+    /// When the latest version was created.
+    #[cfg_attr(feature = "server", schema(required = true))]
+    pub updated_at: String,
+}
+
+/// A job version.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "server", derive(utoipa::ToSchema))]
+#[serde(rename_all = "camelCase", default)]
+pub struct JobOut {
+    /// Job id.
+    #[cfg_attr(feature = "server", schema(required = true))]
+    pub id: String,
+    /// Name.
+    #[cfg_attr(feature = "server", schema(required = true))]
+    pub name: String,
+    /// Owning organization.
+    #[cfg_attr(feature = "server", schema(required = true))]
+    pub organization_id: String,
+    /// `SYNCHRONOUS` or `ASYNCHRONOUS`.
+    #[cfg_attr(feature = "server", schema(required = true))]
+    pub execution: String,
+    /// `BATCH` or `STREAMING`.
+    #[cfg_attr(feature = "server", schema(required = true))]
+    pub processing: String,
+    /// Always `PENDING` in `jobgraph serve`: it stores and resolves jobs and runs none.
+    #[cfg_attr(feature = "server", schema(required = true))]
+    pub state: String,
+    /// What the job was asked to do (`RUNNING` by default).
+    #[cfg_attr(feature = "server", schema(required = true))]
+    pub desired_state: String,
+    /// The graph as submitted, or resolved with `?resolved=true`.
+    #[cfg_attr(
+        feature = "server",
+        schema(required = true, value_type = crate::server::request_docs::JobGraphDoc)
+    )]
+    pub job_graph: Value,
+    /// Tags.
+    #[cfg_attr(feature = "server", schema(required = true, value_type = Object))]
+    pub tags: Map<String, Value>,
+    /// When version 1 was created.
+    #[cfg_attr(feature = "server", schema(required = true))]
+    pub created_at: String,
+    /// When this version was created.
+    #[cfg_attr(feature = "server", schema(required = true))]
+    pub updated_at: String,
+    /// This version.
+    #[cfg_attr(feature = "server", schema(required = true))]
+    pub version: u64,
+    /// The client that wrote this version.
+    #[cfg_attr(feature = "server", schema(required = true))]
+    pub edited_by: String,
+    /// Whether this is the latest version.
+    #[cfg_attr(feature = "server", schema(required = true))]
+    pub is_latest: bool,
+    /// Ids of the templates its resolution used.
+    #[cfg_attr(feature = "server", schema(required = true))]
+    pub template_ids: Vec<String>,
+}
+
+/// `202` of `POST /v1/triggers`.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "server", derive(utoipa::ToSchema))]
+#[serde(default)]
+pub struct TriggerAccepted {
+    /// The trigger's id.
+    #[cfg_attr(feature = "server", schema(required = true))]
+    pub id: String,
+}
+
+/// An error body: `{"error": "…", "message": "…"}` and, depending on the error, more.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "server", derive(utoipa::ToSchema))]
+#[serde(rename_all = "camelCase", default)]
+pub struct ErrorBody {
+    /// What went wrong. For resolution and test errors it starts with the contract prefix
+    /// (`Template not found`, `Input validation failed`, `JavaScript execution failed`, …);
+    /// for `POST /oauth/token` it is the RFC 6749 error code.
+    #[cfg_attr(feature = "server", schema(required = true))]
+    pub error: String,
+    /// The same text as `error` (RFC 6749 errors: the description).
+    #[cfg_attr(feature = "server", schema(required = true))]
+    pub message: String,
+    /// RFC 6749 errors: what is wrong, in words (named as RFC 6749 §5.2 names it).
+    #[serde(rename = "error_description", skip_serializing_if = "Option::is_none")]
+    pub error_description: Option<String>,
+    /// Resolution errors: a stable code such as `TEMPLATE_NOT_FOUND`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub code: Option<String>,
+    /// 409: the current version of the template or job.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub current_version: Option<u64>,
+}
