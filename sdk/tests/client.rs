@@ -565,7 +565,15 @@ fn a_job_resolves_locally_as_the_service_resolves_it() {
         .block_on(client.get_job(&created.id, JobVersion { version: None, resolved: true }))
         .unwrap();
 
-    let source = RemoteSource::new(client.clone());
+    let (trace, lines) = recorder();
+    let traced = Client::builder(server().url())
+        .credentials(Credentials::new("remote", secret_of("remote")))
+        .trace(trace)
+        .build()
+        .unwrap();
+    rt.block_on(traced.token()).unwrap();
+    lines.lock().unwrap().clear();
+    let source = RemoteSource::new(traced);
     let resolver = jobgraph_core::Resolver::builder(&source)
         .user("remote")
         .sandbox(jobgraph_core::InProcess)
@@ -576,7 +584,11 @@ fn a_job_resolves_locally_as_the_service_resolves_it() {
     // fetched. One request each.
     let stats = source.stats();
     assert_eq!(stats.requests, 3, "{stats:?}");
-    assert!(stats.peak_in_flight >= 2, "a level's templates are fetched together: {stats:?}");
+    assert_eq!(stats.peak_outstanding, 3, "a level's templates are fetched together");
+    {
+        let lines = lines.lock().unwrap();
+        assert_eq!(lines.iter().filter(|l| l.starts_with("→ GET")).count(), 3, "{lines:#?}");
+    }
     // A missing template is the resolver's `Template not found`.
     let missing = json!({"vertices": [{"type": "template-operation", "name": "x", "templateId": "no-such-template"}]});
     let err = rt.block_on(resolver.resolve_document(&missing)).unwrap_err();

@@ -9,11 +9,11 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
 /// A list: `{items: […]}`.
-#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 #[cfg_attr(feature = "server", derive(utoipa::ToSchema))]
-#[serde(default)]
 pub struct Items<T> {
     /// The elements.
+    #[serde(default = "Vec::new")]
     #[cfg_attr(feature = "server", schema(required = true))]
     pub items: Vec<T>,
 }

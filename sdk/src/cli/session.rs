@@ -178,8 +178,8 @@ pub fn resolve_remote(
     let stats = source.stats();
     if global.debug {
         eprintln!(
-            "debug: {} template requests, at most {} at once",
-            stats.requests, stats.peak_in_flight
+            "debug: {} template requests, at most {} outstanding at once",
+            stats.requests, stats.peak_outstanding
         );
     }
     let resolved = resolved.map_err(|e| Failure::failed(e.to_string()))?;

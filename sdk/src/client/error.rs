@@ -112,6 +112,10 @@ impl ClientError {
 /// The reason phrase of a status.
 pub(crate) fn reason(status: u16) -> &'static str {
     match status {
+        200 => "OK",
+        201 => "Created",
+        202 => "Accepted",
+        204 => "No Content",
         400 => "Bad Request",
         401 => "Unauthorized",
         403 => "Forbidden",

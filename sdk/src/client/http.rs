@@ -72,13 +72,13 @@ impl RetryPolicy {
 }
 
 /// One request to send.
-pub(crate) struct Outgoing<'a> {
+pub(crate) struct Outgoing {
     pub method: Method,
     pub url: Url,
     /// A body and its content type.
     pub body: Option<(Vec<u8>, &'static str)>,
     /// The access token, if the endpoint needs one.
-    pub bearer: Option<&'a str>,
+    pub bearer: Option<String>,
     /// Whether sending it twice does what sending it once does.
     pub idempotent: bool,
 }
@@ -154,7 +154,7 @@ impl Http {
 
     /// Sends `out`, retrying as the [`RetryPolicy`] says; the last answer is returned whatever
     /// its status.
-    pub async fn send(&self, out: &Outgoing<'_>) -> Result<Answer, ClientError> {
+    pub async fn send(&self, out: &Outgoing) -> Result<Answer, ClientError> {
         let mut retry = 0;
         loop {
             let started = Instant::now();
@@ -202,10 +202,10 @@ impl Http {
 
     /// Sends `out` once without a timeout on the whole answer (a stream), and returns the
     /// response as soon as its head arrived.
-    pub async fn open(&self, out: &Outgoing<'_>) -> Result<reqwest::Response, ClientError> {
+    pub async fn open(&self, out: &Outgoing) -> Result<reqwest::Response, ClientError> {
         self.trace(&format!("→ {} {} (streamed)", out.method, out.url));
         let mut request = self.client.request(out.method.clone(), out.url.clone());
-        if let Some(token) = out.bearer {
+        if let Some(token) = &out.bearer {
             let mut value = HeaderValue::from_str(&format!("Bearer {token}")).map_err(|_| {
                 ClientError::Config("the access token is not a valid header value".into())
             })?;
@@ -226,13 +226,13 @@ impl Http {
     /// One attempt. An error says whether the request may have reached the service.
     async fn attempt(
         &self,
-        out: &Outgoing<'_>,
+        out: &Outgoing,
     ) -> Result<(Answer, Option<Duration>), (ClientError, bool)> {
         let mut request = self
             .client
             .request(out.method.clone(), out.url.clone())
             .timeout(self.timeout);
-        if let Some(token) = out.bearer {
+        if let Some(token) = &out.bearer {
             let mut value = HeaderValue::from_str(&format!("Bearer {token}")).map_err(|_| {
                 (
                     ClientError::Config("the access token is not a valid header value".into()),
@@ -263,7 +263,7 @@ impl Http {
         Ok((Answer { status, body }, retry_after))
     }
 
-    fn transport_error(&self, out: &Outgoing<'_>, error: &reqwest::Error) -> (ClientError, bool) {
+    fn transport_error(&self, out: &Outgoing, error: &reqwest::Error) -> (ClientError, bool) {
         let url = bare(&out.url);
         let method = out.method.to_string();
         if error.is_timeout() {
@@ -329,7 +329,7 @@ fn httpdate(text: &str) -> Option<SystemTime> {
     let (day, year): (i64, i64) = (day.parse().ok()?, year.parse().ok()?);
     let mut hms = time.split(':').map(|p| p.parse::<i64>().ok());
     let (h, m, s) = (hms.next()??, hms.next()??, hms.next()??);
-    let ts = jiff::civil::DateTime::new(
+    let dt = jiff::civil::DateTime::new(
         i16::try_from(year).ok()?,
         i8::try_from(month).ok()?,
         i8::try_from(day).ok()?,
@@ -338,10 +338,8 @@ fn httpdate(text: &str) -> Option<SystemTime> {
         i8::try_from(s).ok()?,
         0,
     )
-    .ok()?
-    .to_zoned(jiff::tz::TimeZone::UTC)
-    .ok()?
-    .timestamp();
+    .ok()?;
+    let ts = jiff::tz::TimeZone::UTC.to_timestamp(dt).ok()?;
     let secs = u64::try_from(ts.as_second()).ok()?;
     Some(std::time::UNIX_EPOCH + Duration::from_secs(secs))
 }

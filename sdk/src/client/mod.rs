@@ -341,7 +341,7 @@ impl Client {
     pub(crate) async fn answer(&self, call: &Call) -> Result<Answer, ClientError> {
         let inner = &*self.inner;
         let url = self.url(call)?;
-        let out = |bearer| Outgoing {
+        let out = |bearer: Option<String>| Outgoing {
             method: call.method.clone(),
             url: url.clone(),
             body: call.body.clone(),
@@ -354,7 +354,7 @@ impl Client {
         let lease = inner.tokens.get(&inner.http).await?;
         let answer = inner
             .http
-            .send(&out(Some(lease.token.secret().expose())))
+            .send(&out(Some(lease.token.secret().expose().to_owned())))
             .await?;
         if answer.status != 401 {
             return Ok(answer);
@@ -371,7 +371,10 @@ impl Client {
             .http
             .trace("401 with a known token: getting a new token, then one retry");
         let token = inner.tokens.replace(&inner.http, &lease.token).await?;
-        let answer = inner.http.send(&out(Some(token.secret().expose()))).await?;
+        let answer = inner
+            .http
+            .send(&out(Some(token.secret().expose().to_owned())))
+            .await?;
         if answer.status == 401 {
             return Err(unauthorized(answer));
         }
@@ -401,20 +404,12 @@ impl Client {
         Ok(())
     }
 
-    pub(crate) fn http(&self) -> &Http {
-        &self.inner.http
-    }
-
-    pub(crate) fn join_api(&self, path: &str) -> Result<Url, ClientError> {
-        join(&self.inner.api_base, path)
-    }
-
     /// Sends a call and returns the response as soon as its head arrived (for a stream), with
     /// the same token handling as [`Client::answer`] and no retries otherwise.
     pub(crate) async fn open(&self, call: &Call) -> Result<reqwest::Response, ClientError> {
         let inner = &*self.inner;
         let url = self.url(call)?;
-        let out = |bearer| Outgoing {
+        let out = |bearer: Option<String>| Outgoing {
             method: call.method.clone(),
             url: url.clone(),
             body: call.body.clone(),
@@ -429,7 +424,7 @@ impl Client {
         let lease = inner.tokens.get(&inner.http).await?;
         let response = inner
             .http
-            .open(&out(Some(lease.token.secret().expose())))
+            .open(&out(Some(lease.token.secret().expose().to_owned())))
             .await?;
         if response.status().as_u16() != 401 {
             return Ok(response);
@@ -439,7 +434,10 @@ impl Client {
             return Err(unauthorized(text));
         }
         let token = inner.tokens.replace(&inner.http, &lease.token).await?;
-        let response = inner.http.open(&out(Some(token.secret().expose()))).await?;
+        let response = inner
+            .http
+            .open(&out(Some(token.secret().expose().to_owned())))
+            .await?;
         if response.status().as_u16() == 401 {
             return Err(unauthorized(read_error(response).await));
         }

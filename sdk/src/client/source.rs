@@ -37,7 +37,7 @@ pub struct RemoteSource {
     client: Client,
     versions: Mutex<HashMap<(String, u64), Template>>,
     requests: AtomicUsize,
-    in_flight: AtomicUsize,
+    outstanding: AtomicUsize,
     peak: AtomicUsize,
 }
 
@@ -46,8 +46,27 @@ pub struct RemoteSource {
 pub struct SourceStats {
     /// Requests sent to the service.
     pub requests: usize,
-    /// The most requests that were in flight at once.
-    pub peak_in_flight: usize,
+    /// The most fetches asked for and not yet answered at once: the resolver asks for a
+    /// level's templates together and awaits them together, so their requests overlap.
+    pub peak_outstanding: usize,
+}
+
+/// One fetch asked for and not answered yet (counted from `fetch` until its future ends or
+/// is dropped).
+struct Outstanding<'a>(&'a AtomicUsize);
+
+impl<'a> Outstanding<'a> {
+    fn new(count: &'a AtomicUsize, peak: &AtomicUsize) -> Self {
+        let now = count.fetch_add(1, Ordering::Relaxed) + 1;
+        peak.fetch_max(now, Ordering::Relaxed);
+        Outstanding(count)
+    }
+}
+
+impl Drop for Outstanding<'_> {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::Relaxed);
+    }
 }
 
 impl RemoteSource {
@@ -57,7 +76,7 @@ impl RemoteSource {
             client,
             versions: Mutex::new(HashMap::new()),
             requests: AtomicUsize::new(0),
-            in_flight: AtomicUsize::new(0),
+            outstanding: AtomicUsize::new(0),
             peak: AtomicUsize::new(0),
         }
     }
@@ -67,11 +86,11 @@ impl RemoteSource {
         &self.client
     }
 
-    /// Requests sent so far, and the most in flight at once.
+    /// Requests sent so far, and the most fetches outstanding at once.
     pub fn stats(&self) -> SourceStats {
         SourceStats {
             requests: self.requests.load(Ordering::Relaxed),
-            peak_in_flight: self.peak.load(Ordering::Relaxed),
+            peak_outstanding: self.peak.load(Ordering::Relaxed),
         }
     }
 
@@ -91,13 +110,10 @@ impl RemoteSource {
 
     async fn request(&self, id: &str, version: Option<u64>) -> Result<Template, ClientError> {
         self.requests.fetch_add(1, Ordering::Relaxed);
-        let now = self.in_flight.fetch_add(1, Ordering::Relaxed) + 1;
-        self.peak.fetch_max(now, Ordering::Relaxed);
         let result = match version {
             None => self.client.latest_template(id).await,
             Some(v) => self.client.template_version(id, v).await,
         };
-        self.in_flight.fetch_sub(1, Ordering::Relaxed);
         Ok(result?.into_template())
     }
 }
@@ -109,7 +125,9 @@ impl TemplateSource for RemoteSource {
         version: Option<u64>,
     ) -> impl Future<Output = Result<Template, FetchError>> {
         let id = id.to_owned();
+        let outstanding = Outstanding::new(&self.outstanding, &self.peak);
         async move {
+            let _outstanding = outstanding;
             if let Some(v) = version
                 && let Some(template) = self.kept(&id, v)
             {

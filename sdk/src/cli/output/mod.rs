@@ -57,6 +57,7 @@ pub struct OutputArgs {
 }
 
 /// What is printed: a list of records or one record (or document).
+#[derive(Clone, Copy)]
 pub enum Shape<'a> {
     /// A list; `summary` names the columns a table shows by default.
     List(&'a [&'a str]),
@@ -344,7 +345,7 @@ pub fn render(value: Value, shape: Shape<'_>, style: &Style) -> String {
             let mut columns = all_columns(&rows);
             let chosen: Vec<String> = match (&shape, style.columns.as_slice()) {
                 (_, [all]) if all == "all" => Vec::new(),
-                (_, []) => match shape {
+                (_, []) => match &shape {
                     Shape::List(summary) => summary.iter().map(|s| (*s).to_owned()).collect(),
                     Shape::One => Vec::new(),
                 },

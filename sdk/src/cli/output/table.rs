@@ -251,7 +251,7 @@ mod tests {
 
     #[test]
     fn wide_tables_wrap_at_80_columns_and_cut_cells() {
-        let long = "word ".repeat(40);
+        let long = "word ".repeat(80);
         let text = table(&["id", "description"], &[&["x", long.trim()]], 3);
         for line in text.lines() {
             assert!(line.chars().count() <= MAX_WIDTH, "{line:?}");

@@ -56,10 +56,15 @@ fn parse_offset(text: &str) -> Option<jiff::tz::Offset> {
 /// `2026-11-23T14:10:37.123+01:00` in csv; `None` when it is not an instant.
 pub fn localize(text: &str, zone: &TimeZone, format: Format) -> Option<String> {
     let instant: jiff::Timestamp = text.parse().ok()?;
-    let zoned = instant.to_zoned(zone.clone());
+    let zoned = instant.to_zoned_datetime(zone.clone());
     Some(match format {
         Format::Table => zoned.strftime("%Y-%m-%d %H:%M:%S").to_string(),
-        _ => zoned.strftime("%Y-%m-%dT%H:%M:%S%.3f%:z").to_string(),
+        _ => format!(
+            "{}.{:03}{}",
+            zoned.strftime("%Y-%m-%dT%H:%M:%S"),
+            zoned.millisecond(),
+            zoned.strftime("%:z")
+        ),
     })
 }
 
