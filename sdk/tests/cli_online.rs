@@ -189,7 +189,7 @@ fn a_configuration_is_saved_and_reused_by_precedence() {
     home.run(&["config:save", "other", "--api-base-url", dead, "--client-id", "nobody"], &[]).ok();
     let list = home.run(&["config:list", "-f", "csv"], &[]);
     let lines: Vec<&str> = list.ok().stdout.lines().collect();
-    assert_eq!(lines[0], "name,apiBaseUrl,authBaseUrl,authCache,authMethod,browser,clientId,default,orgName");
+    assert_eq!(lines[0], "name,apiBaseUrl,authCache,authMethod,browser,clientId,default,orgName");
     assert!(lines[1].starts_with("local,") && lines[1].contains(",true,org-conf"), "{lines:?}");
     assert!(lines[2].starts_with("other,") && lines[2].ends_with(",false,"), "{lines:?}");
     home.run(&["config:default", "other"], &[]).ok();
@@ -407,15 +407,15 @@ fn every_output_format_matches_its_golden_file() {
         (alpha["id"].as_str().unwrap(), "JOB_ALPHA"),
         (beta["id"].as_str().unwrap(), "JOB_BETA"),
     ];
-    for (format, extension) in [
-        ("table", "txt"),
-        ("csv", "csv"),
-        ("pretty", "json"),
-        ("raw", "jsonl"),
-        ("compact", "json"),
+    for (format, file) in [
+        ("table", "jobs.table.txt"),
+        ("csv", "jobs.csv"),
+        ("pretty", "jobs.pretty.json"),
+        ("raw", "jobs.raw.jsonl"),
+        ("compact", "jobs.compact.json"),
     ] {
         let r = home.run(&["jobs", "-f", format, "--no-timestamps", "-s", "name:asc"], &env);
-        golden(&format!("jobs.{format}.{extension}"), &anonymize(&r.ok().stdout, &ids));
+        golden(file, &anonymize(&r.ok().stdout, &ids));
     }
     let r = home.run(&["templates", "--no-timestamps"], &env);
     golden("templates.table.txt", &anonymize(&r.ok().stdout, &ids));
