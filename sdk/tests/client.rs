@@ -50,7 +50,12 @@ fn short_server() -> &'static Server {
     SERVER.get_or_init(|| {
         Server::start_with_config(
             &json!({"tokenTtlSeconds": 2, "maxConcurrentScripts": 1}),
-            &["--client", "short:short-secret-8:org-short", "--client", "busy:busy-secret-9:org-busy"],
+            &[
+                "--client",
+                "short:short-secret-8:org-short",
+                "--client",
+                "busy:busy-secret-9:org-busy",
+            ],
         )
     })
 }
@@ -161,7 +166,10 @@ fn a_revoked_token_is_replaced_once_with_one_retry() {
     assert_eq!(client.tokens_fetched(), 1);
     let s = server();
     let probe = "path=/v1/templates/revocation-probe ";
-    assert_eq!(s.wait_log_lines(&[probe, "status=404", "org=org-revoked"], 1), 1);
+    assert_eq!(
+        s.wait_log_lines(&[probe, "status=404", "org=org-revoked"], 1),
+        1
+    );
     assert_eq!(s.log_lines(&[probe, "status=401"]), 1, "one 401, one retry");
     assert_eq!(token_lines(s, "org-revoked"), 1);
     // The new token is kept: no more token requests.
@@ -201,9 +209,17 @@ fn a_refused_new_token_ends_the_call_without_a_loop() {
     );
     let lines = lines.lock().unwrap().clone();
     let token_requests = lines.iter().filter(|l| l.contains("/oauth/token")).count();
-    assert_eq!(token_requests, 2, "one token request (trace line and its answer): {lines:#?}");
+    assert_eq!(
+        token_requests, 2,
+        "one token request (trace line and its answer): {lines:#?}"
+    );
     // Neither the error, nor the trace, nor Debug shows the secret.
-    for text in [format!("{err}"), format!("{err:?}"), format!("{client:?}"), lines.join("\n")] {
+    for text in [
+        format!("{err}"),
+        format!("{err:?}"),
+        format!("{client:?}"),
+        lines.join("\n"),
+    ] {
         assert!(!text.contains("a-wrong-secret-value"), "{text}");
         assert!(!text.contains("loopXXXX"), "{text}");
     }
@@ -231,7 +247,10 @@ fn an_expired_token_is_replaced_once_with_one_retry() {
     // Wait until the service says it has expired.
     let deadline = std::time::Instant::now() + Duration::from_secs(10);
     while s.call("GET", "/v1/templates", Some(&token), None).status != 401 {
-        assert!(std::time::Instant::now() < deadline, "the token never expired");
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the token never expired"
+        );
         std::thread::sleep(Duration::from_millis(50));
     }
     let items = rt.block_on(client.get_template("expiry-probe", TemplateVersions::All));
@@ -241,12 +260,21 @@ fn an_expired_token_is_replaced_once_with_one_retry() {
         s.wait_log_lines(&["path=/v1/templates/expiry-probe ", "status=404"], 1),
         1
     );
-    assert_eq!(s.log_lines(&["path=/v1/templates/expiry-probe ", "status=401"]), 1);
+    assert_eq!(
+        s.log_lines(&["path=/v1/templates/expiry-probe ", "status=401"]),
+        1
+    );
     let lines = lines.lock().unwrap();
-    assert!(lines.iter().any(|l| l.contains("401 with a known token")), "{lines:#?}");
+    assert!(
+        lines.iter().any(|l| l.contains("401 with a known token")),
+        "{lines:#?}"
+    );
     // The new token lives 2 s: the client replaces it before it expires (a quarter of its
     // lifetime early), without another 401.
-    assert!(lines.iter().any(|l| l.contains("valid for 2 s")), "{lines:#?}");
+    assert!(
+        lines.iter().any(|l| l.contains("valid for 2 s")),
+        "{lines:#?}"
+    );
 }
 
 #[test]
@@ -319,7 +347,9 @@ fn an_unreachable_service_is_retried_then_named() {
         .trace(trace)
         .build()
         .unwrap();
-    let err = runtime().block_on(client.list_jobs(&JobFilter::default())).unwrap_err();
+    let err = runtime()
+        .block_on(client.list_jobs(&JobFilter::default()))
+        .unwrap_err();
     match &err {
         ClientError::Unreachable { url, .. } => {
             assert_eq!(url, &format!("http://127.0.0.1:{port}/api/oauth/token"));
@@ -327,7 +357,11 @@ fn an_unreachable_service_is_retried_then_named() {
         other => panic!("{other:?}"),
     }
     let lines = lines.lock().unwrap();
-    assert_eq!(lines.iter().filter(|l| l.starts_with("retry ")).count(), 2, "{lines:#?}");
+    assert_eq!(
+        lines.iter().filter(|l| l.starts_with("retry ")).count(),
+        2,
+        "{lines:#?}"
+    );
 }
 
 #[test]
@@ -361,11 +395,21 @@ fn the_disk_store_carries_a_token_across_clients() {
     let stored = store.load(&key).expect("a stored token");
     assert!(stored.is_fresh());
     let text = std::fs::read_to_string(store.path_for(&key)).unwrap();
-    assert!(!text.contains("disk-secret-5"), "the secret is never stored");
+    assert!(
+        !text.contains("disk-secret-5"),
+        "the secret is never stored"
+    );
     // Without a secret, a token that has to be replaced cannot be.
     let now = SystemTime::now();
     store
-        .save(&key, &AccessToken::new("stale", now - Duration::from_secs(7200), now - Duration::from_secs(3600)))
+        .save(
+            &key,
+            &AccessToken::new(
+                "stale",
+                now - Duration::from_secs(7200),
+                now - Duration::from_secs(3600),
+            ),
+        )
         .unwrap();
     let err = rt.block_on(build(None).list_templates()).unwrap_err();
     assert!(matches!(err, ClientError::MissingSecret { .. }), "{err:?}");
@@ -378,23 +422,52 @@ fn every_endpoint_round_trips_with_the_shared_types() {
     rt.block_on(async {
         let input: TemplateInput = serde_json::from_value(filter_template("Levels")).unwrap();
         let created = client.create_template(&input).await.unwrap();
-        assert_eq!((created.version, created.organization_id.as_str()), (1, "org-api"));
+        assert_eq!(
+            (created.version, created.organization_id.as_str()),
+            (1, "org-api")
+        );
         assert_eq!(created.edited_by, "api");
         let summaries = client.list_templates().await.unwrap();
         assert!(summaries.iter().any(|t| t.id == created.id));
-        let v2 = client.update_template(&created.id, &input, Some(1)).await.unwrap();
+        let v2 = client
+            .update_template(&created.id, &input, Some(1))
+            .await
+            .unwrap();
         assert_eq!(v2.version, 2);
-        let conflict = client.update_template(&created.id, &input, Some(1)).await.unwrap_err();
+        let conflict = client
+            .update_template(&created.id, &input, Some(1))
+            .await
+            .unwrap_err();
         match conflict {
-            ClientError::Api { status: 409, current_version: Some(2), .. } => {}
+            ClientError::Api {
+                status: 409,
+                current_version: Some(2),
+                ..
+            } => {}
             other => panic!("{other:?}"),
         }
-        let appended = client.update_template(&created.id, &input, None).await.unwrap();
+        let appended = client
+            .update_template(&created.id, &input, None)
+            .await
+            .unwrap();
         assert_eq!(appended.version, 3);
-        let all = client.get_template(&created.id, TemplateVersions::All).await.unwrap();
+        let all = client
+            .get_template(&created.id, TemplateVersions::All)
+            .await
+            .unwrap();
         assert_eq!(all.iter().map(|t| t.version).collect::<Vec<_>>(), [1, 2, 3]);
-        assert_eq!(client.latest_template(&created.id).await.unwrap().version, 3);
-        assert_eq!(client.template_version(&created.id, 1).await.unwrap().version, 1);
+        assert_eq!(
+            client.latest_template(&created.id).await.unwrap().version,
+            3
+        );
+        assert_eq!(
+            client
+                .template_version(&created.id, 1)
+                .await
+                .unwrap()
+                .version,
+            1
+        );
 
         let test = TemplateTest {
             template: input.clone(),
@@ -412,12 +485,22 @@ fn every_endpoint_round_trips_with_the_shared_types() {
         assert_eq!(err.status(), Some(400));
         assert!(err.to_string().contains("Input validation failed"), "{err}");
 
-        let job: CreateJob = serde_json::from_value(job_using("api-job", &created.id, "info")).unwrap();
-        assert_eq!((job.execution, job.processing), (Execution::Asynchronous, Processing::Streaming));
+        let job: CreateJob =
+            serde_json::from_value(job_using("api-job", &created.id, "info")).unwrap();
+        assert_eq!(
+            (job.execution, job.processing),
+            (Execution::Asynchronous, Processing::Streaming)
+        );
         let made = client.create_job(&job).await.unwrap();
         assert_eq!((made.version, made.state.as_str()), (1, "PENDING"));
         let resolved = client
-            .get_job(&made.id, JobVersion { version: None, resolved: true })
+            .get_job(
+                &made.id,
+                JobVersion {
+                    version: None,
+                    resolved: true,
+                },
+            )
             .await
             .unwrap();
         assert_eq!(resolved.job_graph["vertices"][1]["name"], "errors.f");
@@ -428,8 +511,21 @@ fn every_endpoint_round_trips_with_the_shared_types() {
         };
         let updated = client.update_job(&made.id, &update, true).await.unwrap();
         assert_eq!(updated.version, 2);
-        let err = client.update_job(&made.id, &update, false).await.unwrap_err();
-        assert!(matches!(err, ClientError::Api { status: 409, current_version: Some(2), .. }), "{err:?}");
+        let err = client
+            .update_job(&made.id, &update, false)
+            .await
+            .unwrap_err();
+        assert!(
+            matches!(
+                err,
+                ClientError::Api {
+                    status: 409,
+                    current_version: Some(2),
+                    ..
+                }
+            ),
+            "{err:?}"
+        );
         let filter = JobFilter {
             name: Some("api-job".into()),
             all_versions: true,
@@ -438,9 +534,15 @@ fn every_endpoint_round_trips_with_the_shared_types() {
         };
         let versions = client.list_jobs(&filter).await.unwrap();
         assert_eq!(versions.len(), 2);
-        let since = JobFilter { since: Some("PT1H".into()), ..JobFilter::default() };
+        let since = JobFilter {
+            since: Some("PT1H".into()),
+            ..JobFilter::default()
+        };
         assert_eq!(client.list_jobs(&since).await.unwrap().len(), 1);
-        let batch = JobFilter { processing: vec![Processing::Batch], ..JobFilter::default() };
+        let batch = JobFilter {
+            processing: vec![Processing::Batch],
+            ..JobFilter::default()
+        };
         assert!(client.list_jobs(&batch).await.unwrap().is_empty());
 
         let mut sync = job.clone();
@@ -449,12 +551,24 @@ fn every_endpoint_round_trips_with_the_shared_types() {
         assert_eq!(err.status(), Some(400), "the service runs nothing: {err}");
 
         client.delete_job(&made.id).await.unwrap();
-        let gone = client.get_job(&made.id, JobVersion::default()).await.unwrap_err();
+        let gone = client
+            .get_job(&made.id, JobVersion::default())
+            .await
+            .unwrap_err();
         assert!(gone.is_not_found(), "{gone}");
         client.delete_template(&created.id).await.unwrap();
-        assert!(client.latest_template(&created.id).await.unwrap_err().is_not_found());
+        assert!(
+            client
+                .latest_template(&created.id)
+                .await
+                .unwrap_err()
+                .is_not_found()
+        );
 
-        let trigger = client.create_trigger(&json!({"any": "payload"})).await.unwrap();
+        let trigger = client
+            .create_trigger(&json!({"any": "payload"}))
+            .await
+            .unwrap();
         assert_eq!(trigger.id.len(), 16);
     });
 }
@@ -479,20 +593,33 @@ fn request_fields_are_documented_in_the_openapi_document() {
         template: "t".into(),
         ..TemplateInput::default()
     };
-    let keys = |value: Value| -> Vec<String> { value.as_object().unwrap().keys().cloned().collect() };
+    let keys =
+        |value: Value| -> Vec<String> { value.as_object().unwrap().keys().cloned().collect() };
     let check = |sent: Vec<String>, schema: &str| {
         let known = documented(schema);
         for key in sent {
-            assert!(known.contains(&key), "{key} is not a documented field of {schema}: {known:?}");
+            assert!(
+                known.contains(&key),
+                "{key} is not a documented field of {schema}: {known:?}"
+            );
         }
     };
     let mut create = serde_json::to_value(&full).unwrap();
     create.as_object_mut().unwrap().remove("version");
     check(keys(create), "TemplateCreateDoc");
-    check(keys(serde_json::to_value(&full).unwrap()), "TemplateUpdateDoc");
-    let test = TemplateTest { template: full.clone(), ..TemplateTest::default() };
+    check(
+        keys(serde_json::to_value(&full).unwrap()),
+        "TemplateUpdateDoc",
+    );
+    let test = TemplateTest {
+        template: full.clone(),
+        ..TemplateTest::default()
+    };
     check(keys(serde_json::to_value(&test).unwrap()), "TestRequestDoc");
-    check(keys(serde_json::to_value(&test.input).unwrap()), "TestInputDoc");
+    check(
+        keys(serde_json::to_value(&test.input).unwrap()),
+        "TestInputDoc",
+    );
     let job = CreateJob {
         tags: Some(Default::default()),
         desired_state: Some("RUNNING".into()),
@@ -535,13 +662,19 @@ fn a_job_resolves_locally_as_the_service_resolves_it() {
             "({{vertices: [{{type: 'template-operation', name: 'inner', templateId: '{}', templateInputs: {{level: 'warn'}}}}], edges: []}})",
             leaf.id
         ),
-        inputs: [("input".to_owned(), "inner:input".to_owned())].into_iter().collect(),
-        outputs: [("output".to_owned(), "inner:output".to_owned())].into_iter().collect(),
+        inputs: [("input".to_owned(), "inner:input".to_owned())]
+            .into_iter()
+            .collect(),
+        outputs: [("output".to_owned(), "inner:output".to_owned())]
+            .into_iter()
+            .collect(),
         ..TemplateInput::default()
     };
     let wrapper = rt.block_on(client.create_template(&wrapper)).unwrap();
     let other = rt
-        .block_on(client.create_template(&serde_json::from_value(filter_template("other")).unwrap()))
+        .block_on(
+            client.create_template(&serde_json::from_value(filter_template("other")).unwrap()),
+        )
         .unwrap();
     let job = json!({
         "name": "remote-job", "execution": "ASYNCHRONOUS", "processing": "STREAMING",
@@ -562,7 +695,13 @@ fn a_job_resolves_locally_as_the_service_resolves_it() {
         .block_on(client.create_job(&serde_json::from_value(job.clone()).unwrap()))
         .unwrap();
     let service = rt
-        .block_on(client.get_job(&created.id, JobVersion { version: None, resolved: true }))
+        .block_on(client.get_job(
+            &created.id,
+            JobVersion {
+                version: None,
+                resolved: true,
+            },
+        ))
         .unwrap();
 
     let (trace, lines) = recorder();
@@ -584,14 +723,23 @@ fn a_job_resolves_locally_as_the_service_resolves_it() {
     // fetched. One request each.
     let stats = source.stats();
     assert_eq!(stats.requests, 3, "{stats:?}");
-    assert_eq!(stats.peak_outstanding, 3, "a level's templates are fetched together");
+    assert_eq!(
+        stats.peak_outstanding, 3,
+        "a level's templates are fetched together"
+    );
     {
         let lines = lines.lock().unwrap();
-        assert_eq!(lines.iter().filter(|l| l.starts_with("→ GET")).count(), 3, "{lines:#?}");
+        assert_eq!(
+            lines.iter().filter(|l| l.starts_with("→ GET")).count(),
+            3,
+            "{lines:#?}"
+        );
     }
     // A missing template is the resolver's `Template not found`.
     let missing = json!({"vertices": [{"type": "template-operation", "name": "x", "templateId": "no-such-template"}]});
-    let err = rt.block_on(resolver.resolve_document(&missing)).unwrap_err();
+    let err = rt
+        .block_on(resolver.resolve_document(&missing))
+        .unwrap_err();
     assert!(err.to_string().starts_with("Template not found"), "{err}");
 }
 
@@ -599,7 +747,10 @@ fn a_job_resolves_locally_as_the_service_resolves_it() {
 fn debug_output_never_holds_a_secret() {
     let credentials = Credentials::new("ci", "s3cret-value");
     let text = format!("{credentials:?}");
-    assert!(text.contains("ci") && !text.contains("s3cret-value"), "{text}");
+    assert!(
+        text.contains("ci") && !text.contains("s3cret-value"),
+        "{text}"
+    );
     let builder = Client::builder("http://127.0.0.1:9").credentials(credentials);
     assert!(!format!("{builder:?}").contains("s3cret-value"));
     let client = builder.build().unwrap();

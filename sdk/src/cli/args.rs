@@ -49,7 +49,12 @@ pub struct Global {
     pub api_base_url: Option<String>,
     /// Identity provider base address; tokens come from URL/oauth/token [default: the API
     /// base address without its trailing /api].
-    #[arg(long, global = true, value_name = "URL", env = "JOBGRAPH_AUTH_BASE_URL")]
+    #[arg(
+        long,
+        global = true,
+        value_name = "URL",
+        env = "JOBGRAPH_AUTH_BASE_URL"
+    )]
     pub auth_base_url: Option<String>,
     /// OAuth 2.0 client id (its secret: JOBGRAPH_CLIENT_SECRET, never a flag or a file).
     #[arg(long, global = true, value_name = "ID", env = "JOBGRAPH_CLIENT_ID")]

@@ -94,7 +94,8 @@ impl ConfigFile {
                 )));
             }
         };
-        let invalid = |why: String| Failure::usage(format!("{} is not valid: {why}", path.display()));
+        let invalid =
+            |why: String| Failure::usage(format!("{} is not valid: {why}", path.display()));
         let value = jobgraph_core::parse_json(&text)
             .map_err(|e| Failure::usage(format!("{} is not valid JSON: {e}", path.display())))?;
         let Value::Object(map) = value else {
@@ -124,7 +125,10 @@ impl ConfigFile {
     pub fn save(&self) -> Result<(), Failure> {
         let mut map = Map::new();
         for (name, saved) in &self.entries {
-            map.insert(name.clone(), serde_json::to_value(saved).unwrap_or_default());
+            map.insert(
+                name.clone(),
+                serde_json::to_value(saved).unwrap_or_default(),
+            );
         }
         if let Some(default) = &self.default {
             map.insert("_default".into(), json!(default));
@@ -132,7 +136,11 @@ impl ConfigFile {
         let mut text = serde_json::to_string_pretty(&Value::Object(map)).unwrap_or_default();
         text.push('\n');
         write_private(&self.path, text.as_bytes()).map_err(|e| {
-            Failure::failed(format!("cannot write {}: {}", self.path.display(), io_reason(&e)))
+            Failure::failed(format!(
+                "cannot write {}: {}",
+                self.path.display(),
+                io_reason(&e)
+            ))
         })
     }
 }
@@ -148,7 +156,9 @@ fn write_private(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     }
     let temp = dir.join(format!(
         ".{}.{}.tmp",
-        path.file_name().map(|n| n.to_string_lossy()).unwrap_or_default(),
+        path.file_name()
+            .map(|n| n.to_string_lossy())
+            .unwrap_or_default(),
         std::process::id()
     ));
     let mut options = fs::OpenOptions::new();
@@ -232,8 +242,10 @@ impl Settings {
     pub fn describe(&self) -> String {
         match &self.conf {
             Some(name) => format!("configuration {name:?}"),
-            None => "the command line (--client-id or JOBGRAPH_CLIENT_ID, and JOBGRAPH_CLIENT_SECRET)"
-                .into(),
+            None => {
+                "the command line (--client-id or JOBGRAPH_CLIENT_ID, and JOBGRAPH_CLIENT_SECRET)"
+                    .into()
+            }
         }
     }
 }
@@ -357,13 +369,19 @@ fn record(name: &str, saved: &Saved, is_default: bool) -> Value {
 }
 
 /// The `config:*` commands.
-pub fn run(command: ConfigCommand, global: &Global, matches: &clap::ArgMatches) -> Result<(), Failure> {
+pub fn run(
+    command: ConfigCommand,
+    global: &Global,
+    matches: &clap::ArgMatches,
+) -> Result<(), Failure> {
     let ui = Ui::new(global, false);
     let mut file = ConfigFile::load()?;
     match command {
         ConfigCommand::Save { name, default } => {
             if name.is_empty() || name == "_default" {
-                return Err(Failure::usage(format!("{name:?} cannot name a configuration")));
+                return Err(Failure::usage(format!(
+                    "{name:?} cannot name a configuration"
+                )));
             }
             let settings = settings(global, matches, &file, Some(&name))?;
             let Some(client_id) = settings.client_id.clone() else {

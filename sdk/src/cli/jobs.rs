@@ -24,7 +24,11 @@ pub const JOB_SUMMARY: &[&str] = &[
 ];
 
 /// The `job:*` commands.
-pub fn run(command: JobCommand, global: &Global, matches: &clap::ArgMatches) -> Result<(), Failure> {
+pub fn run(
+    command: JobCommand,
+    global: &Global,
+    matches: &clap::ArgMatches,
+) -> Result<(), Failure> {
     match command {
         JobCommand::Create { job_file, output } => create(&job_file, &output, global, matches),
         JobCommand::List {
@@ -81,10 +85,14 @@ pub fn run(command: JobCommand, global: &Global, matches: &clap::ArgMatches) -> 
             let ui = Ui::new(global, false);
             let job = session
                 .runtime
-                .block_on(ui.spin(
-                    "fetching the job",
-                    session.client.get_job(&job_id, JobVersion { version, resolved }),
-                ))
+                .block_on(
+                    ui.spin(
+                        "fetching the job",
+                        session
+                            .client
+                            .get_job(&job_id, JobVersion { version, resolved }),
+                    ),
+                )
                 .map_err(|e| session.failure(e))?;
             let value = serde_json::to_value(job).unwrap_or_default();
             emit(&render(value, Shape::One, &style), global)
@@ -103,10 +111,14 @@ pub fn run(command: JobCommand, global: &Global, matches: &clap::ArgMatches) -> 
             let ui = Ui::new(global, false);
             let job = session
                 .runtime
-                .block_on(ui.spin(
-                    "updating the job",
-                    session.client.update_job(&job_id, &update, rollback_enabled),
-                ))
+                .block_on(
+                    ui.spin(
+                        "updating the job",
+                        session
+                            .client
+                            .update_job(&job_id, &update, rollback_enabled),
+                    ),
+                )
                 .map_err(|e| session.failure(e))?;
             ui.note(&format!("job {} is at version {}", job.id, job.version));
             let value = serde_json::to_value(job).unwrap_or_default();
@@ -126,7 +138,12 @@ pub fn run(command: JobCommand, global: &Global, matches: &clap::ArgMatches) -> 
 }
 
 /// A required string field of a job file.
-fn required<'a>(job: &'a Map<String, Value>, field: &str, file: &Path, hint: &str) -> Result<&'a Value, Failure> {
+fn required<'a>(
+    job: &'a Map<String, Value>,
+    field: &str,
+    file: &Path,
+    hint: &str,
+) -> Result<&'a Value, Failure> {
     match job.get(field) {
         Some(Value::Null) | None => Err(Failure::usage(format!(
             "{}: `{field}` is required ({hint})",
@@ -139,7 +156,10 @@ fn required<'a>(job: &'a Map<String, Value>, field: &str, file: &Path, hint: &st
 /// A job file as `CreateJob`: `name`, `execution`, `processing`, `jobGraph` required.
 pub fn create_from(value: &Value, file: &Path) -> Result<CreateJob, Failure> {
     let Value::Object(job) = value else {
-        return Err(Failure::usage(format!("{}: a job file is a JSON object", file.display())));
+        return Err(Failure::usage(format!(
+            "{}: a job file is a JSON object",
+            file.display()
+        )));
     };
     let bad = |field: &str, hint: &str| {
         Failure::usage(format!("{}: `{field}` must be {hint}", file.display()))
@@ -148,7 +168,8 @@ pub fn create_from(value: &Value, file: &Path) -> Result<CreateJob, Failure> {
         .as_str()
         .filter(|n| !n.is_empty())
         .ok_or_else(|| bad("name", "a non-empty string"))?;
-    let execution = match required(job, "execution", file, "SYNCHRONOUS or ASYNCHRONOUS")?.as_str() {
+    let execution = match required(job, "execution", file, "SYNCHRONOUS or ASYNCHRONOUS")?.as_str()
+    {
         Some("SYNCHRONOUS") => Execution::Synchronous,
         Some("ASYNCHRONOUS") => Execution::Asynchronous,
         _ => return Err(bad("execution", "SYNCHRONOUS or ASYNCHRONOUS")),
@@ -185,7 +206,10 @@ pub fn create_from(value: &Value, file: &Path) -> Result<CreateJob, Failure> {
 /// A job file or a bare graph as `UpdateJob`.
 pub fn update_from(value: &Value, file: &Path) -> Result<UpdateJob, Failure> {
     let Value::Object(job) = value else {
-        return Err(Failure::usage(format!("{}: a job file is a JSON object", file.display())));
+        return Err(Failure::usage(format!(
+            "{}: a job file is a JSON object",
+            file.display()
+        )));
     };
     if job.contains_key("vertices") {
         return Ok(UpdateJob {
@@ -211,7 +235,12 @@ pub fn update_from(value: &Value, file: &Path) -> Result<UpdateJob, Failure> {
 }
 
 /// `job:create`: markers on stderr, then the job (asynchronous) or its results (synchronous).
-fn create(file: &Path, output: &OutputArgs, global: &Global, matches: &clap::ArgMatches) -> Result<(), Failure> {
+fn create(
+    file: &Path,
+    output: &OutputArgs,
+    global: &Global,
+    matches: &clap::ArgMatches,
+) -> Result<(), Failure> {
     let job = create_from(&read_json(file)?, file)?;
     let session = Session::open(global, matches)?;
     let ui = Ui::new(global, !output.no_job_state);
@@ -254,7 +283,10 @@ fn create(file: &Path, output: &OutputArgs, global: &Global, matches: &clap::Arg
                     }
                 }))
                 .map_err(|e| session.failure(e))?;
-            emit(&render(Value::Array(data), Shape::List(&[]), &style), global)?;
+            emit(
+                &render(Value::Array(data), Shape::List(&[]), &style),
+                global,
+            )?;
             if end.is_success() {
                 Ok(())
             } else {

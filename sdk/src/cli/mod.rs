@@ -106,8 +106,9 @@ fn run(cli: Cli, matches: &clap::ArgMatches) -> Result<(), Failure> {
 /// Reads a JSON file: exit 2 when it is missing or unreadable, or not JSON (with the line and
 /// column of the first error).
 pub fn read_json(path: &Path) -> Result<Value, Failure> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| Failure::usage(format!("cannot read {}: {}", path.display(), io_reason(&e))))?;
+    let text = std::fs::read_to_string(path).map_err(|e| {
+        Failure::usage(format!("cannot read {}: {}", path.display(), io_reason(&e)))
+    })?;
     jobgraph_core::parse_json(&text)
         .map_err(|e| Failure::usage(format!("{} is not valid JSON: {e}", path.display())))
 }
@@ -129,7 +130,11 @@ pub fn emit(text: &str, global: &Global) -> Result<(), Failure> {
 fn emit_bytes(bytes: &[u8], global: &Global) -> Result<(), Failure> {
     match &global.output {
         Some(path) => std::fs::write(path, bytes).map_err(|e| {
-            Failure::usage(format!("cannot write {}: {}", path.display(), io_reason(&e)))
+            Failure::usage(format!(
+                "cannot write {}: {}",
+                path.display(),
+                io_reason(&e)
+            ))
         }),
         None => {
             let mut out = std::io::stdout().lock();

@@ -106,7 +106,12 @@ impl Common {
 
     /// A resolver over `source` with the chosen sandbox and options (one run of the CLI
     /// resolves once: no execution cache).
-    pub fn resolver<S>(&self, source: S, draft: bool, user: String) -> Result<Resolver<S>, Failure> {
+    pub fn resolver<S>(
+        &self,
+        source: S,
+        draft: bool,
+        user: String,
+    ) -> Result<Resolver<S>, Failure> {
         let builder = Resolver::builder(source)
             .options(self.options(draft, user))
             .cache(ExecutionCache::disabled());
@@ -141,7 +146,11 @@ pub fn print_document(
 }
 
 /// `resolve`.
-pub fn resolve(args: ResolveArgs, global: &Global, matches: &clap::ArgMatches) -> Result<(), Failure> {
+pub fn resolve(
+    args: ResolveArgs,
+    global: &Global,
+    matches: &clap::ArgMatches,
+) -> Result<(), Failure> {
     let job = read_json(&args.job_file)?;
     let Some(templates) = &args.templates else {
         #[cfg(feature = "client")]
@@ -212,7 +221,11 @@ pub fn template_test(
     };
     let graph = args
         .common
-        .resolver(jobgraph_core::TemplateSet::new(), false, args.common.user(None))?
+        .resolver(
+            jobgraph_core::TemplateSet::new(),
+            false,
+            args.common.user(None),
+        )?
         .test_blocking(&request)
         .map_err(|e| Failure::failed(e.to_string()))?;
     print_document(graph.to_value(), &args.output, args.common.compact, global)

@@ -3,14 +3,16 @@
 
 use std::sync::Arc;
 
-use jobgraph_sdk::client::{Client, ClientError, Credentials, DiskTokenStore, RemoteSource, Secret};
+use jobgraph_sdk::client::{
+    Client, ClientError, Credentials, DiskTokenStore, RemoteSource, Secret,
+};
 use serde_json::Value;
 
+use super::Failure;
 use super::args::{Global, ResolveArgs};
 use super::config::{ConfigFile, Settings, home_dir, settings};
 use super::offline::{print_document, with_provenance};
 use super::term::Ui;
-use super::Failure;
 
 /// The variable that holds the client secret.
 pub const SECRET_VAR: &str = "JOBGRAPH_CLIENT_SECRET";
@@ -37,7 +39,10 @@ impl Session {
             }
         };
         match &settings.conf {
-            Some(name) => trace(&format!("configuration {name:?} of {}", file.path.display())),
+            Some(name) => trace(&format!(
+                "configuration {name:?} of {}",
+                file.path.display()
+            )),
             None => trace("no saved configuration"),
         }
         for line in &settings.sources {
@@ -80,9 +85,7 @@ impl Session {
         if debug {
             builder = builder.trace(Arc::new(|line: &str| eprintln!("debug: {line}")));
         }
-        let client = builder
-            .build()
-            .map_err(|e| Failure::usage(e.to_string()))?;
+        let client = builder.build().map_err(|e| Failure::usage(e.to_string()))?;
         let runtime = tokio::runtime::Builder::new_current_thread()
             .enable_all()
             .build()
@@ -102,37 +105,52 @@ impl Session {
 
 /// The one-line failure of a client error: what happened, what was tried, what to do.
 pub fn failure(error: ClientError, settings: &Settings) -> Failure {
-    let check = || {
-        format!(
-            "check the client id and secret of {}",
-            settings.describe()
-        )
-    };
+    let check = || format!("check the client id and secret of {}", settings.describe());
     match error {
         ClientError::Unreachable { url, reason, .. } => Failure::failed(format!(
             "cannot reach the service at {url}: {reason} (is it running? the address comes from --api-base-url / --auth-base-url or the configuration)"
         )),
-        ClientError::Timeout { method, url, timeout } => Failure::failed(format!(
+        ClientError::Timeout {
+            method,
+            url,
+            timeout,
+        } => Failure::failed(format!(
             "no answer from {url} within {} s ({method})",
             timeout.as_secs()
         )),
-        ClientError::TokenRejected { url, status: 401, message } => Failure::failed(format!(
+        ClientError::TokenRejected {
+            url,
+            status: 401,
+            message,
+        } => Failure::failed(format!(
             "authentication failed at {url}: {message}: {}",
             check()
         )),
-        ClientError::TokenRejected { url, status, message } => Failure::failed(format!(
+        ClientError::TokenRejected {
+            url,
+            status,
+            message,
+        } => Failure::failed(format!(
             "token request to {url} failed ({status}): {message}"
         )),
-        ClientError::Unauthorized { method, path, message } => Failure::failed(format!(
+        ClientError::Unauthorized {
+            method,
+            path,
+            message,
+        } => Failure::failed(format!(
             "401 Unauthorized on {method} {path} with a new token ({message}): {}",
             check()
         )),
         ClientError::MissingSecret { client_id } => Failure::usage(format!(
             "a new access token is needed for client {client_id:?} and no secret is given: set {SECRET_VAR}"
         )),
-        ClientError::Api { status: 404, message, method, path, .. } => {
-            Failure::failed(format!("not found: {message} ({method} {path})"))
-        }
+        ClientError::Api {
+            status: 404,
+            message,
+            method,
+            path,
+            ..
+        } => Failure::failed(format!("not found: {message} ({method} {path})")),
         ClientError::Api {
             status: 409,
             message,
@@ -146,9 +164,13 @@ pub fn failure(error: ClientError, settings: &Settings) -> Failure {
             ),
             None => format!("conflict: {message} ({method} {path})"),
         }),
-        ClientError::Api { status: 400, message, method, path, .. } => {
-            Failure::failed(format!("{message} (400 Bad Request, {method} {path})"))
-        }
+        ClientError::Api {
+            status: 400,
+            message,
+            method,
+            path,
+            ..
+        } => Failure::failed(format!("{message} (400 Bad Request, {method} {path})")),
         other => Failure::failed(other.to_string()),
     }
 }

@@ -19,7 +19,8 @@ use super::{Failure, emit};
 pub const TEMPLATE_SUMMARY: &[&str] = &["id", "name", "version", "updatedAt", "description"];
 
 /// The columns a table of one template's versions shows.
-pub const VERSION_SUMMARY: &[&str] = &["id", "name", "version", "updatedAt", "editedBy", "isLatest"];
+pub const VERSION_SUMMARY: &[&str] =
+    &["id", "name", "version", "updatedAt", "editedBy", "isLatest"];
 
 /// A template file (JSON, its script inline or in a `.js` beside it) as the API's fields.
 fn template_input(file: &Path) -> Result<TemplateInput, Failure> {
@@ -28,7 +29,11 @@ fn template_input(file: &Path) -> Result<TemplateInput, Failure> {
 }
 
 /// The `template:*` commands.
-pub fn run(command: TemplateCommand, global: &Global, matches: &clap::ArgMatches) -> Result<(), Failure> {
+pub fn run(
+    command: TemplateCommand,
+    global: &Global,
+    matches: &clap::ArgMatches,
+) -> Result<(), Failure> {
     let ui = Ui::new(global, false);
     match command {
         TemplateCommand::Create {
@@ -40,9 +45,15 @@ pub fn run(command: TemplateCommand, global: &Global, matches: &clap::ArgMatches
             let session = Session::open(global, matches)?;
             let created = session
                 .runtime
-                .block_on(ui.spin("creating the template", session.client.create_template(&input)))
+                .block_on(ui.spin(
+                    "creating the template",
+                    session.client.create_template(&input),
+                ))
                 .map_err(|e| session.failure(e))?;
-            ui.note(&format!("created template {} version {}", created.id, created.version));
+            ui.note(&format!(
+                "created template {} version {}",
+                created.id, created.version
+            ));
             let value = serde_json::to_value(created).unwrap_or_default();
             emit(&render(value, Shape::One, &style), global)
         }
@@ -54,7 +65,10 @@ pub fn run(command: TemplateCommand, global: &Global, matches: &clap::ArgMatches
                 .block_on(ui.spin("listing templates", session.client.list_templates()))
                 .map_err(|e| session.failure(e))?;
             let value = serde_json::to_value(list).unwrap_or_default();
-            emit(&render(value, Shape::List(TEMPLATE_SUMMARY), &style), global)
+            emit(
+                &render(value, Shape::List(TEMPLATE_SUMMARY), &style),
+                global,
+            )
         }
         TemplateCommand::Get {
             template_id,
@@ -83,7 +97,11 @@ pub fn run(command: TemplateCommand, global: &Global, matches: &clap::ArgMatches
                 let one = items.pop().ok_or_else(|| {
                     Failure::failed(format!("the service answered no version of {template_id}"))
                 })?;
-                render(serde_json::to_value(one).unwrap_or_default(), Shape::One, &style)
+                render(
+                    serde_json::to_value(one).unwrap_or_default(),
+                    Shape::One,
+                    &style,
+                )
             };
             emit(&text, global)
         }
@@ -98,14 +116,19 @@ pub fn run(command: TemplateCommand, global: &Global, matches: &clap::ArgMatches
             let session = Session::open(global, matches)?;
             let updated = session
                 .runtime
-                .block_on(ui.spin(
-                    "updating the template",
-                    session
-                        .client
-                        .update_template(&template_id, &input, expected_version),
-                ))
+                .block_on(
+                    ui.spin(
+                        "updating the template",
+                        session
+                            .client
+                            .update_template(&template_id, &input, expected_version),
+                    ),
+                )
                 .map_err(|e| session.failure(e))?;
-            ui.note(&format!("template {} is at version {}", updated.id, updated.version));
+            ui.note(&format!(
+                "template {} is at version {}",
+                updated.id, updated.version
+            ));
             let value = serde_json::to_value(updated).unwrap_or_default();
             emit(&render(value, Shape::One, &style), global)
         }
@@ -113,7 +136,10 @@ pub fn run(command: TemplateCommand, global: &Global, matches: &clap::ArgMatches
             let session = Session::open(global, matches)?;
             session
                 .runtime
-                .block_on(ui.spin("deleting the template", session.client.delete_template(&template_id)))
+                .block_on(ui.spin(
+                    "deleting the template",
+                    session.client.delete_template(&template_id),
+                ))
                 .map_err(|e| session.failure(e))?;
             ui.note(&format!("deleted template {template_id} (every version)"));
             Ok(())
@@ -141,7 +167,10 @@ pub fn test_remote(
     let ui = Ui::new(global, false);
     let graph = session
         .runtime
-        .block_on(ui.spin("testing the template", session.client.test_template(&request)))
+        .block_on(ui.spin(
+            "testing the template",
+            session.client.test_template(&request),
+        ))
         .map_err(|e| session.failure(e))?;
     print_document(graph, &args.output, args.common.compact, global)
 }

@@ -4,9 +4,9 @@
 
 use std::io::IsTerminal;
 
+use super::Failure;
 use super::args::Global;
 use super::output::{Format, OutputArgs, Style, parse_timezone};
-use super::Failure;
 
 /// Whether `NO_COLOR` is set to something (https://no-color.org).
 fn no_color_env() -> bool {

@@ -162,7 +162,10 @@ mod tests {
         assert_eq!(store.load(&key), Some(token));
         let path = store.path_for(&key);
         assert!(
-            path.file_name().unwrap().to_string_lossy().starts_with("ci_bot-"),
+            path.file_name()
+                .unwrap()
+                .to_string_lossy()
+                .starts_with("ci_bot-"),
             "{path:?}"
         );
         let other = TokenKey {

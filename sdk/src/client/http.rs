@@ -213,7 +213,9 @@ impl Http {
             request = request.header(AUTHORIZATION, value);
         }
         if let Some((body, content_type)) = &out.body {
-            request = request.header(CONTENT_TYPE, *content_type).body(body.clone());
+            request = request
+                .header(CONTENT_TYPE, *content_type)
+                .body(body.clone());
         }
         let response = request
             .send()
@@ -243,7 +245,9 @@ impl Http {
             request = request.header(AUTHORIZATION, value);
         }
         if let Some((body, content_type)) = &out.body {
-            request = request.header(CONTENT_TYPE, *content_type).body(body.clone());
+            request = request
+                .header(CONTENT_TYPE, *content_type)
+                .body(body.clone());
         }
         let response = request
             .send()

@@ -109,9 +109,12 @@ fn parse_line(line: &[u8]) -> Result<Option<SyncRecord>, String> {
     if text.is_empty() {
         return Ok(None);
     }
-    serde_json::from_str(text)
-        .map(Some)
-        .map_err(|e| format!("not a job record ({e}): {}", text.chars().take(120).collect::<String>()))
+    serde_json::from_str(text).map(Some).map_err(|e| {
+        format!(
+            "not a job record ({e}): {}",
+            text.chars().take(120).collect::<String>()
+        )
+    })
 }
 
 impl Client {
@@ -134,7 +137,11 @@ impl Client {
         let mut response = self.open(&call).await?;
         let status = response.status().as_u16();
         if !(200..300).contains(&status) {
-            let body = response.bytes().await.map(|b| b.to_vec()).unwrap_or_default();
+            let body = response
+                .bytes()
+                .await
+                .map(|b| b.to_vec())
+                .unwrap_or_default();
             return Err(super::http::Answer { status, body }.into_error(&call.method, &call.path));
         }
         let invalid = |reason: String| ClientError::InvalidResponse {
@@ -145,11 +152,14 @@ impl Client {
         };
         let mut stream = SyncStream::new();
         loop {
-            let chunk = response.chunk().await.map_err(|e| ClientError::Unreachable {
-                method: "POST".into(),
-                url: call.path.clone(),
-                reason: super::http::describe(&e),
-            })?;
+            let chunk = response
+                .chunk()
+                .await
+                .map_err(|e| ClientError::Unreachable {
+                    method: "POST".into(),
+                    url: call.path.clone(),
+                    reason: super::http::describe(&e),
+                })?;
             let records = match &chunk {
                 Some(bytes) => stream.push(bytes).map_err(invalid)?,
                 None => stream.finish().map_err(invalid)?.into_iter().collect(),
@@ -250,8 +260,11 @@ impl Client {
 
     /// `DELETE /v1/jobs/{id}`.
     pub async fn delete_job(&self, id: &str) -> Result<(), ClientError> {
-        self.call_empty(Call::new(Method::DELETE, format!("/v1/jobs/{}", segment(id))))
-            .await
+        self.call_empty(Call::new(
+            Method::DELETE,
+            format!("/v1/jobs/{}", segment(id)),
+        ))
+        .await
     }
 
     /// `POST /v1/triggers` (no token needed): stores any JSON value.

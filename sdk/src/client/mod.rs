@@ -204,8 +204,9 @@ impl ClientBuilder {
 
 /// A base URL: `http` or `https`, no query or fragment; a trailing `/` is ignored.
 fn base_url(text: &str, what: &str) -> Result<Url, ClientError> {
-    let url = Url::parse(text.trim())
-        .map_err(|e| ClientError::Config(format!("the {what} base URL {text:?} is invalid: {e}")))?;
+    let url = Url::parse(text.trim()).map_err(|e| {
+        ClientError::Config(format!("the {what} base URL {text:?} is invalid: {e}"))
+    })?;
     if !matches!(url.scheme(), "http" | "https") {
         return Err(ClientError::Config(format!(
             "the {what} base URL {text:?} is not http:// or https://"
@@ -268,9 +269,8 @@ impl Call {
     }
 
     pub fn json(mut self, body: &impl serde::Serialize) -> Result<Self, ClientError> {
-        let bytes = serde_json::to_vec(body).map_err(|e| {
-            ClientError::Config(format!("cannot serialize the request body: {e}"))
-        })?;
+        let bytes = serde_json::to_vec(body)
+            .map_err(|e| ClientError::Config(format!("cannot serialize the request body: {e}")))?;
         self.body = Some((bytes, "application/json"));
         Ok(self)
     }
@@ -448,7 +448,11 @@ impl Client {
 /// The error text of a response read whole.
 pub(crate) async fn read_error(response: reqwest::Response) -> String {
     let status = response.status().as_u16();
-    let body = response.bytes().await.map(|b| b.to_vec()).unwrap_or_default();
+    let body = response
+        .bytes()
+        .await
+        .map(|b| b.to_vec())
+        .unwrap_or_default();
     Answer { status, body }.error_text(&["error", "message"])
 }
 
@@ -481,6 +485,9 @@ mod tests {
         assert!(!format!("{builder:?}").contains("very-secret"));
         let client = builder.build().unwrap();
         let text = format!("{client:?}");
-        assert!(text.contains("ci") && !text.contains("very-secret"), "{text}");
+        assert!(
+            text.contains("ci") && !text.contains("very-secret"),
+            "{text}"
+        );
     }
 }

@@ -21,7 +21,10 @@ pub enum TemplateVersions {
 
 impl Client {
     /// `POST /v1/templates`: a new template, version 1.
-    pub async fn create_template(&self, template: &TemplateInput) -> Result<TemplateOut, ClientError> {
+    pub async fn create_template(
+        &self,
+        template: &TemplateInput,
+    ) -> Result<TemplateOut, ClientError> {
         let mut body = template.clone();
         body.version = None;
         self.call(Call::new(Method::POST, "/v1/templates".into()).json(&body)?)
@@ -58,8 +61,13 @@ impl Client {
     }
 
     /// One version of a template (`?version=N`).
-    pub async fn template_version(&self, id: &str, version: u64) -> Result<TemplateOut, ClientError> {
-        self.one_template(id, TemplateVersions::Version(version)).await
+    pub async fn template_version(
+        &self,
+        id: &str,
+        version: u64,
+    ) -> Result<TemplateOut, ClientError> {
+        self.one_template(id, TemplateVersions::Version(version))
+            .await
     }
 
     async fn one_template(

@@ -68,7 +68,11 @@ impl AccessToken {
     pub fn is_fresh_at(&self, now: SystemTime) -> bool {
         now.checked_add(self.refresh_margin())
             .is_some_and(|limit| limit < self.expires_at)
-            && now >= self.issued_at.checked_sub(MAX_REFRESH_MARGIN).unwrap_or(UNIX_EPOCH)
+            && now
+                >= self
+                    .issued_at
+                    .checked_sub(MAX_REFRESH_MARGIN)
+                    .unwrap_or(UNIX_EPOCH)
     }
 
     /// Whether it can still be sent now.

@@ -315,8 +315,10 @@ pub fn render(value: Value, shape: Shape<'_>, style: &Style) -> String {
             .collect::<Vec<_>>()
             .join("\n"),
         Format::Csv => {
-            let rows: Vec<Map<String, Value>> =
-                records.iter().map(|r| flatten(r, style.max_depth)).collect();
+            let rows: Vec<Map<String, Value>> = records
+                .iter()
+                .map(|r| flatten(r, style.max_depth))
+                .collect();
             let columns = all_columns(&rows);
             let mut lines = vec![
                 columns
@@ -337,8 +339,10 @@ pub fn render(value: Value, shape: Shape<'_>, style: &Style) -> String {
             lines.join("\n")
         }
         Format::Table => {
-            let rows: Vec<Map<String, Value>> =
-                records.iter().map(|r| flatten(r, style.max_depth)).collect();
+            let rows: Vec<Map<String, Value>> = records
+                .iter()
+                .map(|r| flatten(r, style.max_depth))
+                .collect();
             if rows.is_empty() || (list && rows.iter().all(Map::is_empty)) {
                 return "No data to display\n".into();
             }
@@ -358,7 +362,9 @@ pub fn render(value: Value, shape: Shape<'_>, style: &Style) -> String {
                     chosen
                 } else {
                     columns.retain(|c| {
-                        chosen.iter().any(|s| c == s || c.starts_with(&format!("{s}.")))
+                        chosen
+                            .iter()
+                            .any(|s| c == s || c.starts_with(&format!("{s}.")))
                     });
                     columns
                 };
@@ -421,7 +427,14 @@ mod tests {
     #[test]
     fn columns_follow_the_public_clients_order() {
         let mut columns: Vec<String> = [
-            "zeta", "description", "tags.a", "version", "id", "alpha", "name", "message",
+            "zeta",
+            "description",
+            "tags.a",
+            "version",
+            "id",
+            "alpha",
+            "name",
+            "message",
         ]
         .iter()
         .map(|s| (*s).to_owned())
@@ -429,13 +442,26 @@ mod tests {
         order_columns(&mut columns);
         assert_eq!(
             columns,
-            ["id", "name", "version", "tags.a", "description", "message", "alpha", "zeta"]
+            [
+                "id",
+                "name",
+                "version",
+                "tags.a",
+                "description",
+                "message",
+                "alpha",
+                "zeta"
+            ]
         );
     }
 
     #[test]
     fn sort_orders_and_errors() {
-        let mut records = vec![json!({"id": "b", "v": 2}), json!({"id": "a", "v": 10}), json!({"v": 1})];
+        let mut records = vec![
+            json!({"id": "b", "v": 2}),
+            json!({"id": "a", "v": 10}),
+            json!({"v": 1}),
+        ];
         sort_records(&mut records, &parse_sort("id").unwrap());
         assert_eq!(records[0]["id"], "a");
         assert!(records[2].get("id").is_none(), "missing values last");
@@ -448,7 +474,10 @@ mod tests {
     fn csv_quotes_and_nested_json() {
         let records = json!([{"id": "a", "name": "x, \"y\"", "tags": {"k": "v"}}]);
         let text = render(records, Shape::List(&[]), &style(Format::Csv));
-        assert_eq!(text, "id,name,tags\na,\"x, \"\"y\"\"\",\"{\"\"k\"\":\"\"v\"\"}\"\n");
+        assert_eq!(
+            text,
+            "id,name,tags\na,\"x, \"\"y\"\"\",\"{\"\"k\"\":\"\"v\"\"}\"\n"
+        );
     }
 
     #[test]

@@ -45,7 +45,10 @@ fn parse_offset(text: &str) -> Option<jiff::tz::Offset> {
         return None;
     }
     let hours: i32 = digits.get(..2)?.parse().ok()?;
-    let minutes: i32 = digits.get(2..).filter(|m| !m.is_empty()).map_or(Some(0), |m| m.parse().ok())?;
+    let minutes: i32 = digits
+        .get(2..)
+        .filter(|m| !m.is_empty())
+        .map_or(Some(0), |m| m.parse().ok())?;
     if hours > 23 || minutes > 59 {
         return None;
     }
@@ -76,7 +79,10 @@ mod tests {
     fn zones_and_offsets() {
         let t = "2026-11-23T13:10:37.123Z";
         let paris = parse_timezone("Europe/Paris").unwrap();
-        assert_eq!(localize(t, &paris, Format::Table).unwrap(), "2026-11-23 14:10:37");
+        assert_eq!(
+            localize(t, &paris, Format::Table).unwrap(),
+            "2026-11-23 14:10:37"
+        );
         let off = parse_timezone("-05:30").unwrap();
         assert_eq!(
             localize(t, &off, Format::Csv).unwrap(),
