@@ -796,6 +796,10 @@ fn every_output_format_matches_its_golden_file() {
         &env,
     );
     golden("jobs.columns.txt", &anonymize(&r.ok().stdout, &ids));
+    // Wider than 80 columns: the widest give up width first, down to their longest word.
+    let wide = "id,name,state,version,processing,desiredState,editedBy";
+    let r = home.run(&["jobs", "--no-timestamps", "-s", "name", "-c", wide], &env);
+    golden("jobs.wide.txt", &anonymize(&r.ok().stdout, &ids));
     // Timestamps in the asked time zone; in JSON formats as the service wrote them.
     let r = home.run(
         &[

@@ -13,15 +13,7 @@ use super::term::{self, Ui};
 use super::{Failure, emit, read_json};
 
 /// The columns a job table shows unless `-c` says otherwise.
-pub const JOB_SUMMARY: &[&str] = &[
-    "id",
-    "name",
-    "state",
-    "version",
-    "updatedAt",
-    "execution",
-    "processing",
-];
+pub const JOB_SUMMARY: &[&str] = &["id", "name", "state", "version", "updatedAt"];
 
 /// The `job:*` commands.
 pub fn run(

@@ -9,6 +9,9 @@
 //!   with its disk token cache; the `job:*` and `template:*` commands; remote resolution.
 //! - [`output`]: every output format; [`term`]: colours, the spinner, status markers.
 
+// Without the client, the parts only the service's commands use are unused.
+#![cfg_attr(not(feature = "client"), allow(dead_code))]
+
 pub mod args;
 pub mod config;
 #[cfg(feature = "client")]

@@ -21,25 +21,31 @@ fn width(text: &str) -> usize {
     text.chars().count()
 }
 
-/// Column widths: the natural ones if the table fits in [`MAX_WIDTH`], else the width shared
-/// out narrowest column first (a column never gets more than it needs).
-fn layout(natural: &[usize]) -> Vec<usize> {
+/// Column widths: the natural ones if the table fits in [`MAX_WIDTH`]. Else columns give up
+/// width one character at a time, the widest first: first down to their longest word (so
+/// text wraps at spaces and ids stay whole), then, if that is not enough, below it.
+fn layout(natural: &[usize], words: &[usize]) -> Vec<usize> {
     let n = natural.len();
     let borders = 3 * n + 1;
-    if natural.iter().sum::<usize>() + borders <= MAX_WIDTH {
-        return natural.to_vec();
-    }
-    let mut available = MAX_WIDTH.saturating_sub(borders).max(MIN_COLUMN * n);
-    let mut order: Vec<usize> = (0..n).collect();
-    order.sort_by_key(|&i| natural[i]);
-    let mut widths = vec![0; n];
-    for (done, &i) in order.iter().enumerate() {
-        let share = available / (n - done);
-        let w = natural[i].min(share).max(MIN_COLUMN);
-        widths[i] = w;
-        available = available.saturating_sub(w);
+    let budget = MAX_WIDTH.saturating_sub(borders);
+    let mut widths = natural.to_vec();
+    let mut total: usize = widths.iter().sum();
+    for floor in [words, &vec![MIN_COLUMN; n][..]] {
+        while total > budget {
+            let widest = (0..n)
+                .filter(|&i| widths[i] > floor[i].max(MIN_COLUMN))
+                .max_by_key(|&i| (widths[i], std::cmp::Reverse(i)));
+            let Some(i) = widest else { break };
+            widths[i] -= 1;
+            total -= 1;
+        }
     }
     widths
+}
+
+/// The longest word of a cell (what it needs not to be cut inside a word).
+fn longest_word(text: &str) -> usize {
+    text.split_whitespace().map(width).max().unwrap_or(0)
 }
 
 /// Wraps one line at spaces to `width` characters (continuation lines keep the line's
@@ -137,6 +143,7 @@ impl Table {
             return String::new();
         }
         let mut natural = vec![0usize; columns];
+        let mut words = vec![0usize; columns];
         if let Some(header) = &self.header {
             for (i, h) in header.iter().enumerate() {
                 natural[i] = natural[i].max(width(h));
@@ -147,11 +154,12 @@ impl Table {
                 let lines = cell_lines(cell, usize::MAX, self.max_lines);
                 for line in lines {
                     natural[i] = natural[i].max(width(&line));
+                    words[i] = words[i].max(longest_word(&line));
                 }
             }
         }
         let natural: Vec<usize> = natural.into_iter().map(|w| w.max(1)).collect();
-        let widths = layout(&natural);
+        let widths = layout(&natural, &words);
         let border = {
             let mut line = String::from("+");
             for w in &widths {
@@ -258,6 +266,25 @@ mod tests {
         }
         assert!(text.contains("| ... "), "{text}");
         assert_eq!(text.lines().count(), 3 + 4 + 1);
+    }
+
+    #[test]
+    fn ids_stay_whole_and_text_wraps_at_spaces() {
+        let text = table(
+            &["id", "name", "updatedAt", "description"],
+            &[&[
+                "bkMyCOKONZghl2RC",
+                "warnings-to-vendor",
+                "2026-11-23 19:47:38",
+                "Keeps logs at or above a severity, optionally dropping noisy services.",
+            ]],
+            4,
+        );
+        assert!(text.contains("| bkMyCOKONZghl2RC |"), "{text}");
+        assert!(text.contains("| warnings-to-vendor |"), "{text}");
+        for line in text.lines() {
+            assert!(line.chars().count() <= MAX_WIDTH, "{line:?}");
+        }
     }
 
     #[test]
