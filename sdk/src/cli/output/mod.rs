@@ -47,8 +47,8 @@ pub struct OutputArgs {
     /// Leave out timestamp fields (createdAt, updatedAt, …).
     #[arg(long)]
     pub no_timestamps: bool,
-    /// table: the columns to show, comma-separated, or `all` [default: a summary per kind of
-    /// record].
+    /// table and csv: the columns to show, comma-separated, or `all` [default: table, a
+    /// summary per kind of record; csv, all].
     #[arg(short = 'c', long, value_name = "COLUMNS", value_delimiter = ',')]
     pub columns: Vec<String>,
     /// Do not print job state markers (`[CONNECTING]` …) on stderr.
@@ -319,7 +319,11 @@ pub fn render(value: Value, shape: Shape<'_>, style: &Style) -> String {
                 .iter()
                 .map(|r| flatten(r, style.max_depth))
                 .collect();
-            let columns = all_columns(&rows);
+            let columns = match style.columns.as_slice() {
+                [] => all_columns(&rows),
+                [all] if all == "all" => all_columns(&rows),
+                asked => asked.to_vec(),
+            };
             let mut lines = vec![
                 columns
                     .iter()
