@@ -811,12 +811,13 @@ fn every_output_format_matches_its_golden_file() {
             "-s",
             "name",
             "-c",
-            "id",
+            "createdAt,id",
         ],
         &env,
     );
-    let row = r.ok().stdout.lines().nth(1).unwrap().to_owned();
-    assert!(row.contains("+02:00,"), "{row}");
+    let lines: Vec<&str> = r.ok().stdout.lines().collect();
+    assert_eq!(lines[0], "createdAt,id", "-c picks csv columns in the order given");
+    assert!(lines[1].contains("+02:00,"), "{}", lines[1]);
     let r = home.run(&["jobs", "-f", "raw", "--timezone", "+02:00"], &env);
     assert!(r.ok().stdout.contains("Z\""), "{}", r.stdout);
     let r = home.run(&["jobs", "--timezone", "Mars/Olympus"], &env);
