@@ -816,7 +816,10 @@ fn every_output_format_matches_its_golden_file() {
         &env,
     );
     let lines: Vec<&str> = r.ok().stdout.lines().collect();
-    assert_eq!(lines[0], "createdAt,id", "-c picks csv columns in the order given");
+    assert_eq!(
+        lines[0], "createdAt,id",
+        "-c picks csv columns in the order given"
+    );
     assert!(lines[1].contains("+02:00,"), "{}", lines[1]);
     let r = home.run(&["jobs", "-f", "raw", "--timezone", "+02:00"], &env);
     assert!(r.ok().stdout.contains("Z\""), "{}", r.stdout);
