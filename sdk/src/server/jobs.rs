@@ -12,11 +12,11 @@ use super::auth::Caller;
 use super::body::{JsonBody, QueryPairs};
 use super::error::{ApiError, ErrorBody};
 use super::ids::{new_id, now_ms, parse_duration, parse_iso8601};
-use super::model::{Items, JobOut};
+use super::model::{Items, JobOut, JobView};
 use super::request_docs::{CreateJobDoc, Execution, Processing, UpdateJobDoc};
 use super::scripts;
 use super::state::AppState;
-use super::store::{JobFields, JobFilter, StoreError};
+use super::store::{GraphForm, JobFields, JobFilter, JobMeta, StoreError};
 use super::validate::{
     job_graph, object, one_of, optional_string, optional_version, required_string, string_map,
 };
@@ -43,7 +43,7 @@ async fn create_job(
     state: AppState,
     caller: Caller,
     body: Value,
-) -> Result<(StatusCode, Json<JobOut>), ApiError> {
+) -> Result<(StatusCode, Json<JobView>), ApiError> {
     let map = object(&body, "the body")?;
     let name = required_string(map, "", "name")?;
     let execution = one_of(
@@ -69,22 +69,24 @@ async fn create_job(
     let (resolved, templates) = scripts::resolve(&state, &caller, definition.clone()).await?;
     let id = new_id().map_err(|e| ApiError::Internal(e.to_string()))?;
     let fields = JobFields {
-        name,
-        execution,
-        processing,
-        state: STATE.into(),
-        desired_state,
-        tags,
+        meta: JobMeta {
+            name,
+            execution,
+            processing,
+            state: STATE.into(),
+            desired_state,
+            tags,
+            templates,
+            edited_by: caller.client_id.clone(),
+        },
         definition,
         resolved,
-        templates,
-        edited_by: caller.client_id.clone(),
     };
     let record = state
         .store
         .create_job(caller.organization, id, fields)
         .await?;
-    Ok((StatusCode::CREATED, Json(JobOut::new(record, false))))
+    Ok((StatusCode::CREATED, Json(record.into())))
 }
 
 /// Create a job: its template operations are resolved (as the caller) and both the
@@ -104,7 +106,7 @@ pub async fn create(
     State(state): State<AppState>,
     caller: Caller,
     JsonBody(body): JsonBody,
-) -> Result<(StatusCode, Json<JobOut>), ApiError> {
+) -> Result<(StatusCode, Json<JobView>), ApiError> {
     create_job(state, caller, body).await
 }
 
@@ -123,7 +125,7 @@ pub async fn create_async(
     State(state): State<AppState>,
     caller: Caller,
     JsonBody(body): JsonBody,
-) -> Result<(StatusCode, Json<JobOut>), ApiError> {
+) -> Result<(StatusCode, Json<JobView>), ApiError> {
     create_job(state, caller, body).await
 }
 
@@ -154,7 +156,16 @@ fn enumerated(query: &QueryPairs, key: &str, allowed: &[&str]) -> Result<Vec<Str
         .collect()
 }
 
-fn filter(query: &QueryPairs) -> Result<(JobFilter, bool), ApiError> {
+/// `?resolved=true`: the resolved graph instead of the submitted one.
+fn graph_form(query: &QueryPairs) -> Result<GraphForm, ApiError> {
+    Ok(if query.flag("resolved")?.unwrap_or(false) {
+        GraphForm::Resolved
+    } else {
+        GraphForm::Submitted
+    })
+}
+
+fn filter(query: &QueryPairs) -> Result<(JobFilter, GraphForm), ApiError> {
     let since_ms = match query.last("since") {
         None => None,
         Some(text) => Some(
@@ -183,7 +194,7 @@ fn filter(query: &QueryPairs) -> Result<(JobFilter, bool), ApiError> {
             ids: query.all("id"),
             all_versions: all || latest == Some(false),
         },
-        query.flag("resolved")?.unwrap_or(false),
+        graph_form(query)?,
     ))
 }
 
@@ -211,14 +222,14 @@ pub async fn list(
     State(state): State<AppState>,
     caller: Caller,
     query: QueryPairs,
-) -> Result<Json<Items<JobOut>>, ApiError> {
-    let (filter, resolved) = filter(&query)?;
-    let records = state.store.list_jobs(caller.organization, filter).await?;
+) -> Result<Json<Items<JobView>>, ApiError> {
+    let (filter, form) = filter(&query)?;
+    let records = state
+        .store
+        .list_jobs(caller.organization, filter, form)
+        .await?;
     Ok(Json(Items {
-        items: records
-            .into_iter()
-            .map(|r| JobOut::new(r, resolved))
-            .collect(),
+        items: records.into_iter().map(JobView::from).collect(),
     }))
 }
 
@@ -241,15 +252,15 @@ pub async fn get(
     caller: Caller,
     Path(id): Path<String>,
     query: QueryPairs,
-) -> Result<Json<JobOut>, ApiError> {
+) -> Result<Json<JobView>, ApiError> {
     let version = query.positive("version")?;
-    let resolved = query.flag("resolved")?.unwrap_or(false);
+    let form = graph_form(&query)?;
     let record = state
         .store
-        .job(caller.organization, id.clone(), version)
+        .job(caller.organization, id.clone(), version, form)
         .await
         .map_err(not_found(&id))?;
-    Ok(Json(JobOut::new(record, resolved)))
+    Ok(Json(record.into()))
 }
 
 /// Update a job: a new version, resolved again. `fromVersion` other than the current version
@@ -276,14 +287,14 @@ pub async fn update(
     Path(id): Path<String>,
     query: QueryPairs,
     JsonBody(body): JsonBody,
-) -> Result<Json<JobOut>, ApiError> {
+) -> Result<Json<JobView>, ApiError> {
     query.flag("rollbackEnabled")?;
     let map = object(&body, "the body")?;
     let from_version = optional_version(map, "", "fromVersion")?;
     let org = caller.organization.clone();
     let current = state
         .store
-        .job(org.clone(), id.clone(), None)
+        .job(org.clone(), id.clone(), None, GraphForm::Submitted)
         .await
         .map_err(not_found(&id))?;
     if let Some(v) = from_version.filter(|v| *v != current.version) {
@@ -291,7 +302,7 @@ pub async fn update(
     }
     let deleted = state
         .store
-        .deleted_templates(org.clone(), current.fields.templates.clone())
+        .deleted_templates(org.clone(), current.meta.templates.clone())
         .await?;
     if let Some(template) = deleted.first() {
         return Err(ApiError::Conflict {
@@ -307,24 +318,28 @@ pub async fn update(
     ) {
         (Some(graph), _) => job_graph(graph, "jobGraph")?,
         (None, Some(_)) => job_graph(&body, "body")?,
-        (None, None) => current.fields.definition.clone(),
+        (None, None) => serde_json::from_str(current.graph.get())
+            .map_err(|e| ApiError::Internal(format!("job {id:?}: stored graph: {e}")))?,
     };
-    let mut fields = current.fields;
+    let mut meta = current.meta;
     if let Some(name) = optional_string(map, "", "name")? {
         if name.is_empty() {
             return Err(ApiError::BadRequest("`name` must not be empty".into()));
         }
-        fields.name = name;
+        meta.name = name;
     }
     if let Some(tags) = string_map(map, "tags")? {
-        fields.tags = tags;
+        meta.tags = tags;
     }
-    fields.desired_state = desired_state(map, &fields.desired_state)?;
+    meta.desired_state = desired_state(map, &meta.desired_state)?;
     let (resolved, templates) = scripts::resolve(&state, &caller, definition.clone()).await?;
-    fields.definition = definition;
-    fields.resolved = resolved;
-    fields.templates = templates;
-    fields.edited_by = caller.client_id.clone();
+    meta.templates = templates;
+    meta.edited_by = caller.client_id.clone();
+    let fields = JobFields {
+        meta,
+        definition,
+        resolved,
+    };
     let record = state
         .store
         .update_job(org, id.clone(), Some(current.version), fields)
@@ -335,7 +350,7 @@ pub async fn update(
             }
             other => not_found(&id)(other),
         })?;
-    Ok(Json(JobOut::new(record, false)))
+    Ok(Json(record.into()))
 }
 
 fn conflict(id: &str, from: u64, current: u64) -> ApiError {

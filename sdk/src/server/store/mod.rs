@@ -17,6 +17,7 @@ use std::pin::Pin;
 use indexmap::IndexMap;
 use jobgraph_core::DraftOutput;
 use serde::{Deserialize, Serialize};
+use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 
 pub use sqlite::{SqliteStore, Synchronous};
@@ -146,9 +147,10 @@ pub struct NewTemplateVersion {
     pub source_hash: String,
 }
 
-/// What a job version holds besides its id, version and times.
+/// What a job version says about itself besides its graphs: everything a read returns with
+/// the one graph it asked for.
 #[derive(Debug, Clone, PartialEq)]
-pub struct JobFields {
+pub struct JobMeta {
     /// Job name.
     pub name: String,
     /// `SYNCHRONOUS` or `ASYNCHRONOUS`.
@@ -161,18 +163,35 @@ pub struct JobFields {
     pub desired_state: String,
     /// Tags, string → string.
     pub tags: Map<String, Value>,
-    /// The job graph as submitted.
-    pub definition: Value,
-    /// The job graph with every template operation resolved.
-    pub resolved: Value,
     /// Ids of every template the resolution used (nested ones too).
     pub templates: Vec<String>,
     /// The client that wrote this version.
     pub edited_by: String,
 }
 
-/// One stored job version.
+/// What a job version holds besides its id, version and times: what a write stores.
 #[derive(Debug, Clone, PartialEq)]
+pub struct JobFields {
+    /// Name, states, tags, templates used, author.
+    pub meta: JobMeta,
+    /// The job graph as submitted.
+    pub definition: Value,
+    /// The job graph with every template operation resolved.
+    pub resolved: Value,
+}
+
+/// Which of a job version's two graphs a read returns.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum GraphForm {
+    /// The graph as submitted.
+    #[default]
+    Submitted,
+    /// The graph with every template operation resolved (`?resolved=true`).
+    Resolved,
+}
+
+/// One stored job version, with one of its graphs.
+#[derive(Debug, Clone)]
 pub struct JobRecord {
     /// Job id.
     pub id: String,
@@ -186,8 +205,11 @@ pub struct JobRecord {
     pub created_at_ms: i64,
     /// When this version was created.
     pub updated_at_ms: i64,
-    /// The version's contents.
-    pub fields: JobFields,
+    /// Name, states, tags, templates used, author.
+    pub meta: JobMeta,
+    /// The graph the read asked for, as the JSON text the store keeps: answers copy it
+    /// without parsing it (a listing of many jobs is mostly graphs).
+    pub graph: Box<RawValue>,
 }
 
 /// Filters of a job listing; empty lists and `None` filter nothing.
@@ -261,7 +283,7 @@ pub trait Store: Send + Sync + 'static {
         ids: Vec<String>,
     ) -> StoreFuture<'_, Vec<String>>;
 
-    /// Creates a job at version 1 under a new id.
+    /// Creates a job at version 1 under a new id; the record holds the submitted graph.
     fn create_job(
         &self,
         organization: String,
@@ -269,7 +291,7 @@ pub trait Store: Send + Sync + 'static {
         fields: JobFields,
     ) -> StoreFuture<'_, JobRecord>;
     /// Appends version N+1; with `from_version`, fails with [`StoreError::Conflict`] unless it
-    /// is N.
+    /// is N. The record holds the submitted graph.
     fn update_job(
         &self,
         organization: String,
@@ -277,16 +299,21 @@ pub trait Store: Send + Sync + 'static {
         from_version: Option<u64>,
         fields: JobFields,
     ) -> StoreFuture<'_, JobRecord>;
-    /// One version (`None`: the latest) of a live job.
+    /// One version (`None`: the latest) of a live job, with the graph `form` asks for.
     fn job(
         &self,
         organization: String,
         id: String,
         version: Option<u64>,
+        form: GraphForm,
     ) -> StoreFuture<'_, JobRecord>;
-    /// Jobs matching `filter`, oldest first.
-    fn list_jobs(&self, organization: String, filter: JobFilter)
-    -> StoreFuture<'_, Vec<JobRecord>>;
+    /// Jobs matching `filter`, oldest first, each with the graph `form` asks for.
+    fn list_jobs(
+        &self,
+        organization: String,
+        filter: JobFilter,
+        form: GraphForm,
+    ) -> StoreFuture<'_, Vec<JobRecord>>;
     /// Tombstones a job (every version).
     fn delete_job(&self, organization: String, id: String) -> StoreFuture<'_, ()>;
 

@@ -3,8 +3,11 @@
 
 use rusqlite::{Connection, OptionalExtension, Row, params};
 
+use serde_json::value::RawValue;
+
 use super::super::{
-    JobFields, JobFilter, JobRecord, NewTemplateVersion, StoreError, TemplateRecord,
+    GraphForm, JobFields, JobFilter, JobMeta, JobRecord, NewTemplateVersion, StoreError,
+    TemplateRecord,
 };
 use super::backend;
 
@@ -75,17 +78,29 @@ pub(super) fn insert_template_version(
     Ok(())
 }
 
-pub(super) const JOB_COLUMNS: &str = "j.id, j.org, v.version, j.latest_version, j.created_at, v.created_at, \
-     v.name, v.execution, v.processing, v.state, v.desired_state, v.tags, v.definition, \
-     v.resolved, v.templates, v.edited_by";
+/// The columns of a job version but its graphs, in the order [`job_row`] reads them; the graph
+/// a read asks for ([`graph_column`]) follows.
+const JOB_COLUMNS: &str = "j.id, j.org, v.version, j.latest_version, j.created_at, v.created_at, \
+     v.name, v.execution, v.processing, v.state, v.desired_state, v.tags, v.templates, v.edited_by";
+
+/// The column that holds the graph `form` asks for.
+fn graph_column(form: GraphForm) -> &'static str {
+    match form {
+        GraphForm::Submitted => "v.definition",
+        GraphForm::Resolved => "v.resolved",
+    }
+}
 
 pub(super) fn json<T: serde::de::DeserializeOwned>(text: &str) -> rusqlite::Result<T> {
     serde_json::from_str(text).map_err(|e| rusqlite::Error::ToSqlConversionFailure(Box::new(e)))
 }
 
-pub(super) fn job_row(row: &Row<'_>) -> rusqlite::Result<JobRecord> {
+/// A job version's row: [`JOB_COLUMNS`] then the graph, which stays JSON text.
+fn job_row(row: &Row<'_>) -> rusqlite::Result<JobRecord> {
     let v: i64 = row.get(2)?;
     let latest: i64 = row.get(3)?;
+    let graph = RawValue::from_string(row.get(14)?)
+        .map_err(|e| rusqlite::Error::ToSqlConversionFailure(Box::new(e)))?;
     Ok(JobRecord {
         id: row.get(0)?,
         organization: row.get(1)?,
@@ -93,18 +108,37 @@ pub(super) fn job_row(row: &Row<'_>) -> rusqlite::Result<JobRecord> {
         latest: v == latest,
         created_at_ms: row.get(4)?,
         updated_at_ms: row.get(5)?,
-        fields: JobFields {
+        meta: JobMeta {
             name: row.get(6)?,
             execution: row.get(7)?,
             processing: row.get(8)?,
             state: row.get(9)?,
             desired_state: row.get(10)?,
             tags: json(&row.get::<_, String>(11)?)?,
-            definition: json(&row.get::<_, String>(12)?)?,
-            resolved: json(&row.get::<_, String>(13)?)?,
-            templates: json(&row.get::<_, String>(14)?)?,
-            edited_by: row.get(15)?,
+            templates: json(&row.get::<_, String>(12)?)?,
+            edited_by: row.get(13)?,
         },
+        graph,
+    })
+}
+
+/// The record a write returns: `fields` with the submitted graph.
+pub(super) fn written_job(
+    id: String,
+    organization: String,
+    version: u64,
+    (created_at_ms, updated_at_ms): (i64, i64),
+    fields: JobFields,
+) -> Result<JobRecord, StoreError> {
+    Ok(JobRecord {
+        id,
+        organization,
+        version,
+        latest: true,
+        created_at_ms,
+        updated_at_ms,
+        meta: fields.meta,
+        graph: serde_json::value::to_raw_value(&fields.definition).map_err(backend)?,
     })
 }
 
@@ -123,16 +157,16 @@ pub(super) fn insert_job_version(
     .execute(params![
         id,
         sql_version(version),
-        fields.name,
-        fields.execution,
-        fields.processing,
-        fields.state,
-        fields.desired_state,
-        to_text(&fields.tags)?,
+        fields.meta.name,
+        fields.meta.execution,
+        fields.meta.processing,
+        fields.meta.state,
+        fields.meta.desired_state,
+        to_text(&fields.meta.tags)?,
         to_text(&fields.definition)?,
         to_text(&fields.resolved)?,
-        to_text(&fields.templates)?,
-        fields.edited_by,
+        to_text(&fields.meta.templates)?,
+        fields.meta.edited_by,
         now
     ])?;
     Ok(())
@@ -147,9 +181,11 @@ pub(super) fn read_job(
     org: &str,
     id: &str,
     version: Option<u64>,
+    form: GraphForm,
 ) -> Result<JobRecord, StoreError> {
+    let graph = graph_column(form);
     let sql = format!(
-        "SELECT {JOB_COLUMNS} FROM jobs j JOIN job_versions v ON v.job_id = j.id \
+        "SELECT {JOB_COLUMNS}, {graph} FROM jobs j JOIN job_versions v ON v.job_id = j.id \
          WHERE j.id = ?1 AND j.org = ?2 AND j.deleted_at IS NULL \
          AND v.version = COALESCE(?3, j.latest_version)"
     );
@@ -164,10 +200,12 @@ pub(super) fn list_jobs(
     db: &Connection,
     organization: &str,
     filter: JobFilter,
+    form: GraphForm,
 ) -> Result<Vec<JobRecord>, StoreError> {
     use rusqlite::types::Value as Sql;
+    let graph = graph_column(form);
     let mut sql = format!(
-        "SELECT {JOB_COLUMNS} FROM jobs j JOIN job_versions v ON v.job_id = j.id \
+        "SELECT {JOB_COLUMNS}, {graph} FROM jobs j JOIN job_versions v ON v.job_id = j.id \
          WHERE j.org = ? AND j.deleted_at IS NULL"
     );
     let mut args = vec![Sql::Text(organization.to_owned())];
