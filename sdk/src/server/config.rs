@@ -56,6 +56,59 @@ impl FromStr for ClientSpec {
     }
 }
 
+/// A database URL given with `--database`, `JOBGRAPH_DATABASE_URL` or the config file. It may
+/// hold a password: `Debug` and `Display` show it as `***`.
+#[derive(Clone, PartialEq, Eq, Deserialize)]
+#[serde(transparent)]
+pub struct DatabaseUrl(pub String);
+
+impl std::fmt::Debug for DatabaseUrl {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{:?}", redact_url(&self.0))
+    }
+}
+
+impl std::fmt::Display for DatabaseUrl {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&redact_url(&self.0))
+    }
+}
+
+impl FromStr for DatabaseUrl {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<Self, Self::Err> {
+        if text.starts_with("postgres://") || text.starts_with("postgresql://") {
+            Ok(DatabaseUrl(text.to_owned()))
+        } else {
+            Err("expected postgres://USER:PASSWORD@HOST:PORT/DATABASE (SQLite needs no URL: it is the default, in --data)".into())
+        }
+    }
+}
+
+/// `scheme://user:password@rest` → `scheme://user:***@rest`; a `password=…` pair of the
+/// key=value form → `password=***`.
+pub(crate) fn redact_url(url: &str) -> String {
+    if let Some((scheme, rest)) = url.split_once("://") {
+        if let Some((userinfo, host)) = rest.rsplit_once('@')
+            && let Some((user, _)) = userinfo.split_once(':')
+        {
+            return format!("{scheme}://{user}:***@{host}");
+        }
+        return url.to_owned();
+    }
+    url.split_whitespace()
+        .map(|pair| {
+            if pair.starts_with("password=") {
+                "password=***"
+            } else {
+                pair
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
 /// `jobgraph serve` options.
 #[derive(Debug, Clone, clap::Args)]
 pub struct ServeArgs {
@@ -71,9 +124,26 @@ pub struct ServeArgs {
     /// command lines are visible to other local users.
     #[arg(long = "client", value_name = "ID:SECRET[:ORG]")]
     pub clients: Vec<ClientSpec>,
+    /// A PostgreSQL database instead of SQLite in --data, for replicas that share it
+    /// (docs/deploy.md). Migrations are applied at start.
+    #[arg(
+        long,
+        value_name = "postgres://USER:PASSWORD@HOST:PORT/DB",
+        env = "JOBGRAPH_DATABASE_URL",
+        hide_env_values = true
+    )]
+    pub database: Option<DatabaseUrl>,
+    /// Most PostgreSQL connections this replica opens [default: 16].
+    #[arg(long, value_name = "N")]
+    pub database_pool_size: Option<usize>,
+    /// How long connecting to PostgreSQL, or waiting for a free connection, may take before a
+    /// request fails with 503 [default: 5000].
+    #[arg(long, value_name = "MS")]
+    pub database_timeout_ms: Option<u64>,
     /// A JSON settings file (see docs/api.md): `addr`, `data`, `clients`, `tokenTtlSeconds`,
     /// `maxBodyBytes`, `maxConcurrentScripts`, `limits`, `maxOperations`, `workers`,
-    /// `synchronous`. Flags win over the file.
+    /// `synchronous`, `database`, `databasePoolSize`, `databaseTimeoutMs`. Flags win over the
+    /// file.
     #[arg(long, value_name = "FILE")]
     pub config: Option<PathBuf>,
 }
@@ -91,8 +161,21 @@ pub struct Settings {
     pub workers: Option<usize>,
     /// When SQLite syncs.
     pub synchronous: Synchronous,
+    /// PostgreSQL instead of SQLite.
+    pub database: Option<DatabaseSettings>,
     /// The router's settings.
     pub service: ServiceConfig,
+}
+
+/// The PostgreSQL database to run on.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DatabaseSettings {
+    /// Its URL.
+    pub url: DatabaseUrl,
+    /// Most connections.
+    pub pool_size: usize,
+    /// Connect and wait timeout, in milliseconds.
+    pub timeout_ms: u64,
 }
 
 /// Why the settings cannot be used.
@@ -129,6 +212,9 @@ struct FileConfig {
     workers: Option<usize>,
     #[serde(default)]
     synchronous: Synchronous,
+    database: Option<DatabaseUrl>,
+    database_pool_size: Option<usize>,
+    database_timeout_ms: Option<u64>,
     #[serde(flatten)]
     service: ServiceConfig,
 }
@@ -139,6 +225,9 @@ const FILE_KEYS: &[&str] = &[
     "clients",
     "workers",
     "synchronous",
+    "database",
+    "databasePoolSize",
+    "databaseTimeoutMs",
     "tokenTtlSeconds",
     "maxBodyBytes",
     "maxConcurrentScripts",
@@ -166,8 +255,11 @@ fn read_file(path: &Path) -> Result<FileConfig, ConfigError> {
         )));
     }
     let file: FileConfig = serde_json::from_value(value).map_err(|e| invalid(e.to_string()))?;
+    if let Some(url) = &file.database {
+        url.0.parse::<DatabaseUrl>().map_err(|e| invalid(format!("database: {e}")))?;
+    }
     #[cfg(unix)]
-    if !file.clients.is_empty() {
+    if !file.clients.is_empty() || file.database.as_ref().is_some_and(|u| u.0.contains('@')) {
         use std::os::unix::fs::PermissionsExt;
         let mode = std::fs::metadata(path)
             .map_err(|source| ConfigError::Read {
@@ -178,7 +270,7 @@ fn read_file(path: &Path) -> Result<FileConfig, ConfigError> {
             .mode();
         if mode & 0o077 != 0 {
             return Err(invalid(format!(
-                "holds client secrets but is readable by other users (mode {:o}): chmod 600 it",
+                "holds client secrets or a database URL but is readable by other users (mode {:o}): chmod 600 it",
                 mode & 0o777
             )));
         }
@@ -208,6 +300,23 @@ impl ServeArgs {
             .or(file.data)
             .or_else(default_data_dir)
             .ok_or(ConfigError::NoDataDir)?;
+        let database = self
+            .database
+            .clone()
+            .or(file.database)
+            .map(|url| DatabaseSettings {
+                url,
+                pool_size: self
+                    .database_pool_size
+                    .or(file.database_pool_size)
+                    .unwrap_or(16)
+                    .max(1),
+                timeout_ms: self
+                    .database_timeout_ms
+                    .or(file.database_timeout_ms)
+                    .unwrap_or(5000)
+                    .max(1),
+            });
         let mut clients = file.clients;
         clients.extend(self.clients.iter().cloned());
         Ok(Settings {
@@ -219,6 +328,7 @@ impl ServeArgs {
             clients,
             workers: file.workers,
             synchronous: file.synchronous,
+            database,
             service: file.service,
         })
     }
@@ -239,5 +349,21 @@ mod tests {
         assert!("ci".parse::<ClientSpec>().is_err());
         assert!(":x".parse::<ClientSpec>().is_err());
         assert!(!format!("{c:?}").contains("s3cret"));
+    }
+
+    #[test]
+    fn database_urls_lose_their_password_when_shown() {
+        let url: DatabaseUrl = "postgres://app:s3cret@db:5432/jobgraph".parse().unwrap();
+        assert_eq!(url.to_string(), "postgres://app:***@db:5432/jobgraph");
+        assert!(!format!("{url:?}").contains("s3cret"));
+        assert_eq!(
+            redact_url("postgres://app@db/jobgraph"),
+            "postgres://app@db/jobgraph"
+        );
+        assert_eq!(
+            redact_url("host=db user=app password=s3cret dbname=jobgraph"),
+            "host=db user=app password=*** dbname=jobgraph"
+        );
+        assert!("mysql://x".parse::<DatabaseUrl>().is_err());
     }
 }

@@ -72,6 +72,10 @@ pub enum ApiError {
         /// Seconds to wait.
         retry_after: u64,
     },
+    /// 503 with `Retry-After: 1`: the database cannot be reached now; the cause is logged,
+    /// never sent. The service recovers by itself when the database is back.
+    #[error("the service's database is unavailable; retry shortly")]
+    Unavailable(String),
     /// 500; the cause is logged, never sent.
     #[error("internal error: {0}")]
     Internal(String),
@@ -90,6 +94,7 @@ impl ApiError {
             ApiError::TooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
             ApiError::UnsupportedMediaType(_) => StatusCode::UNSUPPORTED_MEDIA_TYPE,
             ApiError::TooManyRequests { .. } => StatusCode::TOO_MANY_REQUESTS,
+            ApiError::Unavailable(_) => StatusCode::SERVICE_UNAVAILABLE,
             ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }
@@ -143,6 +148,7 @@ impl From<StoreError> for ApiError {
                 message: format!("version conflict: the current version is {current}"),
                 current_version: Some(current),
             },
+            StoreError::Unavailable(message) => ApiError::Unavailable(message),
             StoreError::Backend(message) => ApiError::Internal(message),
         }
     }
@@ -150,8 +156,14 @@ impl From<StoreError> for ApiError {
 
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
-        if let ApiError::Internal(cause) = &self {
-            tracing::error!(target: "jobgraph::server", %cause, "request failed");
+        match &self {
+            ApiError::Internal(cause) => {
+                tracing::error!(target: "jobgraph::server", %cause, "request failed");
+            }
+            ApiError::Unavailable(cause) => {
+                tracing::warn!(target: "jobgraph::server", %cause, "database unavailable");
+            }
+            _ => {}
         }
         let mut response = (self.status(), axum::Json(self.body())).into_response();
         let headers = response.headers_mut();
@@ -177,6 +189,9 @@ impl IntoResponse for ApiError {
             }
             ApiError::TooManyRequests { retry_after, .. } => {
                 headers.insert(header::RETRY_AFTER, HeaderValue::from(*retry_after));
+            }
+            ApiError::Unavailable(_) => {
+                headers.insert(header::RETRY_AFTER, HeaderValue::from_static("1"));
             }
             _ => {}
         }

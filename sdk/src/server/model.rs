@@ -108,6 +108,8 @@ impl From<JobRecord> for JobView {
 pub struct Health {
     /// `ok`.
     pub status: &'static str,
+    /// The store it runs on and found answering: `sqlite` or `postgres`.
+    pub database: &'static str,
 }
 
 #[cfg(test)]

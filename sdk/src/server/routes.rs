@@ -42,17 +42,21 @@ pub async fn create_trigger(
     Ok((StatusCode::ACCEPTED, Json(TriggerAccepted { id })))
 }
 
-/// Liveness and storage check.
+/// Liveness and storage check: a query on the database, every time.
 #[utoipa::path(
     get, path = "/healthz", tag = "service",
     responses(
         (status = 200, description = "Serving, and the database answers", body = Health),
+        (status = 503, description = "The database does not answer now (`Retry-After: 1`)", body = ErrorBody),
         (status = 500, body = ErrorBody),
     )
 )]
 pub async fn health(State(state): State<AppState>) -> Result<Json<Health>, ApiError> {
-    state.store.client_count().await?;
-    Ok(Json(Health { status: "ok" }))
+    state.store.ping().await?;
+    Ok(Json(Health {
+        status: "ok",
+        database: state.store.kind(),
+    }))
 }
 
 /// The routes with their OpenAPI description, before state and layers.

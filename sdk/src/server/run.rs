@@ -10,6 +10,8 @@ use super::config::{ConfigError, ServeArgs, Settings};
 use super::ids::random_token;
 use super::routes::router;
 use super::state::AppState;
+#[cfg(feature = "postgres")]
+use super::store::{PostgresOptions, PostgresStore};
 use super::store::{ClientRecord, SqliteStore, Store};
 use crate::{ProcessConfig, ProcessSandbox};
 
@@ -121,12 +123,35 @@ async fn shutdown_signal() {
     }
 }
 
-async fn run(settings: Settings) -> Result<(), ServeError> {
+/// The store the settings ask for: PostgreSQL with `--database`, else SQLite in `--data`.
+/// Returns it with the line that says where the data is.
+async fn open_store(settings: &Settings) -> Result<(Arc<dyn Store>, String), ServeError> {
+    if let Some(database) = &settings.database {
+        #[cfg(feature = "postgres")]
+        {
+            let mut options = PostgresOptions::new(database.url.0.clone());
+            options.pool_size = database.pool_size;
+            options.timeout = std::time::Duration::from_millis(database.timeout_ms);
+            let store = PostgresStore::connect(&options).await.map_err(|e| {
+                failed(&format!("cannot use the database {}", database.url))(&e)
+            })?;
+            return Ok((Arc::new(store), format!("database: {}", database.url)));
+        }
+        #[cfg(not(feature = "postgres"))]
+        return Err(ServeError::Failed(format!(
+            "cannot use the database {}: this build has no PostgreSQL support (cargo feature `postgres`)",
+            database.url
+        )));
+    }
     let path = database_path(&settings.data)?;
     let readers = std::thread::available_parallelism().map_or(2, usize::from) * 2;
     let store = SqliteStore::open(&path, settings.synchronous, readers)
         .map_err(|e| failed(&format!("{}", path.display()))(&e))?;
-    let store: Arc<dyn Store> = Arc::new(store);
+    Ok((Arc::new(store), format!("data: {}", path.display())))
+}
+
+async fn run(settings: Settings) -> Result<(), ServeError> {
+    let (store, location) = open_store(&settings).await?;
     bootstrap_clients(store.as_ref(), &settings).await?;
     let mut sandbox = ProcessConfig::current_exe()
         .map_err(|e| failed("cannot find this program for the sandbox's workers")(&e))?;
@@ -143,7 +168,7 @@ async fn run(settings: Settings) -> Result<(), ServeError> {
         .map_err(|e| failed("cannot read the listening address")(&e))?;
     {
         let mut out = std::io::stdout().lock();
-        let _ = writeln!(out, "data: {}", path.display());
+        let _ = writeln!(out, "{location}");
         let _ = writeln!(
             out,
             "listening on http://{addr} (also under http://{addr}/api)"

@@ -27,6 +27,50 @@ extern "C" fn kill_servers() {
     }
 }
 
+/// The PostgreSQL server the suite runs on instead of SQLite, when
+/// `JOBGRAPH_TEST_DATABASE_URL` is set (`postgres://USER@HOST:PORT/DB` of a throwaway cluster:
+/// `scripts/pg-cluster.sh`).
+pub fn postgres_url() -> Option<String> {
+    std::env::var("JOBGRAPH_TEST_DATABASE_URL")
+        .ok()
+        .filter(|url| !url.is_empty())
+}
+
+/// `--database URL` of a database of its own for a server on `data` (named after the folder,
+/// so that a server started again on it finds its data), created when missing; nothing without
+/// [`postgres_url`].
+pub fn postgres_args(data: &Path) -> Vec<String> {
+    let Some(base) = postgres_url() else {
+        return Vec::new();
+    };
+    use std::hash::{Hash, Hasher};
+    let mut hasher = std::collections::hash_map::DefaultHasher::new();
+    data.hash(&mut hasher);
+    let name = format!("jg_{:016x}", hasher.finish());
+    vec!["--database".into(), postgres_database(&base, &name)]
+}
+
+/// The URL of database `name` on the server of `base`, created when missing (with `psql`).
+pub fn postgres_database(base: &str, name: &str) -> String {
+    let psql = |sql: &str| {
+        let out = Command::new("psql")
+            .args([base, "-qtA", "-v", "ON_ERROR_STOP=1", "-c", sql])
+            .output()
+            .expect("psql (from PostgreSQL's client package) on PATH");
+        assert!(
+            out.status.success(),
+            "psql {sql:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8_lossy(&out.stdout).trim().to_owned()
+    };
+    if psql(&format!("SELECT 1 FROM pg_database WHERE datname = '{name}'")) != "1" {
+        psql(&format!("CREATE DATABASE {name}"));
+    }
+    let (server, _) = base.rsplit_once('/').expect("a URL ending in /DATABASE");
+    format!("{server}/{name}")
+}
+
 /// A running `jobgraph serve`.
 pub struct Server {
     pub child: Child,
@@ -68,6 +112,7 @@ impl Server {
             .arg("serve")
             .args(["--addr", "127.0.0.1:0", "--data"])
             .arg(data.join("db"))
+            .args(postgres_args(data))
             .args(args)
             .stdin(Stdio::null())
             .stdout(Stdio::piped())

@@ -9,6 +9,8 @@
 //! with `BEGIN IMMEDIATE`.
 
 mod migrations;
+#[cfg(feature = "postgres")]
+mod postgres;
 mod sqlite;
 
 use std::future::Future;
@@ -20,6 +22,8 @@ use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 
+#[cfg(feature = "postgres")]
+pub use postgres::{PostgresOptions, PostgresStore};
 pub use sqlite::{SqliteStore, Synchronous};
 
 /// The future every [`Store`] method returns.
@@ -37,6 +41,10 @@ pub enum StoreError {
         /// The latest version now.
         current: u64,
     },
+    /// The database cannot be reached now (connection lost or refused, pool exhausted past
+    /// its wait timeout): a 503, and the next request tries again.
+    #[error("the database is unavailable: {0}")]
+    Unavailable(String),
     /// The database failed; the text is for the server's log, never for a client.
     #[error("storage failed: {0}")]
     Backend(String),
@@ -231,9 +239,56 @@ pub struct JobFilter {
     pub all_versions: bool,
 }
 
+/// The columns of a template version, in both stores' row readers' order (`t`: templates,
+/// `v`: template_versions).
+const TEMPLATE_COLUMNS: &str = "t.id, t.org, v.version, t.latest_version, t.created_at, \
+     v.created_at, v.source_hash, v.edited_by, v.fields";
+
+/// The columns of a job version but its graphs, in both stores' row readers' order (`j`: jobs,
+/// `v`: job_versions); the graph a read asks for ([`GraphForm`]) follows.
+const JOB_COLUMNS: &str = "j.id, j.org, v.version, j.latest_version, j.created_at, v.created_at, \
+     v.name, v.execution, v.processing, v.state, v.desired_state, v.tags, v.templates, v.edited_by";
+
+impl GraphForm {
+    /// The `job_versions` column (aliased `v`) that holds this graph, in both stores.
+    fn column(self) -> &'static str {
+        match self {
+            GraphForm::Submitted => "v.definition",
+            GraphForm::Resolved => "v.resolved",
+        }
+    }
+}
+
+impl JobRecord {
+    /// The record a write returns: the latest version, with the submitted graph.
+    fn written(
+        id: String,
+        organization: String,
+        version: u64,
+        (created_at_ms, updated_at_ms): (i64, i64),
+        fields: JobFields,
+    ) -> Result<JobRecord, StoreError> {
+        Ok(JobRecord {
+            id,
+            organization,
+            version,
+            latest: true,
+            created_at_ms,
+            updated_at_ms,
+            meta: fields.meta,
+            graph: serde_json::value::to_raw_value(&fields.definition)
+                .map_err(|e| StoreError::Backend(e.to_string()))?,
+        })
+    }
+}
+
 /// The storage the service runs on. Every method is scoped to one organization: a record of
 /// another organization is [`StoreError::NotFound`], as is a deleted one.
 pub trait Store: Send + Sync + 'static {
+    /// Which database this is, for `/healthz` and the start-up banner (`sqlite`, `postgres`).
+    fn kind(&self) -> &'static str;
+    /// Whether the database answers now (`/healthz`).
+    fn ping(&self) -> StoreFuture<'_, ()>;
     /// Adds a client or replaces its secret hash and organization.
     fn put_client(&self, client: ClientRecord) -> StoreFuture<'_, ()>;
     /// A client by id.

@@ -15,7 +15,6 @@ mod rows;
 
 use rows::{
     insert_job_version, insert_template_version, query_templates, read_job, sql_version, version,
-    written_job,
 };
 
 use super::migrations::{MigrationError, migrate};
@@ -185,6 +184,17 @@ impl SqliteStore {
 }
 
 impl Store for SqliteStore {
+    fn kind(&self) -> &'static str {
+        "sqlite"
+    }
+
+    fn ping(&self) -> StoreFuture<'_, ()> {
+        self.read(|db| {
+            db.query_row("SELECT 1", [], |_| Ok(()))?;
+            Ok(())
+        })
+    }
+
     fn put_client(&self, client: ClientRecord) -> StoreFuture<'_, ()> {
         self.write(move |tx| {
             tx.execute(
@@ -410,7 +420,7 @@ impl Store for SqliteStore {
             )?
             .execute(params![id, organization, now])?;
             insert_job_version(tx, &id, 1, &fields, now)?;
-            written_job(id, organization, 1, (now, now), fields)
+            JobRecord::written(id, organization, 1, (now, now), fields)
         })
     }
 
@@ -440,7 +450,7 @@ impl Store for SqliteStore {
             insert_job_version(tx, &id, current + 1, &fields, now)?;
             tx.prepare_cached("UPDATE jobs SET latest_version = ?1 WHERE id = ?2")?
                 .execute(params![sql_version(current + 1), id])?;
-            written_job(id, organization, current + 1, (created_at, now), fields)
+            JobRecord::written(id, organization, current + 1, (created_at, now), fields)
         })
     }
 

@@ -6,8 +6,8 @@ use rusqlite::{Connection, OptionalExtension, Row, params};
 use serde_json::value::RawValue;
 
 use super::super::{
-    GraphForm, JobFields, JobFilter, JobMeta, JobRecord, NewTemplateVersion, StoreError,
-    TemplateRecord,
+    GraphForm, JOB_COLUMNS, JobFields, JobFilter, JobMeta, JobRecord, NewTemplateVersion,
+    StoreError, TEMPLATE_COLUMNS, TemplateRecord,
 };
 use super::backend;
 
@@ -18,9 +18,6 @@ pub(super) fn version(n: i64) -> u64 {
 pub(super) fn sql_version(n: u64) -> i64 {
     i64::try_from(n).unwrap_or(i64::MAX)
 }
-
-pub(super) const TEMPLATE_COLUMNS: &str = "t.id, t.org, v.version, t.latest_version, t.created_at, \
-     v.created_at, v.source_hash, v.edited_by, v.fields";
 
 pub(super) fn template_row(row: &Row<'_>) -> rusqlite::Result<(TemplateRecord, String)> {
     let v: i64 = row.get(2)?;
@@ -78,19 +75,6 @@ pub(super) fn insert_template_version(
     Ok(())
 }
 
-/// The columns of a job version but its graphs, in the order [`job_row`] reads them; the graph
-/// a read asks for ([`graph_column`]) follows.
-const JOB_COLUMNS: &str = "j.id, j.org, v.version, j.latest_version, j.created_at, v.created_at, \
-     v.name, v.execution, v.processing, v.state, v.desired_state, v.tags, v.templates, v.edited_by";
-
-/// The column that holds the graph `form` asks for.
-fn graph_column(form: GraphForm) -> &'static str {
-    match form {
-        GraphForm::Submitted => "v.definition",
-        GraphForm::Resolved => "v.resolved",
-    }
-}
-
 pub(super) fn json<T: serde::de::DeserializeOwned>(text: &str) -> rusqlite::Result<T> {
     serde_json::from_str(text).map_err(|e| rusqlite::Error::ToSqlConversionFailure(Box::new(e)))
 }
@@ -119,26 +103,6 @@ fn job_row(row: &Row<'_>) -> rusqlite::Result<JobRecord> {
             edited_by: row.get(13)?,
         },
         graph,
-    })
-}
-
-/// The record a write returns: `fields` with the submitted graph.
-pub(super) fn written_job(
-    id: String,
-    organization: String,
-    version: u64,
-    (created_at_ms, updated_at_ms): (i64, i64),
-    fields: JobFields,
-) -> Result<JobRecord, StoreError> {
-    Ok(JobRecord {
-        id,
-        organization,
-        version,
-        latest: true,
-        created_at_ms,
-        updated_at_ms,
-        meta: fields.meta,
-        graph: serde_json::value::to_raw_value(&fields.definition).map_err(backend)?,
     })
 }
 
@@ -183,7 +147,7 @@ pub(super) fn read_job(
     version: Option<u64>,
     form: GraphForm,
 ) -> Result<JobRecord, StoreError> {
-    let graph = graph_column(form);
+    let graph = form.column();
     let sql = format!(
         "SELECT {JOB_COLUMNS}, {graph} FROM jobs j JOIN job_versions v ON v.job_id = j.id \
          WHERE j.id = ?1 AND j.org = ?2 AND j.deleted_at IS NULL \
@@ -203,7 +167,7 @@ pub(super) fn list_jobs(
     form: GraphForm,
 ) -> Result<Vec<JobRecord>, StoreError> {
     use rusqlite::types::Value as Sql;
-    let graph = graph_column(form);
+    let graph = form.column();
     let mut sql = format!(
         "SELECT {JOB_COLUMNS}, {graph} FROM jobs j JOIN job_versions v ON v.job_id = j.id \
          WHERE j.org = ? AND j.deleted_at IS NULL"
