@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # A throwaway PostgreSQL cluster on a loopback port, for the tests and the benchmarks.
 #   scripts/pg-cluster.sh start DIR [PORT]  create (first time) and start it; prints its URL
+#                                           (PORT: default the first free one from 55432)
 #   scripts/pg-cluster.sh stop DIR          stop it, keeping its data (the tests' "database down")
 #   scripts/pg-cluster.sh resume DIR        start it again after `stop`
 #   scripts/pg-cluster.sh down DIR          stop it and delete DIR
@@ -10,7 +11,16 @@
 set -euo pipefail
 ACTION="${1:?usage: pg-cluster.sh start|stop|resume|down DIR [PORT]}"
 DIR="${2:?usage: pg-cluster.sh start|stop|resume|down DIR [PORT]}"
-PORT="${3:-55432}"
+PORT="${3:-}"
+
+free_port() {
+  local port
+  for port in $(seq 55432 55531); do
+    if ! (exec 3<> "/dev/tcp/127.0.0.1/$port") 2> /dev/null; then echo "$port"; return; fi
+  done
+  echo "pg-cluster.sh: no free port in 55432-55531" >&2
+  exit 3
+}
 
 bin_dir() {
   local debian
@@ -33,7 +43,7 @@ case "$ACTION" in
     if [ ! -f "$DIR/data/PG_VERSION" ]; then
       [ "$(id -u)" = 0 ] && chown postgres "$DIR"
       as_owner "$BIN/initdb" -D "$DIR/data" -U postgres --auth=trust -E UTF8 --no-sync > "$DIR/initdb.log"
-      echo "$PORT" > "$DIR/port"
+      echo "${PORT:-$(free_port)}" > "$DIR/port"
     fi
     PORT="$(cat "$DIR/port")"
     ctl -w -t 60 -o "-p $PORT -k $DIR -c listen_addresses=127.0.0.1 -c max_connections=300" start > /dev/null

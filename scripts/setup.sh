@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs what the build and the tests need, skipping whatever is already present at the
 # right version: the wasm32 target, rustfmt/clippy, wasm-bindgen-cli (pinned to the crate's
-# version), the Node dev tools (npm ci) and Debian's Chromium for the browser tests.
+# version), the Node dev tools (npm ci), Debian's Chromium for the browser tests and Debian's
+# PostgreSQL for the service's second store.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -30,8 +31,12 @@ if [ ! -x node_modules/.bin/wasm-opt ] || [ ! -d node_modules/playwright-core ] 
   npm ci --no-audit --no-fund --loglevel=error
 fi
 
-if [ ! -x /usr/bin/chromium ]; then
-  echo "setup: installing Debian's chromium" >&2
+missing=()
+[ -x /usr/bin/chromium ] || missing+=(chromium)
+ls /usr/lib/postgresql/*/bin/initdb > /dev/null 2>&1 || command -v initdb > /dev/null || missing+=(postgresql)
+command -v psql > /dev/null || missing+=(postgresql-client)
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "setup: installing Debian's ${missing[*]}" >&2
   apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi

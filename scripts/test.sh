@@ -12,8 +12,22 @@ echo "== cargo fmt --check" >&2
 cargo fmt --all -- --check
 echo "== cargo clippy" >&2
 cargo clippy --workspace --all-targets --quiet -- -D warnings
-echo "== cargo test (unit, conformance, JSON Schema suite, CLI, doctests)" >&2
+echo "== cargo test (unit, conformance, JSON Schema suite, CLI, service on SQLite, doctests)" >&2
 cargo test --workspace --exclude jobgraph-wasm
+
+# The service's suites again on PostgreSQL, and two replicas on one database (a throwaway
+# cluster on a loopback port; the binaries are those just built).
+PG_DIR="$(mktemp -d)"
+trap 'bash scripts/pg-cluster.sh down "$PG_DIR" || true' EXIT
+if PG_URL="$(bash scripts/pg-cluster.sh start "$PG_DIR" 2> target/pg-cluster.err)"; then
+  echo "== service suites on PostgreSQL, two replicas on one database" >&2
+  JOBGRAPH_TEST_DATABASE_URL="$PG_URL" JOBGRAPH_TEST_PG_CLUSTER="$PG_DIR" \
+    cargo test -q -p jobgraph-sdk --test serve_api --test serve_durability --test serve_limits \
+      --test client --test cli_online --test serve_replicas
+  bash scripts/pg-cluster.sh down "$PG_DIR"
+else
+  echo "!! SKIPPED the PostgreSQL suites: the cluster did not start: $(cat target/pg-cluster.err)" >&2
+fi
 echo "== cargo check jobgraph-core for wasm32-unknown-unknown" >&2
 cargo check -p jobgraph-core --target wasm32-unknown-unknown --quiet
 

@@ -112,7 +112,11 @@ impl Server {
             .arg("serve")
             .args(["--addr", "127.0.0.1:0", "--data"])
             .arg(data.join("db"))
-            .args(postgres_args(data))
+            .args(if args.contains(&"--database") {
+                Vec::new()
+            } else {
+                postgres_args(data)
+            })
             .args(args)
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
