@@ -3,6 +3,9 @@
 # (jobgraph-load) with 32 keep-alive connections against a release build on loopback.
 #   bash bench/serve.sh [SECONDS]
 # Prints one line per scenario; bench/RESULTS.md records them.
+# DATABASE_URL=postgres://… runs the server(s) on that PostgreSQL database (emptied first:
+# use a throwaway one, e.g. from scripts/pg-cluster.sh) instead of SQLite; REPLICAS=2 starts
+# two servers on it and spreads the connections over both.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 SECONDS_PER_RUN="${1:-10}"
@@ -14,13 +17,23 @@ fi
 BIN=target/release/jobgraph
 LOAD=target/release/jobgraph-load
 WORK="$(mktemp -d)"
-trap 'kill "$SERVER" 2>/dev/null || true; wait "$SERVER" 2>/dev/null || true; rm -rf "$WORK"' EXIT
+SERVERS=()
+trap 'kill "${SERVERS[@]}" 2>/dev/null || true; wait 2>/dev/null || true; rm -rf "$WORK"' EXIT
 
-nice -n 10 "$BIN" serve --addr 127.0.0.1:0 --data "$WORK/data" --client bench:bench-secret:bench \
-  > "$WORK/out" 2> "$WORK/log" &
-SERVER=$!
-until grep -q '^ready$' "$WORK/out"; do sleep 0.05; done
-ADDR="$(sed -n 's/^listening on http:\/\/\([^ ]*\).*/\1/p' "$WORK/out")"
+DB_ARGS=()
+if [ -n "${DATABASE_URL:-}" ]; then
+  psql "$DATABASE_URL" -q -c 'DROP SCHEMA public CASCADE; CREATE SCHEMA public;' 2> /dev/null
+  DB_ARGS=(--database "$DATABASE_URL")
+fi
+ADDRS=()
+for r in $(seq 1 "${REPLICAS:-1}"); do
+  nice -n 10 "$BIN" serve --addr 127.0.0.1:0 --data "$WORK/data$r" "${DB_ARGS[@]}" \
+    --client bench:bench-secret:bench > "$WORK/out$r" 2> "$WORK/log$r" &
+  SERVERS+=($!)
+  until grep -q '^ready$' "$WORK/out$r"; do sleep 0.05; done
+  ADDRS+=("$(sed -n 's/^listening on http:\/\/\([^ ]*\).*/\1/p' "$WORK/out$r")")
+done
+ADDR="${ADDRS[0]}"
 BASE="http://$ADDR"
 TOKEN="$(curl -s -X POST "$BASE/oauth/token" -H 'Content-Type: application/json' \
   -d '{"client_id":"bench","client_secret":"bench-secret","audience":"service","grant_type":"client_credentials"}' \
@@ -51,8 +64,12 @@ cat > "$WORK/job.json" <<JSON
 {"name":"five ops","execution":"ASYNCHRONOUS","processing":"STREAMING","jobGraph":{"vertices":[${OPS%,}],"edges":[]}}
 JSON
 
-run() { nice -n 10 "$LOAD" --addr "$ADDR" --connections 32 --seconds "$SECONDS_PER_RUN" --header "$AUTH" "$@"; }
-echo "== $(nproc) cores; server log lines go to a file"
+ADDR_ARGS=()
+for a in "${ADDRS[@]}"; do ADDR_ARGS+=(--addr "$a"); done
+run() { nice -n 10 "$LOAD" "${ADDR_ARGS[@]}" --connections 32 --seconds "$SECONDS_PER_RUN" --header "$AUTH" "$@"; }
+STORE=SQLite
+[ -n "${DATABASE_URL:-}" ] && STORE=PostgreSQL
+echo "== $(nproc) cores; ${REPLICAS:-1} server(s) on $STORE; server log lines go to files"
 run --path "/v1/templates/$ID"
 run --path "/v1/templates/$ID?latest=true"
 run --path "/v1/jobs"

@@ -21,7 +21,8 @@ use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
 use tokio::net::TcpStream;
 
 struct Options {
-    addr: SocketAddr,
+    /// Where connections go, round robin (`--addr` repeated: replicas behind no balancer).
+    addrs: Vec<SocketAddr>,
     connections: usize,
     seconds: f64,
     method: String,
@@ -31,7 +32,7 @@ struct Options {
 }
 
 fn usage() -> String {
-    "usage: jobgraph-load --addr HOST:PORT [--connections 32] [--seconds 10] [--method GET] \
+    "usage: jobgraph-load --addr HOST:PORT [--addr HOST:PORT]... [--connections 32] [--seconds 10] [--method GET] \
      --path PATH [--header 'K: V']... [--body-file FILE]"
         .into()
 }
@@ -39,7 +40,7 @@ fn usage() -> String {
 fn parse() -> Result<Options, String> {
     let mut args = std::env::args().skip(1);
     let mut options = Options {
-        addr: SocketAddr::from(([127, 0, 0, 1], 8080)),
+        addrs: Vec::new(),
         connections: 32,
         seconds: 10.0,
         method: "GET".into(),
@@ -50,7 +51,9 @@ fn parse() -> Result<Options, String> {
     while let Some(flag) = args.next() {
         let mut value = || args.next().ok_or_else(|| format!("{flag} needs a value"));
         match flag.as_str() {
-            "--addr" => options.addr = value()?.parse().map_err(|e| format!("--addr: {e}"))?,
+            "--addr" => options
+                .addrs
+                .push(value()?.parse().map_err(|e| format!("--addr: {e}"))?),
             "--connections" => {
                 options.connections = value()?
                     .parse()
@@ -73,13 +76,16 @@ fn parse() -> Result<Options, String> {
     if options.path.is_empty() || options.connections == 0 {
         return Err(usage());
     }
+    if options.addrs.is_empty() {
+        options.addrs.push(SocketAddr::from(([127, 0, 0, 1], 8080)));
+    }
     Ok(options)
 }
 
 fn request_bytes(options: &Options, n: u64) -> Vec<u8> {
     let mut head = format!(
         "{} {} HTTP/1.1\r\nHost: {}\r\n",
-        options.method, options.path, options.addr
+        options.method, options.path, options.addrs[0]
     );
     for header in &options.headers {
         head.push_str(header);
@@ -156,8 +162,9 @@ async fn main() -> ExitCode {
     let started = Instant::now();
     let end = started + Duration::from_secs_f64(options.seconds);
     let tasks: Vec<_> = (0..options.connections)
-        .map(|_| {
+        .map(|connection| {
             let (options, counter) = (Arc::clone(&options), Arc::clone(&counter));
+            let addr = options.addrs[connection % options.addrs.len()];
             tokio::spawn(async move {
                 let mut latencies = Vec::new();
                 let mut statuses: BTreeMap<u16, u64> = BTreeMap::new();
@@ -165,7 +172,7 @@ async fn main() -> ExitCode {
                 let mut stream = None;
                 while Instant::now() < end {
                     if stream.is_none() {
-                        match TcpStream::connect(options.addr).await {
+                        match TcpStream::connect(addr).await {
                             Ok(s) => {
                                 let _ = s.set_nodelay(true);
                                 stream = Some(BufReader::new(s));

@@ -87,7 +87,43 @@ fn api() -> (Router<AppState>, OpenApi) {
         "bearer",
         SecurityScheme::Http(HttpBuilder::new().scheme(HttpAuthScheme::Bearer).build()),
     );
+    every_operation_may_be_unavailable(&mut openapi);
     (router, openapi)
+}
+
+/// Every endpoint reads or writes the database, so every one answers 503 (`Retry-After: 1`)
+/// while it cannot be reached; documented once here rather than on each handler.
+fn every_operation_may_be_unavailable(openapi: &mut OpenApi) {
+    use utoipa::openapi::{ContentBuilder, Ref, RefOr, ResponseBuilder};
+    let response = ResponseBuilder::new()
+        .description(
+            "The database cannot be reached now; retry after `Retry-After` seconds (the service recovers when it is back)",
+        )
+        .content(
+            "application/json",
+            ContentBuilder::new()
+                .schema(Some(Ref::from_schema_name("ErrorBody")))
+                .build(),
+        )
+        .build();
+    for item in openapi.paths.paths.values_mut() {
+        for operation in [
+            &mut item.get,
+            &mut item.put,
+            &mut item.post,
+            &mut item.delete,
+            &mut item.patch,
+        ]
+        .into_iter()
+        .flatten()
+        {
+            operation
+                .responses
+                .responses
+                .entry("503".into())
+                .or_insert_with(|| RefOr::T(response.clone()));
+        }
+    }
 }
 
 /// The OpenAPI 3.1 document of the API, generated from the handlers.

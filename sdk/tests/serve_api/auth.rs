@@ -7,6 +7,8 @@ fn health_openapi_and_api_prefix() {
     for path in ["/healthz", "/api/healthz"] {
         let r = call("GET", path, None, None);
         assert_eq!((r.status, r.json()["status"].clone()), (200, json!("ok")));
+        let store = if common::postgres_url().is_some() { "postgres" } else { "sqlite" };
+        assert_eq!(r.json()["database"], store);
     }
     let r = call("GET", "/openapi.json", None, None);
     assert_eq!(r.status, 200);
@@ -45,6 +47,15 @@ fn health_openapi_and_api_prefix() {
     .map(|(m, p)| ((*m).to_owned(), (*p).to_owned()))
     .collect();
     assert_eq!(documented, expected);
+    // Every operation documents the 503 of an unreachable database.
+    for (path, item) in doc["paths"].as_object().unwrap() {
+        for (method, operation) in item.as_object().unwrap() {
+            assert!(
+                operation["responses"]["503"].is_object(),
+                "{method} {path} lacks its 503"
+            );
+        }
+    }
     // Every documented operation is routed, at the root and under /api (401 or 4xx, never
     // the 404/405 of an unknown route).
     for (method, path) in &documented {
