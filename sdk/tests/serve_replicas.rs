@@ -55,7 +55,12 @@ fn replicas(url: &str, extra: &[&str]) -> (Server, Server) {
 }
 
 fn create(server: &Server, token: &str, name: &str) -> String {
-    let r = server.call("POST", "/v1/templates", Some(token), Some(&filter_template(name)));
+    let r = server.call(
+        "POST",
+        "/v1/templates",
+        Some(token),
+        Some(&filter_template(name)),
+    );
     assert_eq!(r.status, 201, "{}", r.body);
     r.json()["id"].as_str().unwrap().to_owned()
 }
@@ -116,7 +121,12 @@ fn concurrent_updates_through_two_replicas_number_versions_1_to_401() {
     // Optimistic checks hold across replicas: version 401 was written, so 401 is stale on A.
     let mut stale = filter_template("stale");
     stale["version"] = 401.into();
-    let r = a.call("PUT", &format!("/v1/templates/{id}"), Some(&token), Some(&stale));
+    let r = a.call(
+        "PUT",
+        &format!("/v1/templates/{id}"),
+        Some(&token),
+        Some(&stale),
+    );
     assert_eq!(r.status, 409, "{}", r.body);
     assert_eq!(r.json()["currentVersion"], 401);
 }
@@ -225,11 +235,25 @@ fn the_database_stopped_under_load_gives_503_then_the_service_recovers() {
         assert_eq!(r.status, 200, "{}", r.body);
     }
     let unavailable = unavailable.expect("a 503 while the database is down");
-    assert!(unavailable.json()["error"].as_str().unwrap().contains("database"));
+    assert!(
+        unavailable.json()["error"]
+            .as_str()
+            .unwrap()
+            .contains("database")
+    );
     assert_eq!(unavailable.header("retry-after"), Some("1"));
-    assert!(!unavailable.body.contains("127.0.0.1"), "no internals: {}", unavailable.body);
+    assert!(
+        !unavailable.body.contains("127.0.0.1"),
+        "no internals: {}",
+        unavailable.body
+    );
     assert_eq!(a.try_call("GET", "/healthz", None, None).status, 503);
-    let write = a.try_call("POST", "/v1/templates", Some(&token), Some(&filter_template("x")));
+    let write = a.try_call(
+        "POST",
+        "/v1/templates",
+        Some(&token),
+        Some(&filter_template("x")),
+    );
     assert_eq!(write.status, 503, "{}", write.body);
 
     cluster_script("resume", &cluster);
@@ -242,7 +266,10 @@ fn the_database_stopped_under_load_gives_503_then_the_service_recovers() {
         }
         std::thread::sleep(Duration::from_millis(50));
     }
-    assert!(recovered, "no recovery within 30 s of the database's return");
+    assert!(
+        recovered,
+        "no recovery within 30 s of the database's return"
+    );
     assert_eq!(a.call("GET", "/healthz", None, None).status, 200);
     create(&a, &token, "after the restart");
 }

@@ -256,7 +256,9 @@ fn read_file(path: &Path) -> Result<FileConfig, ConfigError> {
     }
     let file: FileConfig = serde_json::from_value(value).map_err(|e| invalid(e.to_string()))?;
     if let Some(url) = &file.database {
-        url.0.parse::<DatabaseUrl>().map_err(|e| invalid(format!("database: {e}")))?;
+        url.0
+            .parse::<DatabaseUrl>()
+            .map_err(|e| invalid(format!("database: {e}")))?;
     }
     #[cfg(unix)]
     if !file.clients.is_empty() || file.database.as_ref().is_some_and(|u| u.0.contains('@')) {

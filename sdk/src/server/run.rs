@@ -10,9 +10,9 @@ use super::config::{ConfigError, ServeArgs, Settings};
 use super::ids::random_token;
 use super::routes::router;
 use super::state::AppState;
+use super::store::{ClientRecord, SqliteStore, Store};
 #[cfg(feature = "postgres")]
 use super::store::{PostgresOptions, PostgresStore};
-use super::store::{ClientRecord, SqliteStore, Store};
 use crate::{ProcessConfig, ProcessSandbox};
 
 /// Why the service could not start or stopped with an error.
@@ -132,9 +132,9 @@ async fn open_store(settings: &Settings) -> Result<(Arc<dyn Store>, String), Ser
             let mut options = PostgresOptions::new(database.url.0.clone());
             options.pool_size = database.pool_size;
             options.timeout = std::time::Duration::from_millis(database.timeout_ms);
-            let store = PostgresStore::connect(&options).await.map_err(|e| {
-                failed(&format!("cannot use the database {}", database.url))(&e)
-            })?;
+            let store = PostgresStore::connect(&options)
+                .await
+                .map_err(|e| failed(&format!("cannot use the database {}", database.url))(&e))?;
             return Ok((Arc::new(store), format!("database: {}", database.url)));
         }
         #[cfg(not(feature = "postgres"))]

@@ -64,7 +64,10 @@ pub fn postgres_database(base: &str, name: &str) -> String {
         );
         String::from_utf8_lossy(&out.stdout).trim().to_owned()
     };
-    if psql(&format!("SELECT 1 FROM pg_database WHERE datname = '{name}'")) != "1" {
+    if psql(&format!(
+        "SELECT 1 FROM pg_database WHERE datname = '{name}'"
+    )) != "1"
+    {
         psql(&format!("CREATE DATABASE {name}"));
     }
     let (server, _) = base.rsplit_once('/').expect("a URL ending in /DATABASE");

@@ -7,7 +7,11 @@ fn health_openapi_and_api_prefix() {
     for path in ["/healthz", "/api/healthz"] {
         let r = call("GET", path, None, None);
         assert_eq!((r.status, r.json()["status"].clone()), (200, json!("ok")));
-        let store = if common::postgres_url().is_some() { "postgres" } else { "sqlite" };
+        let store = if common::postgres_url().is_some() {
+            "postgres"
+        } else {
+            "sqlite"
+        };
         assert_eq!(r.json()["database"], store);
     }
     let r = call("GET", "/openapi.json", None, None);

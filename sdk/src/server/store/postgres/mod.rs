@@ -193,7 +193,9 @@ impl Store for PostgresStore {
         run(async move {
             let db = self.pool.get().await?;
             let statement = db
-                .prepare_cached("SELECT client_id, org, secret_hash FROM clients WHERE client_id = $1")
+                .prepare_cached(
+                    "SELECT client_id, org, secret_hash FROM clients WHERE client_id = $1",
+                )
                 .await?;
             let row = db.query_opt(&statement, &[&client_id]).await?;
             row.map(|row| {
@@ -248,7 +250,9 @@ impl Store for PostgresStore {
         run(async move {
             let db = self.pool.get().await?;
             let statement = db
-                .prepare_cached("SELECT client_id, org, expires_at FROM tokens WHERE token_hash = $1")
+                .prepare_cached(
+                    "SELECT client_id, org, expires_at FROM tokens WHERE token_hash = $1",
+                )
                 .await?;
             let row = db.query_opt(&statement, &[&&token_hash[..]]).await?;
             row.map(|row| {
@@ -357,7 +361,10 @@ impl Store for PostgresStore {
                 ))
                 .await?;
             let row = db
-                .query_opt(&statement, &[&id, &organization, &version.map(rows::sql_version)])
+                .query_opt(
+                    &statement,
+                    &[&id, &organization, &version.map(rows::sql_version)],
+                )
                 .await?
                 .ok_or(StoreError::NotFound)?;
             template_record(&row)
@@ -416,8 +423,14 @@ impl Store for PostgresStore {
                     "UPDATE templates SET deleted_at = $1 WHERE id = $2 AND org = $3 AND deleted_at IS NULL",
                 )
                 .await?;
-            let n = db.execute(&statement, &[&now_ms(), &id, &organization]).await?;
-            if n == 0 { Err(StoreError::NotFound) } else { Ok(()) }
+            let n = db
+                .execute(&statement, &[&now_ms(), &id, &organization])
+                .await?;
+            if n == 0 {
+                Err(StoreError::NotFound)
+            } else {
+                Ok(())
+            }
         })
     }
 
@@ -520,7 +533,10 @@ impl Store for PostgresStore {
                 ))
                 .await?;
             let row = db
-                .query_opt(&statement, &[&id, &organization, &version.map(rows::sql_version)])
+                .query_opt(
+                    &statement,
+                    &[&id, &organization, &version.map(rows::sql_version)],
+                )
                 .await?
                 .ok_or(StoreError::NotFound)?;
             job_record(&row)
@@ -557,8 +573,14 @@ impl Store for PostgresStore {
                     "UPDATE jobs SET deleted_at = $1 WHERE id = $2 AND org = $3 AND deleted_at IS NULL",
                 )
                 .await?;
-            let n = db.execute(&statement, &[&now_ms(), &id, &organization]).await?;
-            if n == 0 { Err(StoreError::NotFound) } else { Ok(()) }
+            let n = db
+                .execute(&statement, &[&now_ms(), &id, &organization])
+                .await?;
+            if n == 0 {
+                Err(StoreError::NotFound)
+            } else {
+                Ok(())
+            }
         })
     }
 
@@ -566,7 +588,9 @@ impl Store for PostgresStore {
         run(async move {
             let db = self.pool.get().await?;
             let statement = db
-                .prepare_cached("INSERT INTO triggers (id, payload, received_at) VALUES ($1, $2, $3)")
+                .prepare_cached(
+                    "INSERT INTO triggers (id, payload, received_at) VALUES ($1, $2, $3)",
+                )
                 .await?;
             db.execute(&statement, &[&id, &payload.to_string(), &now_ms()])
                 .await?;

@@ -5,11 +5,11 @@ use serde_json::value::RawValue;
 use tokio_postgres::Row;
 use tokio_postgres::types::ToSql;
 
-pub(super) use super::super::{JOB_COLUMNS, TEMPLATE_COLUMNS};
 use super::super::{
     GraphForm, JobFields, JobFilter, JobMeta, JobRecord, NewTemplateVersion, StoreError,
     TemplateRecord,
 };
+pub(super) use super::super::{JOB_COLUMNS, TEMPLATE_COLUMNS};
 
 pub(super) fn version(n: i64) -> u64 {
     u64::try_from(n).unwrap_or(0)
