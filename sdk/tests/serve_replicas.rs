@@ -66,6 +66,50 @@ fn create(server: &Server, token: &str, name: &str) -> String {
 }
 
 #[test]
+fn replicas_started_together_on_an_empty_database_migrate_it_once() {
+    let _serial = serial();
+    let Some(url) = database("migrate") else {
+        return;
+    };
+    // Both start at once: one applies the migrations under the advisory lock, the other
+    // waits for it and finds the schema up to date.
+    let (a, b) = std::thread::scope(|scope| {
+        let start = || {
+            scope.spawn(|| {
+                Server::start(&["--database", url.as_str(), "--client", "ci:ci-secret:acme"])
+            })
+        };
+        let (a, b) = (start(), start());
+        (a.join().unwrap(), b.join().unwrap())
+    });
+    for server in [&a, &b] {
+        assert!(
+            server
+                .banner
+                .iter()
+                .any(|l| l.starts_with("database: postgres://")),
+            "{:?}",
+            server.banner
+        );
+        assert_eq!(server.call("GET", "/healthz", None, None).status, 200);
+    }
+    let applied = std::process::Command::new("psql")
+        .args([
+            url.as_str(),
+            "-qtA",
+            "-c",
+            "SELECT count(*) FROM jobgraph_migrations",
+        ])
+        .output()
+        .expect("psql");
+    assert_eq!(String::from_utf8_lossy(&applied.stdout).trim(), "1");
+    let token = a.token("ci", "ci-secret");
+    let id = create(&a, &token, "Shared");
+    let r = b.call("GET", &format!("/v1/templates/{id}"), Some(&token), None);
+    assert_eq!(r.status, 200, "{}", r.body);
+}
+
+#[test]
 fn concurrent_updates_through_two_replicas_number_versions_1_to_401() {
     let _serial = serial();
     let Some(url) = database("numbering") else {
