@@ -230,5 +230,14 @@ export declare function parseEdge(text: string): Edge;
 /** Writes an edge canonically: `from[:port] -> to[:port]` with single spaces. */
 export declare function formatEdge(edge: Edge): string;
 
-/** Loads a fresh instance of the WebAssembly module (done once at import; call after a trap to start over). */
+/**
+ * Replaces the instance in service with a fresh one. Never needed after a trap: the call after a
+ * `WASM_TRAP` already runs on a fresh instance.
+ */
 export declare function reload(): Promise<void>;
+
+/** How many WebAssembly instances have served calls so far: 1 until the first trap or `reload()`. */
+export declare function instanceGeneration(): number;
+
+/** The compiled WebAssembly module (shared with the workers of `createWorkerResolver`). */
+export declare function compiledModule(): WebAssembly.Module;

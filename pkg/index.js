@@ -1,33 +1,132 @@
 // The `jobgraph` package: a thin, typed wrapper over the WebAssembly build of jobgraph-core.
 // Documents cross into wasm as JSON text, so results are exactly the native resolver's.
 
-const GLUE = "./wasm/jobgraph_wasm.js";
+import { createBindings } from "./wasm/jobgraph_wasm_factory.js";
+
 const WASM = "./wasm/jobgraph_wasm_bg.wasm";
 const isNode = typeof process !== "undefined" && process.versions != null && process.versions.node != null;
+/** Where `createWorkerResolver` leaves the compiled module for the workers it starts. */
+const SHARED_MODULE = Symbol.for("jobgraph.wasmModule");
 
-let raw;
-let generation = 0;
-/** The reload started after a trap, until it is done: async calls wait for it. */
-let reloading = null;
+// Instances: `raw` serves every call; `standby` is a second one, instantiated ahead, that takes
+// over synchronously when `raw` traps (a trapped instance is never called again: its shadow
+// stack pointer, allocator and engine state are wherever the trap left them). A new standby is
+// then instantiated in the background from the module compiled once at import.
 
-async function wasmBytesOrUrl() {
+async function compile() {
+  const shared = globalThis[SHARED_MODULE];
+  if (shared instanceof WebAssembly.Module) return shared;
   const url = new URL(WASM, import.meta.url);
   if (isNode) {
     const { readFile } = await import("node:fs/promises");
-    return readFile(url);
+    return WebAssembly.compile(await readFile(url));
   }
-  return url;
+  const response = fetch(url);
+  if (typeof WebAssembly.compileStreaming === "function") {
+    try {
+      return await WebAssembly.compileStreaming(response);
+    } catch {
+      // Served without `application/wasm`: compile the bytes instead.
+    }
+  }
+  return WebAssembly.compile(await (await response).arrayBuffer());
 }
 
-/** Loads a fresh instance of the module: a new copy of the glue, so no state of a trapped instance survives. */
-export async function reload() {
+const wasmModule = await compile();
+
+/** The compiled module (shared with the workers of `createWorkerResolver`; not public API). */
+export function compiledModule() {
+  return wasmModule;
+}
+
+async function instantiate() {
+  const bindings = createBindings();
+  await bindings.default({ module_or_path: wasmModule });
+  return bindings;
+}
+
+function instantiateNow() {
+  const bindings = createBindings();
+  bindings.initSync({ module: wasmModule });
+  return bindings;
+}
+
+let raw = await instantiate();
+let standby = null;
+let refilling = null;
+/** Instances taken into service so far (the first one included). */
+let generation = 1;
+
+function refill() {
+  if (standby || refilling) return;
+  refilling = instantiate()
+    .then((bindings) => {
+      standby = bindings;
+    })
+    .catch(() => {})
+    .finally(() => {
+      refilling = null;
+    });
+}
+refill();
+
+/**
+ * Takes a healthy instance into service in place of the trapped one: the standby when it is
+ * ready, else one instantiated now (synchronously, from the compiled module); if even that is
+ * refused, none until the next standby is ready (see `instance()`).
+ */
+function replaceTrapped() {
   generation += 1;
-  const glue = await import(`${GLUE}?instance=${generation}`);
-  await glue.default({ module_or_path: await wasmBytesOrUrl() });
-  raw = glue;
+  if (standby) {
+    raw = standby;
+    standby = null;
+  } else {
+    try {
+      raw = instantiateNow();
+    } catch {
+      raw = null;
+    }
+  }
+  refill();
 }
 
-await reload();
+/** The instance in service; throws `WASM_TRAP` in the rare moment none is ready (sync calls). */
+function instance() {
+  if (raw) return raw;
+  try {
+    raw = instantiateNow();
+    return raw;
+  } catch (error) {
+    throw new JobgraphError({
+      code: "WASM_TRAP",
+      prefix: "JavaScript execution failed",
+      message: `JavaScript execution failed: no healthy WebAssembly instance is ready yet after a trap (${error?.message ?? error}); retry, or await an asynchronous call`,
+    });
+  }
+}
+
+/** As `instance()`, waiting for the standby when none can be made synchronously. */
+async function instanceAsync() {
+  while (!raw) {
+    if (standby) {
+      raw = standby;
+      standby = null;
+      refill();
+    } else {
+      refill();
+      await refilling;
+      if (!standby && !raw) return instance();
+    }
+  }
+  return raw;
+}
+
+/** Replaces the instance in service with a fresh one (never needed after a trap: that is automatic). */
+export async function reload() {
+  const bindings = await instantiate();
+  generation += 1;
+  raw = bindings;
+}
 
 /** Every failure of this package. `message` starts with the service's contract prefix. */
 export class JobgraphError extends Error {
@@ -51,16 +150,12 @@ function rethrow(error) {
   if (error && typeof error === "object" && typeof error.code === "string" && typeof error.message === "string" && !(error instanceof Error)) {
     throw new JobgraphError(error);
   }
+  if (error instanceof JobgraphError) throw error;
   // A trap (out of memory, stack overflow in linear memory) or the engine's own stack limit
   // (RangeError thrown through wasm frames) leaves the instance unusable.
   if (error instanceof WebAssembly.RuntimeError || error instanceof RangeError) {
-    const message = `JavaScript execution failed: the WebAssembly instance trapped (${error.message}); a fresh instance was loaded`;
-    const fresh = reload()
-      .catch(() => {})
-      .finally(() => {
-        if (reloading === fresh) reloading = null;
-      });
-    reloading = fresh;
+    replaceTrapped();
+    const message = `JavaScript execution failed: the WebAssembly instance trapped (${error.message}); the next call runs on a fresh instance`;
     throw new JobgraphError({ code: "WASM_TRAP", prefix: "JavaScript execution failed", message });
   }
   throw error;
@@ -89,9 +184,10 @@ function resolveArguments(job, options) {
 
 /** Resolves every template operation of a job (or a bare graph). */
 export async function resolve(job, options = {}) {
-  if (reloading) await reloading;
+  const args = resolveArguments(job, options);
   try {
-    return await raw.resolveJson(...resolveArguments(job, options));
+    const bindings = await instanceAsync();
+    return await bindings.resolveJson(...args);
   } catch (error) {
     rethrow(error);
   }
@@ -116,59 +212,61 @@ function bound(value, name) {
 export function createResolver(options = {}) {
   const maxEntries = bound(options?.maxEntries, "maxEntries");
   const maxBytes = bound(options?.maxBytes, "maxBytes");
-  // A CachedResolver lives in one wasm instance: after a trap and a reload, a new one (with an
-  // empty cache) is made on the fresh instance.
+  // A CachedResolver lives in one wasm instance: after a trap, a new one (with an empty cache)
+  // is made on the instance that took over.
   let owner = null;
   let cached = null;
-  const current = () => {
-    if (owner !== raw) {
-      cached = call(() => new raw.CachedResolver(maxEntries, maxBytes));
-      owner = raw;
+  const current = (bindings) => {
+    if (owner !== bindings) {
+      cached = new bindings.CachedResolver(maxEntries, maxBytes);
+      owner = bindings;
     }
     return cached;
   };
-  current();
+  call(() => current(instance()));
   return {
     async resolve(job, resolveOptions = {}) {
-      if (reloading) await reloading;
+      const args = resolveArguments(job, resolveOptions);
       try {
-        return await current().resolveJson(...resolveArguments(job, resolveOptions));
+        const bindings = await instanceAsync();
+        return await current(bindings).resolveJson(...args);
       } catch (error) {
         rethrow(error);
       }
     },
     clear() {
-      // While a fresh instance loads, the cache that will serve the next call is empty already.
-      if (!reloading) call(() => current().clear());
+      call(() => current(instance()).clear());
     },
     stats() {
-      if (reloading) return { entries: 0, bytes: 0, hits: 0, misses: 0 };
-      return call(() => current().stats());
+      return call(() => current(instance()).stats());
     },
   };
 }
 
 /** Runs one template's script with input values, as `POST /v1/templates/test` does. */
 export function testTemplate(template, input = {}, options = {}) {
-  return call(() =>
-    raw.testTemplateJson(JSON.stringify(template), JSON.stringify(input.values ?? {}), {
-      ...options,
-      isDraft: input.isDraft ?? false,
-    }),
-  );
+  const args = [JSON.stringify(template), JSON.stringify(input.values ?? {}), { ...options, isDraft: input.isDraft ?? false }];
+  return call(() => instance().testTemplateJson(...args));
 }
 
 /** Every problem of a graph, each with its JSON pointer; `[]` when valid. */
 export function validateJobGraph(graph) {
-  return call(() => raw.validateJobGraphJson(JSON.stringify(graph ?? null)));
+  const text = JSON.stringify(graph ?? null);
+  return call(() => instance().validateJobGraphJson(text));
 }
 
 /** Parses `from[:port] -> to[:port]`. */
 export function parseEdge(text) {
-  return call(() => raw.parseEdge(String(text)));
+  const value = String(text);
+  return call(() => instance().parseEdge(value));
 }
 
 /** Writes an edge canonically: `from[:port] -> to[:port]`. */
 export function formatEdge(edge) {
-  return call(() => raw.formatEdge(edge));
+  return call(() => instance().formatEdge(edge));
+}
+
+/** How many WebAssembly instances have served calls so far: 1 until the first trap or `reload()`. */
+export function instanceGeneration() {
+  return generation;
 }

@@ -1,17 +1,29 @@
 // Runs inside a Web Worker or a Node worker thread: serves calls from `createWorkerResolver`.
-import * as api from "./index.js";
+// The compiled module comes from the thread that started the worker (Node: `workerData`;
+// browsers: the first message), so that the package here instantiates it instead of compiling.
 
 const isNode = typeof process !== "undefined" && process.versions?.node != null && typeof self === "undefined";
+const SHARED_MODULE = Symbol.for("jobgraph.wasmModule");
 let post;
 let listen;
 if (isNode) {
-  const { parentPort } = await import("node:worker_threads");
+  const { parentPort, workerData } = await import("node:worker_threads");
+  globalThis[SHARED_MODULE] = workerData?.module;
   post = (message) => parentPort.postMessage(message);
   listen = (handler) => parentPort.on("message", handler);
 } else {
+  globalThis[SHARED_MODULE] = await new Promise((resolve) => {
+    const first = (event) => {
+      if (event.data?.type !== "init") return;
+      self.removeEventListener("message", first);
+      resolve(event.data.module);
+    };
+    self.addEventListener("message", first);
+  });
   post = (message) => self.postMessage(message);
   listen = (handler) => self.addEventListener("message", (event) => handler(event.data));
 }
+const api = await import("./index.js");
 
 const fetches = new Map();
 let nextFetch = 0;

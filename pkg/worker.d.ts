@@ -5,13 +5,19 @@ export interface WorkerResolverOptions {
   timeoutMs?: number;
 }
 
-/** The package's API, run in a Web Worker (browsers) or a worker thread (Node). Calls run one at a time, in order. */
+/**
+ * The package's API, run in a Web Worker (browsers) or a worker thread (Node). Calls run one at a
+ * time, in order. After a time-out, a `WASM_TRAP` or a crash of the worker, the worker is
+ * terminated and replaced: the failed call is rejected, the calls queued behind it run in the new one.
+ */
 export interface WorkerResolver {
   resolve<T extends Job | JobGraph>(job: T, options?: ResolveOptions): Promise<Resolution<T>>;
   testTemplate(template: Template, input?: TestInput, options?: TestOptions): Promise<JobGraph>;
   validateJobGraph(graph: unknown): Promise<Problem[]>;
   parseEdge(text: string): Promise<Edge>;
   formatEdge(edge: Edge): Promise<string>;
+  /** How many times the worker was replaced (after a time-out, a trap, a crash or an exit). */
+  replacements(): number;
   /** Stops the worker; pending and later calls fail. */
   terminate(): Promise<void>;
 }

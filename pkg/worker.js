@@ -1,28 +1,42 @@
 // A resolver that runs in a Web Worker (browsers) or a worker thread (Node), so that a script that
-// never ends cannot freeze the page or the event loop: past the time limit the worker is
-// terminated and replaced, and the call fails with a clear `TIMEOUT` error.
-import { JobgraphError } from "./index.js";
+// never ends cannot freeze the page or the event loop. Whatever goes wrong in the worker — a
+// script past the time limit, a WebAssembly trap, a crash, a worker that exits — the worker is
+// terminated and a new one started; the failed call gets a clear error (`TIMEOUT`, `WASM_TRAP`)
+// and every call queued behind it runs in the new worker. New workers get the module compiled
+// once in this thread, so a replacement costs a thread start and an instantiation, not a compile.
+import { JobgraphError, compiledModule } from "./index.js";
 
 const isNode = typeof process !== "undefined" && process.versions?.node != null && typeof window === "undefined";
 const ENTRY = new URL("./worker-entry.js", import.meta.url);
 const METHODS = new Set(["resolve", "testTemplate", "validateJobGraph", "parseEdge", "formatEdge"]);
+const PREFIX = "JavaScript execution failed";
 
-async function spawn() {
+async function spawn(module) {
   if (isNode) {
     const { Worker } = await import("node:worker_threads");
-    const worker = new Worker(ENTRY);
+    const worker = new Worker(ENTRY, { workerData: { module } });
     return {
       post: (m) => worker.postMessage(m),
       on: (handler) => worker.on("message", handler),
-      onError: (handler) => worker.on("error", handler),
+      // A worker that dies (an uncaught error, running out of heap, `process.exit`) ends with
+      // `exit`; an uncaught error is reported first by `error`.
+      onFailure: (handler) => {
+        worker.on("error", (error) => handler(`the worker crashed (${error?.message ?? error})`));
+        worker.on("exit", (code) => handler(`the worker exited (code ${code})`));
+        worker.on("messageerror", (error) => handler(`a message from the worker could not be read (${error?.message ?? error})`));
+      },
       terminate: () => worker.terminate(),
     };
   }
   const worker = new Worker(ENTRY, { type: "module" });
+  worker.postMessage({ type: "init", module });
   return {
     post: (m) => worker.postMessage(m),
     on: (handler) => worker.addEventListener("message", (e) => handler(e.data)),
-    onError: (handler) => worker.addEventListener("error", (e) => handler(e.error ?? new Error(e.message))),
+    onFailure: (handler) => {
+      worker.addEventListener("error", (e) => handler(`the worker crashed (${e.message ?? e.error?.message ?? "error event"})`));
+      worker.addEventListener("messageerror", () => handler("a message from the worker could not be read"));
+    },
     terminate: () => worker.terminate(),
   };
 }
@@ -30,65 +44,97 @@ async function spawn() {
 /** See worker.d.ts. */
 export async function createWorkerResolver(options = {}) {
   const timeoutMs = options.timeoutMs ?? 5000;
-  let worker;
-  let ready;
+  const module = compiledModule();
+  /** The worker serving calls, once ready: {w, ready: Promise}. */
+  let worker = null;
   let nextId = 0;
-  let current = null; // the call in flight: {id, resolve, reject, fetchTemplate, timer}
+  let current = null; // the call in flight: {id, method, args, resolve, reject, fetchTemplate, timer, w}
   const queue = [];
   let closed = false;
+  let replacements = 0;
 
+  /** Starts a worker; resolves once it is ready, rejects if it fails before. */
   function start() {
-    ready = (async () => {
-      const w = await spawn();
+    const entry = { w: null, ready: null, dead: false, started: false };
+    entry.ready = (async () => {
+      const w = await spawn(module);
+      entry.w = w;
       await new Promise((resolve, reject) => {
         w.on((message) => {
-          if (message.type === "ready") resolve();
-          else handle(w, message);
+          if (message?.type === "ready") resolve();
+          else handle(entry, message);
         });
-        w.onError((error) => {
-          reject(error);
-          fail(new JobgraphError({ code: "WASM_TRAP", prefix: "JavaScript execution failed", message: `JavaScript execution failed: the worker crashed (${error?.message ?? error}); it was replaced` }));
-          replace();
+        w.onFailure((reason) => {
+          reject(new Error(reason));
+          failed(entry, reason);
         });
       });
-      worker = w;
+      entry.started = true;
     })();
-    return ready;
+    worker = entry;
+    return entry.ready;
   }
 
-  function replace() {
-    const old = worker;
-    worker = undefined;
-    old?.terminate();
-    if (!closed) start().then(pump, () => {});
+  /** The worker of `entry` failed (crash, exit): the call in it fails, a new worker takes over. */
+  function failed(entry, reason) {
+    if (entry.dead) return;
+    if (!entry.started) {
+      // A worker that cannot even start: the waiting calls fail instead of waiting forever,
+      // and the next call tries a new one.
+      entry.dead = true;
+      entry.w?.terminate();
+      if (worker === entry) worker = null;
+      for (const call of queue.splice(0)) {
+        call.reject(new JobgraphError({ code: "WASM_TRAP", prefix: PREFIX, message: `${PREFIX}: the worker could not be started (${reason})` }));
+      }
+      return;
+    }
+    if (current && current.entry === entry) {
+      finish(new JobgraphError({ code: "WASM_TRAP", prefix: PREFIX, message: `${PREFIX}: ${reason}; it was replaced` }));
+    }
+    replace(entry);
+    pump();
   }
 
-  function fail(error) {
-    if (!current) return;
-    clearTimeout(current.timer);
-    current.reject(error);
+  /** Terminates the worker of `entry` (if still in service) and starts a new one. */
+  function replace(entry) {
+    entry.dead = true;
+    entry.ready.catch(() => {});
+    entry.w?.terminate();
+    if (worker !== entry || closed) return;
+    replacements += 1;
+    start().then(pump, () => {});
+  }
+
+  /** Settles the call in flight with `error` (or `value`). */
+  function finish(error, value) {
+    const call = current;
+    if (!call) return;
     current = null;
+    clearTimeout(call.timer);
+    if (error) call.reject(error);
+    else call.resolve(value);
   }
 
-  function handle(w, message) {
-    if (!current || message.id !== current.id) return;
+  function handle(entry, message) {
+    if (!current || current.entry !== entry || message?.id !== current.id) return;
     if (message.type === "fetch") {
+      const { fetchTemplate } = current;
       Promise.resolve()
-        .then(() => current.fetchTemplate(message.templateId, message.version))
+        .then(() => fetchTemplate(message.templateId, message.version))
         .then(
-          (value) => w.post({ type: "fetched", fetchId: message.fetchId, ok: true, value }),
-          (error) => w.post({ type: "fetched", fetchId: message.fetchId, ok: false, error: String(error?.message ?? error) }),
+          (value) => entry.w.post({ type: "fetched", fetchId: message.fetchId, ok: true, value }),
+          (error) => entry.w.post({ type: "fetched", fetchId: message.fetchId, ok: false, error: String(error?.message ?? error) }),
         );
       return;
     }
     if (message.type === "result") {
-      const call = current;
-      current = null;
-      clearTimeout(call.timer);
-      if (message.ok) call.resolve(message.value);
+      if (message.ok) finish(null, message.value);
       else {
-        call.reject(new JobgraphError(message.error));
-        // A trapped instance was already replaced inside the worker; nothing more to do here.
+        finish(new JobgraphError(message.error));
+        // A trap: the package inside the worker carries on with a standby instance, but the
+        // worker's own heap and stack went through it too. Start over with a new worker.
+        if (message.error?.code === "WASM_TRAP") replace(entry);
       }
       pump();
     }
@@ -96,24 +142,42 @@ export async function createWorkerResolver(options = {}) {
 
   async function pump() {
     if (current || queue.length === 0 || closed) return;
-    await ready;
-    if (current || queue.length === 0 || !worker) return;
+    if (!worker) start().catch(() => {});
+    const entry = worker;
+    try {
+      await entry.ready;
+    } catch {
+      return; // failed() has answered the waiting calls.
+    }
+    if (current || queue.length === 0 || closed || entry !== worker || entry.dead) return;
     const call = queue.shift();
+    call.entry = entry;
     current = call;
     call.timer = setTimeout(() => {
-      fail(new JobgraphError({
+      if (current !== call) return;
+      finish(new JobgraphError({
         code: "TIMEOUT",
-        prefix: "JavaScript execution failed",
-        message: `JavaScript execution failed: time limit of ${timeoutMs} ms exceeded; the worker was terminated and replaced`,
+        prefix: PREFIX,
+        message: `${PREFIX}: time limit of ${timeoutMs} ms exceeded; the worker was terminated and replaced`,
         limit: { kind: "time", value: timeoutMs },
       }));
-      replace();
+      replace(entry);
     }, timeoutMs);
-    worker.post({ type: "call", id: call.id, method: call.method, args: call.args, lazy: call.fetchTemplate != null });
+    try {
+      entry.w.post({ type: "call", id: call.id, method: call.method, args: call.args, lazy: call.fetchTemplate != null });
+    } catch (error) {
+      // Arguments that cannot be cloned (a function, a symbol): this call fails, nothing else.
+      finish(new JobgraphError({ code: "INVALID_ARGUMENT", prefix: "Invalid argument", message: `Invalid argument: ${error?.message ?? error}` }));
+      pump();
+    }
+  }
+
+  function terminatedError() {
+    return new JobgraphError({ code: "INVALID_ARGUMENT", prefix: "Invalid argument", message: "Invalid argument: the worker resolver was terminated" });
   }
 
   function enqueue(method, args, fetchTemplate) {
-    if (closed) return Promise.reject(new JobgraphError({ code: "INVALID_ARGUMENT", prefix: "Invalid argument", message: "Invalid argument: the worker resolver was terminated" }));
+    if (closed) return Promise.reject(terminatedError());
     return new Promise((resolve, reject) => {
       queue.push({ id: ++nextId, method, args, fetchTemplate, resolve, reject });
       pump();
@@ -131,14 +195,19 @@ export async function createWorkerResolver(options = {}) {
     validateJobGraph: (graph) => enqueue("validateJobGraph", [graph]),
     parseEdge: (text) => enqueue("parseEdge", [text]),
     formatEdge: (edge) => enqueue("formatEdge", [edge]),
+    /** How many times the worker was replaced (after a time-out, a trap or a crash). */
+    replacements: () => replacements,
     async terminate() {
       closed = true;
-      fail(new JobgraphError({ code: "INVALID_ARGUMENT", prefix: "Invalid argument", message: "Invalid argument: the worker resolver was terminated" }));
-      for (const call of queue.splice(0)) call.reject(new JobgraphError({ code: "INVALID_ARGUMENT", prefix: "Invalid argument", message: "Invalid argument: the worker resolver was terminated" }));
-      await ready.catch(() => {});
-      await worker?.terminate();
+      finish(terminatedError());
+      for (const call of queue.splice(0)) call.reject(terminatedError());
+      const entry = worker;
+      if (!entry) return;
+      entry.dead = true;
+      await entry.ready.catch(() => {});
+      await entry.w?.terminate();
     },
   };
-  for (const name of Object.keys(api)) if (name !== "terminate" && !METHODS.has(name)) throw new Error(`unknown method ${name}`);
+  for (const name of Object.keys(api)) if (!["terminate", "replacements"].includes(name) && !METHODS.has(name)) throw new Error(`unknown method ${name}`);
   return api;
 }

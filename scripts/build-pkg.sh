@@ -6,6 +6,9 @@ cd "$(dirname "$0")/.."
 echo "== building jobgraph-wasm (wasm32-unknown-unknown, profile wasm-release)" >&2
 cargo build -p jobgraph-wasm --target wasm32-unknown-unknown --profile wasm-release --quiet
 wasm-bindgen --target web --out-dir pkg/wasm target/wasm32-unknown-unknown/wasm-release/jobgraph_wasm.wasm
+# The glue keeps its instance in module variables: wrapped in a function, so that the package
+# can replace a trapped instance without re-importing (and leaking) the glue.
+node scripts/glue-factory.mjs pkg/wasm/jobgraph_wasm.js pkg/wasm/jobgraph_wasm_factory.js
 # Debian's wasm-opt (binaryen 108) emits modules that fail to load: use the npm one.
 if [ -x node_modules/.bin/wasm-opt ] && [ "${JOBGRAPH_WASM_OPT:-1}" = 1 ]; then
   echo "== wasm-opt -Oz" >&2

@@ -62,7 +62,7 @@ pub use resolver::{
 pub use sandbox::memory;
 pub use sandbox::{
     InProcess, LimitHit, LimitKind, Limits, Sandbox, ScriptError, ScriptFailure, ScriptFuture,
-    ScriptInput, ScriptOutput, ScriptRequest, ScriptResult, run_script,
+    ScriptInput, ScriptOutput, ScriptRequest, ScriptResult, run_script, set_host_stack_check,
 };
 pub use source::{FetchError, TemplateSet, TemplateSource};
 pub use template::{DraftOutput, Template, TemplateError};

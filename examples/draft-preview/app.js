@@ -19,6 +19,7 @@ const ui = {
   jobControls: $("#job-controls"),
   select: $("#template"),
   meta: $("#template-meta"),
+  script: $("#script"),
   form: $("#form"),
   inputs: $("#inputs"),
   draft: $("#draft-mode"),
@@ -63,6 +64,16 @@ try {
 } catch (error) {
   showFatal("Could not load the jobgraph package", `${error.message}. Serve the repository root (the page imports /pkg/index.js) and build the package first (scripts/build-pkg.sh).`);
   throw error;
+}
+
+// Template mode runs scripts someone is typing: through the worker resolver, whose worker is
+// replaced after a time-out, a trap or a crash (docs/sandbox.md). In-process if it cannot start.
+let templateResolver = pkg;
+try {
+  const { createWorkerResolver } = await import("../../pkg/worker.js");
+  templateResolver = await createWorkerResolver({ timeoutMs: 2000 });
+} catch (error) {
+  console.warn(`The worker resolver did not start (${error.message}); scripts run on this page's thread.`);
 }
 
 async function fetchOk(url) {
@@ -239,10 +250,10 @@ async function update() {
   let resolution;
   let baseline = null;
   try {
-    resolution = await pkg.resolve(makeJob(entry.template, values, draft), options);
+    resolution = await templateResolver.resolve(makeJob(entry.template, values, draft), options);
     if (draft) {
       // The same resolution with draft mode off: what is not in it exists only because of draft mode.
-      baseline = await pkg.resolve(makeJob(entry.template, values, false), options).catch(() => null);
+      baseline = await templateResolver.resolve(makeJob(entry.template, values, false), options).catch(() => null);
     }
   } catch (error) {
     if (page.isCurrent(run)) showTemplateError(error);
@@ -317,6 +328,7 @@ function choose(file) {
       ` · in: ${ports(t.inputs)} · out: ${ports(t.outputs)}`,
       t.draftOutputs?.length ? ` · draft: ${t.draftOutputs.map((d) => d.name).join(", ")}` : ""),
   );
+  ui.script.value = t.template ?? "";
   state.fields = buildForm(ui.inputs, t);
   resetOutput();
   history.replaceState(null, "", `#${encodeURIComponent(entry.file)}`);
@@ -342,6 +354,11 @@ ui.form.addEventListener("change", (event) => {
   if (event.target.matches("select, [type=checkbox]")) scheduleUpdate(0);
 });
 ui.select.addEventListener("change", () => choose(ui.select.value));
+ui.script.addEventListener("input", () => {
+  if (!state.current) return;
+  state.current.template.template = ui.script.value;
+  scheduleUpdate(120);
+});
 
 // ---------------------------------------------------------------------------------------------
 // Modes

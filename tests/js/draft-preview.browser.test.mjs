@@ -125,3 +125,44 @@ test("draft preview: form, live diagram, draft mode, errors", async () => {
 
   assert.deepEqual(problems, []);
 });
+
+test("draft preview: hostile scripts typed into the editor, then a good one renders", async () => {
+  // A fresh page (the test above left invalid inputs in this one).
+  await page.goto("about:blank");
+  await page.goto(`${server.url}/examples/draft-preview/#tag-enrich`);
+  await vertex("preview.tag").waitFor();
+  const original = await page.inputValue("#script");
+  assert.match(original, /size: sampleSize/);
+
+  // Each hostile script ends with its limit named; the page stays responsive throughout.
+  const hostile = [
+    ["while (true) {}", /time limit of 500 ms exceeded/],
+    ["let a = []; for (let i = 0; i < 100000; i++) a = [a]; String(a)", /recursion limit of 256 nested calls exceeded/],
+    ["!".repeat(100_000) + "1", /nesting limit of 64 levels exceeded/],
+    ["let s = 'x'; while (true) s = s + s", /memory limit of \d+ bytes exceeded/],
+    ["JSON.stringify(Array.from({length: 1e7}, (_, i) => 'x' + i))", /time limit of 500 ms exceeded/],
+  ];
+  for (const [script, message] of hostile) {
+    await page.fill("#script", script);
+    await page.waitForFunction(
+      (source) => {
+        const error = document.querySelector('#error[data-code="SCRIPT_FAILED"]');
+        return error && !error.hidden && new RegExp(source).test(error.textContent);
+      },
+      message.source,
+      { timeout: 15_000 },
+    );
+    assert.equal(await page.evaluate(() => 1 + 1), 2, "the page answers");
+  }
+
+  // A good script: its diagram renders (not the last good one, which had size 20).
+  await page.fill("#script", original.replace("size: sampleSize", "size: sampleSize + 1000"));
+  await page.waitForFunction(() => document.querySelector('#diagram g[data-name="preview.preview"] text.detail')?.textContent === "size: 1020");
+  await page.locator("#error").waitFor({ state: "hidden" });
+  assert.ok(!(await page.locator("#canvas").evaluate((n) => n.classList.contains("stale"))), "the diagram is current");
+  await vertex("preview.tag").waitFor();
+
+  await mkdir(fileURLToPath(new URL("../../target/screenshots/", import.meta.url)), { recursive: true });
+  await page.screenshot({ path: fileURLToPath(new URL("../../target/screenshots/draft-preview-hostile.png", import.meta.url)), fullPage: true });
+  assert.deepEqual(problems, []);
+});

@@ -207,17 +207,19 @@ test("after a WASM_TRAP the resolver carries on in the fresh instance, with an e
   const job = fiftyOperations();
   await resolver.resolve(job, { templates });
   assert.equal(resolver.stats().entries, 50);
-  // Recursion over data nested 100 000 deep runs out of V8's call stack in wasm (issue 15).
-  const huge = { id: "huge", version: 1, name: "huge", template: "let a = []; for (let i = 0; i < 100000; i++) a = [a]; String(a)" };
+  // A real trap: limits above the module's 512 MiB memory cap let this allocation through the
+  // engine's size check, and growing the memory fails.
+  const huge = { id: "huge", version: 1, name: "huge", template: "'x'.repeat(2 ** 29 + 2 ** 28).length" };
   const trapping = { vertices: [{ type: "template-operation", name: "h", templateId: "huge" }] };
-  await assert.rejects(resolver.resolve(trapping, { templates: [huge] }), (e) => {
+  const pastTheCap = { templates: [huge], limits: { maxMemoryBytes: 4 * 2 ** 30 } };
+  await assert.rejects(resolver.resolve(trapping, pastTheCap), (e) => {
     assert.ok(e instanceof JobgraphError);
     assert.equal(e.code, "WASM_TRAP");
     return true;
   });
   // So does the plain resolve(): the trap is thrown by the call, not lost in a microtask.
-  await assert.rejects(resolve(trapping, { templates: [huge] }), { code: "WASM_TRAP" });
-  // No explicit reload(): the next call waits for the fresh instance.
+  await assert.rejects(resolve(trapping, pastTheCap), { code: "WASM_TRAP" });
+  // No explicit reload(): the next call runs on the instance that took over.
   const { output } = await resolver.resolve(job, { templates });
   assert.deepEqual(output, (await resolve(job, { templates })).output);
   assert.deepEqual(resolver.stats(), { entries: 50, bytes: resolver.stats().bytes, hits: 0, misses: 50 });

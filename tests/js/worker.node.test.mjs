@@ -61,20 +61,66 @@ test("a script that never ends is stopped by terminating the worker; the next ca
   assert.equal(graph.vertices[0].query.query, "ok");
 });
 
-test("a trapping script (V8's call stack exhausted) is reported and a fresh instance takes over", async () => {
-  // A huge single allocation no longer traps: the engine checks requested sizes first.
-  const big = await Promise.resolve().then(() => api.testTemplate({ name: "big", template: "'x'.repeat(2 ** 30)" })).catch((e) => e);
-  assert.equal(big.limit?.kind, "memory");
-  await assert.rejects(
-    Promise.resolve().then(() => api.testTemplate({ name: "deep", template: "let a = []; for (let i = 0; i < 100000; i++) a = [a]; String(a)" })),
-    (e) => {
+// A real trap: limits above the module's own 512 MiB memory cap let an allocation through the
+// engine's size check, and growing the memory fails (the instance aborts: `unreachable`).
+const trapping = { name: "big", template: "'x'.repeat(2 ** 29 + 2 ** 28).length" };
+const pastTheCap = { limits: { maxMemoryBytes: 4 * 2 ** 30 } };
+
+test("a trap: the very next call, synchronous included, runs on a healthy instance", async () => {
+  const generation = api.instanceGeneration();
+  for (let i = 0; i < 3; i++) {
+    assert.throws(() => api.testTemplate(trapping, {}, pastTheCap), (e) => {
       assert.equal(e.code, "WASM_TRAP");
-      assert.match(e.message, /^JavaScript execution failed: the WebAssembly instance trapped/);
+      assert.match(e.message, /^JavaScript execution failed: the WebAssembly instance trapped \(unreachable\); the next call runs on a fresh instance/);
       return true;
-    },
-  );
-  await api.reload();
-  assert.deepEqual(api.parseEdge("a -> b:c"), { from: { vertex: "a" }, to: { vertex: "b", port: "c" } });
+    });
+    // No reload by hand, nothing awaited: the standby (or a synchronously made instance) serves.
+    assert.deepEqual(api.parseEdge("a -> b:c"), { from: { vertex: "a" }, to: { vertex: "b", port: "c" } });
+    assert.equal(api.testTemplate(filter, { values: { q: "ok" } }).vertices[0].query.query, "ok");
+  }
+  assert.equal(api.instanceGeneration(), generation + 3);
   const out = await api.resolve(job, { templates: [filter] });
   assert.equal(out.output.vertices.length, 3);
+  // A createResolver() carries on too, with an empty cache on the new instance.
+  const cached = api.createResolver();
+  await cached.resolve(job, { templates: [filter] });
+  assert.throws(() => api.testTemplate(trapping, {}, pastTheCap), (e) => e.code === "WASM_TRAP");
+  assert.deepEqual(cached.stats(), { entries: 0, bytes: 0, hits: 0, misses: 0 });
+  assert.equal((await cached.resolve(job, { templates: [filter] })).output.vertices.length, 3);
+});
+
+test("a source of 100,000 `!` or 50,000 `- ` fails with the nesting limit, as natively", () => {
+  for (const template of ["!".repeat(100_000) + "1", "- ".repeat(50_000) + "1"]) {
+    assert.throws(() => api.testTemplate({ name: "chain", template }), (e) => {
+      assert.equal(e.code, "SCRIPT_FAILED");
+      assert.equal(e.limit?.kind, "nesting");
+      assert.match(e.message, /^JavaScript execution failed: nesting limit of 64 levels exceeded/);
+      return true;
+    });
+  }
+});
+
+test("the worker resolver replaces its worker after a trap; the calls queued behind it work", async (t) => {
+  const resolver = await createWorkerResolver({ timeoutMs: 1500 });
+  t.after(() => resolver.terminate());
+  const calls = [
+    resolver.testTemplate(trapping, {}, pastTheCap),
+    resolver.testTemplate(filter, { values: { q: "after" } }),
+    resolver.parseEdge("a->b"),
+    resolver.resolve(job, { templates: [filter] }),
+  ];
+  const [trap, ...rest] = await Promise.allSettled(calls);
+  assert.equal(trap.status, "rejected");
+  assert.equal(trap.reason.code, "WASM_TRAP");
+  assert.deepEqual(rest.map((r) => r.status), ["fulfilled", "fulfilled", "fulfilled"]);
+  assert.equal(rest[0].value.vertices[0].query.query, "after");
+  assert.equal(resolver.replacements(), 1);
+  // A time-out, then calls queued behind it.
+  const spin = resolver.testTemplate({ name: "spin", template: "while (true) {}" }, {}, { limits: { timeoutMs: 600000, loopIterations: 1e15 } });
+  const behind = [resolver.parseEdge("x->y"), resolver.testTemplate(filter, { values: { q: "later" } })];
+  await assert.rejects(spin, (e) => e.code === "TIMEOUT");
+  const [edge, graph] = await Promise.all(behind);
+  assert.deepEqual(edge, { from: { vertex: "x" }, to: { vertex: "y" } });
+  assert.equal(graph.vertices[0].query.query, "later");
+  assert.equal(resolver.replacements(), 2);
 });

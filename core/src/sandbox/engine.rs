@@ -96,6 +96,10 @@ impl boa_engine::context::HostHooks for SandboxHooks {
     fn interrupt(&self, _context: &mut Context) -> JsResult<()> {
         super::guard::check().map_err(|_| RuntimeLimitError::Host.into())
     }
+
+    fn native_stack_low(&self, position: usize) -> bool {
+        super::stack::stack_low(position)
+    }
 }
 
 /// The standard clock, recording every wall-clock read (`Date.now()`, `new Date()`).

@@ -36,6 +36,7 @@ use serde_json::{Map, Value};
 pub use limits::{LimitHit, LimitKind, Limits};
 pub use outcome::{ScriptError, ScriptFailure, ScriptOutput};
 pub use run::run_script;
+pub use stack::set_host_stack_check;
 
 /// What one script execution needs.
 #[derive(Debug, Clone, Copy)]

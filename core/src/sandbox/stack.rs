@@ -13,7 +13,8 @@
 //! The vendored boa stops recursion in built-ins, calls and internal methods (`String` of an
 //! array nested 100 000 deep, a proxy chain) with an uncatchable error once the stack gets
 //! within [`STACK_MARGIN`] of the end of this stack: [`native_stack_limit`] is that address,
-//! for the stack the calling thread's script runs on now.
+//! for the stack the calling thread's script runs on now. In wasm, below that address
+//! [`stack_low`] decides, asking the host about its own stack ([`set_host_stack_check`]).
 
 /// Stack left below [`native_stack_limit`] for the frames between two of the engine's checks
 /// (and for reading the result and reporting the error).
@@ -26,6 +27,13 @@ const STACK_MARGIN: usize = 1024 * 1024;
 /// The wasm build's shadow stack (`-zstack-size` in `.cargo/config.toml`).
 #[cfg(target_family = "wasm")]
 const WASM_STACK_BYTES: usize = 16 * 1024 * 1024;
+
+/// In wasm, how far down the shadow stack a script goes before the host's stack is first
+/// asked about ([`set_host_stack_check`]), and then between two questions.
+#[cfg(target_family = "wasm")]
+const FIRST_STRETCH: usize = 16 * 1024;
+#[cfg(target_family = "wasm")]
+const STRETCH: usize = 8 * 1024;
 
 thread_local! {
     /// See [`native_stack_limit`]; 0 outside [`on_script_stack`].
@@ -72,9 +80,10 @@ fn parser_floor(limit: usize) -> usize {
     }
 }
 
+/// In wasm, the limit itself: below it [`stack_low`] decides, for the parser as for the engine.
 #[cfg(target_family = "wasm")]
-fn parser_floor(_limit: usize) -> usize {
-    0
+fn parser_floor(limit: usize) -> usize {
+    limit
 }
 
 /// Stack on which scripts are parsed, compiled and run (~100 KiB per nesting level in debug
@@ -214,13 +223,90 @@ fn on_stacker_segment<T>(f: impl FnOnce() -> T) -> T {
 /// so exhausting it traps). `stacker` would work there too, but its segment would be a heap
 /// block without a guard page: an overflow would silently overwrite the heap below it (found
 /// by the wasmtime evaluation).
-/// The limit is [`STACK_MARGIN`] above the bottom of that stack (at address 0 when it is placed
-/// first, as rustc's wasm targets do).
+///
+/// Two stacks run out there. The shadow stack holds only the locals whose address is taken;
+/// every frame also takes room on the host's own call stack (V8's: ~1 MB on a browser's or
+/// Node's main thread), which a recursion 1 000 levels deep exhausts long before the shadow
+/// stack: the instance traps with `Maximum call stack size exceeded` and cannot be used again.
+/// The limit is therefore [`FIRST_STRETCH`] below the shadow stack's position at entry; below
+/// it, the engine's recursion points and the parser ask [`stack_low`], which stops the script
+/// [`STACK_MARGIN`] above the bottom of the shadow stack (at address 0 when it is placed first,
+/// as rustc's wasm targets do) or when the host says its stack is running out (asked again
+/// every [`STRETCH`] further down).
 #[cfg(target_family = "wasm")]
 pub(super) fn on_script_stack<T>(f: impl FnOnce() -> T) -> T {
     if native_stack_limit() != 0 {
         return f();
     }
-    let bottom = stack_position().saturating_sub(WASM_STACK_BYTES);
-    with_limit(bottom.saturating_add(STACK_MARGIN), f)
+    let entry = stack_position();
+    let bottom = entry.saturating_sub(WASM_STACK_BYTES);
+    let limit = entry.saturating_sub(FIRST_STRETCH);
+    PROBE.with(|p| {
+        p.set(Probe {
+            next: limit,
+            floor: bottom.saturating_add(STACK_MARGIN),
+        });
+    });
+    boa_engine::parser::parser::nesting::set_stack_probe(Some(stack_low));
+    with_limit(limit, f)
+}
+
+/// Where [`stack_low`] asks the host next, and where it stops regardless.
+#[cfg(target_family = "wasm")]
+#[derive(Clone, Copy)]
+struct Probe {
+    next: usize,
+    floor: usize,
+}
+
+#[cfg(target_family = "wasm")]
+thread_local! {
+    static PROBE: std::cell::Cell<Probe> = const {
+        std::cell::Cell::new(Probe { next: 0, floor: 0 })
+    };
+    static HOST_CHECK: std::cell::Cell<Option<fn() -> bool>> = const { std::cell::Cell::new(None) };
+}
+
+/// Registers how a WebAssembly build learns whether its host's own call stack has room for
+/// another stretch of recursion: `check` returns `false` when it is running out. Frames of
+/// the engine live on that stack (V8's in browsers and Node) as well as on the module's shadow
+/// stack, and only the host can see the former; without a check, recursion stops only near the
+/// end of the shadow stack. The npm package's bindings register one. Does nothing natively.
+pub fn set_host_stack_check(check: fn() -> bool) {
+    #[cfg(target_family = "wasm")]
+    HOST_CHECK.with(|c| c.set(Some(check)));
+    #[cfg(not(target_family = "wasm"))]
+    let _ = check;
+}
+
+/// Whether a script whose stack reached `position`, below [`native_stack_limit`], stops
+/// (boa's `HostHooks::native_stack_low` and the parser's stack probe). Natively: always.
+#[cfg(not(target_family = "wasm"))]
+pub(super) fn stack_low(_position: usize) -> bool {
+    true
+}
+
+/// Whether a script whose stack reached `position`, below [`native_stack_limit`], stops: near
+/// the end of the shadow stack, or when the host's check says its own stack is running out
+/// (asked once per [`STRETCH`] of shadow stack; the check costs tens of microseconds).
+#[cfg(target_family = "wasm")]
+pub(super) fn stack_low(position: usize) -> bool {
+    PROBE.with(|p| {
+        let mut probe = p.get();
+        if position < probe.floor {
+            return true;
+        }
+        if position >= probe.next {
+            return false;
+        }
+        if !HOST_CHECK
+            .with(std::cell::Cell::get)
+            .is_none_or(|check| check())
+        {
+            return true;
+        }
+        probe.next = position.saturating_sub(STRETCH);
+        p.set(probe);
+        false
+    })
 }

@@ -5,7 +5,9 @@
 //!   forward to another object throw an uncatchable
 //!   [`RuntimeLimitError::NativeStack`] once the native stack reaches
 //!   [`RuntimeLimits::native_stack_limit`](crate::vm::RuntimeLimits::native_stack_limit),
-//!   instead of overflowing it (`String` of an array nested 100 000 deep, a proxy chain, …).
+//!   instead of overflowing it (`String` of an array nested 100 000 deep, a proxy chain, …);
+//!   below the limit the host's
+//!   [`HostHooks::native_stack_low`](crate::context::HostHooks::native_stack_low) decides.
 //! - [`Context::interrupt_tick`]: every [`INTERRUPT_INTERVAL`] steps of a native loop (or of
 //!   calls and loop iterations in the VM) the host's
 //!   [`HostHooks::interrupt`](crate::context::HostHooks::interrupt) decides whether to go on.
@@ -39,10 +41,20 @@ impl Context {
     #[inline]
     pub(crate) fn check_native_stack(&self) -> JsResult<()> {
         let limit = self.vm.runtime_limits.native_stack_limit();
-        if limit != 0 && stack_position() < limit {
-            return Err(RuntimeLimitError::NativeStack.into());
+        if limit != 0 {
+            let position = stack_position();
+            if position < limit && self.native_stack_low(position) {
+                return Err(RuntimeLimitError::NativeStack.into());
+            }
         }
         Ok(())
+    }
+
+    /// Whether the host stops a script whose native stack reached `position`, below the limit.
+    #[cold]
+    #[inline(never)]
+    fn native_stack_low(&self, position: usize) -> bool {
+        self.host_hooks.native_stack_low(position)
     }
 
     /// Counts one step of a long-running operation; every [`INTERRUPT_INTERVAL`] steps the

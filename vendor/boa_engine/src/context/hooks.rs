@@ -150,6 +150,17 @@ pub trait HostHooks {
         Ok(())
     }
 
+    /// Called when a recursion point finds the native stack at `position`, below
+    /// [`RuntimeLimits::native_stack_limit`](crate::vm::RuntimeLimits::native_stack_limit):
+    /// `true` stops the script with
+    /// [`RuntimeLimitError::NativeStack`](crate::error::RuntimeLimitError::NativeStack),
+    /// `false` lets it go on, for a host that knows more about the stack than one address (in
+    /// WebAssembly the engine's own call stack is not the one addresses measure). The default
+    /// stops. (jobgraph patch)
+    fn native_stack_low(&self, _position: usize) -> bool {
+        true
+    }
+
     /// [`HostHasSourceTextAvailable ( func )`][spec]
     ///
     /// # Requirements

@@ -33,18 +33,28 @@ pub const DEFAULT_LIMIT: u32 = 1024;
 thread_local! {
     static LIMIT: Cell<u32> = const { Cell::new(DEFAULT_LIMIT) };
     static STACK_FLOOR: Cell<usize> = const { Cell::new(0) };
+    static STACK_PROBE: Cell<Option<fn(usize) -> bool>> = const { Cell::new(None) };
 }
 
 /// Sets the lowest native stack address the parsers of this thread may reach (the stack grows
 /// down; 0: no check). The level count bounds the depth of the tree, but the native frames
 /// one level costs differ by production and build (several KiB per level in a debug build):
 /// past this address parsing fails with the nesting error instead of running off the stack.
-/// Only meaningful where locals live on the native stack (not in wasm).
+/// In wasm, see [`set_stack_probe`].
 pub fn set_stack_floor(address: usize) {
     STACK_FLOOR.with(|f| f.set(address));
 }
 
-/// Whether the caller's frame is below the floor set with [`set_stack_floor`].
+/// Sets what decides, once a parser's frame is below the floor set with [`set_stack_floor`],
+/// whether parsing stops (`true`) or goes on (`false`), given the frame's address; `None` (the
+/// default): it stops. For hosts whose own call stack is not the one addresses measure
+/// (WebAssembly, where the engine's stack is the host's).
+pub fn set_stack_probe(probe: Option<fn(usize) -> bool>) {
+    STACK_PROBE.with(|p| p.set(probe));
+}
+
+/// Whether the caller's frame is below the floor set with [`set_stack_floor`] (and the probe
+/// set with [`set_stack_probe`], if any, says stop).
 #[inline(always)]
 fn below_stack_floor() -> bool {
     let floor = STACK_FLOOR.with(Cell::get);
@@ -52,7 +62,8 @@ fn below_stack_floor() -> bool {
         return false;
     }
     let marker = 0u8;
-    (std::hint::black_box(&raw const marker) as usize) < floor
+    let position = std::hint::black_box(&raw const marker) as usize;
+    position < floor && STACK_PROBE.with(Cell::get).is_none_or(|probe| probe(position))
 }
 
 /// Sets the nesting limit of the parsers created on this thread from now on (`None`: the
