@@ -895,6 +895,7 @@ impl<'a, F: Json> Context<'a, F> {
                 backtrack_limit,
                 size_limit,
                 dfa_size_limit,
+                ..
             } => (backtrack_limit, size_limit, dfa_size_limit),
             PatternEngineOptions::Regex { .. } | PatternEngineOptions::Custom(_) => {
                 (None, None, None)
@@ -941,6 +942,7 @@ impl<'a, F: Json> Context<'a, F> {
             PatternEngineOptions::Regex {
                 size_limit,
                 dfa_size_limit,
+                ..
             } => (size_limit, dfa_size_limit),
             PatternEngineOptions::FancyRegex { .. } | PatternEngineOptions::Custom(_) => (None, None),
         };
@@ -967,6 +969,8 @@ impl<'a, F: Json> Context<'a, F> {
         if let Some(regex) = self.shared.custom_pattern_cache.borrow().get(pattern) {
             return Ok(Arc::clone(regex));
         }
+        // Irrefutable without `builtin-regex`, where the other variants are uninhabited.
+        #[allow(irrefutable_let_patterns)]
         let PatternEngineOptions::Custom(engine) = self.config.pattern_options() else {
             return Err(());
         };

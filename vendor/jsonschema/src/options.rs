@@ -875,15 +875,23 @@ pub struct PatternOptions<E> {
 }
 
 #[derive(Debug, Clone, Copy, Hash, PartialEq, Eq, PartialOrd, Ord)]
+#[cfg_attr(not(feature = "builtin-regex"), allow(dead_code))]
 pub(crate) enum PatternEngineOptions {
     FancyRegex {
         backtrack_limit: Option<usize>,
         size_limit: Option<usize>,
         dfa_size_limit: Option<usize>,
+        /// Without `builtin-regex` the variant is uninhabited, so the compiler drops every path
+        /// that handles it (jobgraph patch).
+        #[cfg(not(feature = "builtin-regex"))]
+        off: crate::regex::shim::Off,
     },
     Regex {
         size_limit: Option<usize>,
         dfa_size_limit: Option<usize>,
+        /// As for `FancyRegex` (jobgraph patch).
+        #[cfg(not(feature = "builtin-regex"))]
+        off: crate::regex::shim::Off,
     },
     /// A user-supplied engine (jobgraph patch).
     Custom(crate::regex::CustomEngine),
@@ -938,6 +946,7 @@ impl PatternOptions<Custom> {
 
 impl PatternOptions<FancyRegex> {
     /// Create a pattern configuration based on the `fancy-regex` engine.
+    #[cfg(feature = "builtin-regex")]
     #[must_use]
     pub fn fancy_regex() -> PatternOptions<FancyRegex> {
         PatternOptions {
@@ -992,6 +1001,7 @@ impl PatternOptions<FancyRegex> {
 
 impl PatternOptions<Regex> {
     /// Create a pattern configuration based on the `regex` engine.
+    #[cfg(feature = "builtin-regex")]
     #[must_use]
     pub fn regex() -> PatternOptions<Regex> {
         PatternOptions {
@@ -1028,12 +1038,20 @@ impl PatternOptions<Regex> {
 }
 
 impl Default for PatternEngineOptions {
+    #[cfg(feature = "builtin-regex")]
     fn default() -> Self {
         PatternEngineOptions::FancyRegex {
             backtrack_limit: None,
             size_limit: None,
             dfa_size_limit: None,
         }
+    }
+
+    /// Without `builtin-regex`: an engine that rejects every pattern that is not a plain
+    /// literal, until one is set with [`PatternOptions::custom`] (jobgraph patch).
+    #[cfg(not(feature = "builtin-regex"))]
+    fn default() -> Self {
+        PatternEngineOptions::Custom(crate::regex::CustomEngine(&crate::regex::shim::NoEngine))
     }
 }
 

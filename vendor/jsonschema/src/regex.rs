@@ -212,6 +212,19 @@ impl RegexEngine for CustomRegex {
 /// (jobgraph patch)
 #[cfg(not(feature = "builtin-regex"))]
 pub(crate) mod shim {
+    /// No value exists: marks the built-in engines' options as impossible.
+    #[derive(Debug, Clone, Copy, Hash, PartialEq, Eq, PartialOrd, Ord)]
+    pub(crate) enum Off {}
+
+    /// The engine without `builtin-regex` until one is configured: compiles nothing.
+    pub(crate) struct NoEngine;
+
+    impl super::PatternEngine for NoEngine {
+        fn compile(&self, _pattern: &str) -> Option<Box<dyn super::PatternMatcher>> {
+            None
+        }
+    }
+
     macro_rules! stand_in {
         ($($limit:ident),*) => {
             /// No value exists: the engine is not built in.

@@ -417,6 +417,8 @@ fn intersection_key(left: Schema, right: Schema) -> (Schema, Schema) {
 }
 
 fn compile(options: PatternEngineOptions, pattern: &str) -> Option<CompiledMatcher> {
+    // Irrefutable without `builtin-regex`, where the other variants are uninhabited.
+    #[allow(irrefutable_let_patterns)]
     if let PatternEngineOptions::Custom(engine) = options {
         return crate::regex::CustomRegex::compile(engine, pattern)
             .ok()
@@ -427,6 +429,7 @@ fn compile(options: PatternEngineOptions, pattern: &str) -> Option<CompiledMatch
         PatternEngineOptions::Regex {
             size_limit,
             dfa_size_limit,
+            ..
         } => crate::regex::build_standard_regex(&translated, size_limit, dfa_size_limit)
             .ok()
             .map(CompiledMatcher::Regex),
@@ -434,6 +437,7 @@ fn compile(options: PatternEngineOptions, pattern: &str) -> Option<CompiledMatch
             backtrack_limit,
             size_limit,
             dfa_size_limit,
+            ..
         } => crate::regex::build_fancy_regex(
             &translated,
             backtrack_limit,
