@@ -5,7 +5,7 @@ import { JobgraphError } from "./index.js";
 
 const isNode = typeof process !== "undefined" && process.versions?.node != null && typeof window === "undefined";
 const ENTRY = new URL("./worker-entry.js", import.meta.url);
-const METHODS = new Set(["resolve", "testTemplate", "validateJobGraph", "parseEdge", "formatEdge"]);
+const METHODS = new Set(["resolve", "testTemplate", "validateJobGraph", "validateInputs", "parseEdge", "formatEdge"]);
 
 async function spawn() {
   if (isNode) {
@@ -129,6 +129,7 @@ export async function createWorkerResolver(options = {}) {
     },
     testTemplate: (template, input = {}, opts = {}) => enqueue("testTemplate", [template, input, opts]),
     validateJobGraph: (graph) => enqueue("validateJobGraph", [graph]),
+    validateInputs: (inputSchema, values) => enqueue("validateInputs", [inputSchema, values]),
     parseEdge: (text) => enqueue("parseEdge", [text]),
     formatEdge: (edge) => enqueue("formatEdge", [edge]),
     async terminate() {

@@ -59,6 +59,10 @@ impl InputSchema {
                 validator: None,
             });
         };
+        // Without built-in engines, jsonschema's own meta-schema validation (the schema is
+        // checked against the 2020-12 meta-schema, which has patterns) needs an engine too.
+        #[cfg(target_family = "wasm")]
+        jsonschema::set_default_pattern_engine(&EcmaPatterns);
         let options = jsonschema::draft202012::options().with_retriever(NoRemoteDocuments);
         let options = match patterns {
             #[cfg(not(target_family = "wasm"))]
@@ -86,20 +90,26 @@ impl InputSchema {
         self.validator.as_ref().is_none_or(|v| v.is_valid(instance))
     }
 
-    /// Fills `default`s into `values`, then validates; returns the filled values or every
-    /// violation, each with the JSON pointer of the offending input.
-    pub fn check(&self, mut values: Value) -> Result<Value, Vec<Problem>> {
-        fill_defaults(&self.schema, &self.schema, &mut values, 0);
+    /// Every violation of `instance` as given (no `default` filling), each with the JSON pointer
+    /// of the offending value; empty when it is valid.
+    pub fn problems(&self, instance: &Value) -> Vec<Problem> {
         let Some(validator) = &self.validator else {
-            return Ok(values);
+            return Vec::new();
         };
-        let problems: Vec<Problem> = validator
-            .iter_errors(&values)
+        validator
+            .iter_errors(instance)
             .map(|e| Problem {
                 pointer: e.instance_path().as_str().to_owned(),
                 message: e.to_string(),
             })
-            .collect();
+            .collect()
+    }
+
+    /// Fills `default`s into `values`, then validates; returns the filled values or every
+    /// violation, each with the JSON pointer of the offending input.
+    pub fn check(&self, mut values: Value) -> Result<Value, Vec<Problem>> {
+        fill_defaults(&self.schema, &self.schema, &mut values, 0);
+        let problems = self.problems(&values);
         if problems.is_empty() {
             Ok(values)
         } else {

@@ -1371,6 +1371,8 @@ pub use jsonschema_macros::validator;
 pub use keywords::custom::Keyword;
 pub use options::{EmailOptions, FancyRegex, PatternOptions, Regex, ValidationOptions};
 pub use regex::{PatternEngine, PatternMatcher};
+#[cfg(not(feature = "builtin-regex"))]
+pub use regex::set_default_pattern_engine;
 pub use referencing::{
     uri, Draft, Error as ReferencingError, Registry, RegistryBuilder, Resource, Retrieve, Uri,
 };

@@ -1047,11 +1047,11 @@ impl Default for PatternEngineOptions {
         }
     }
 
-    /// Without `builtin-regex`: an engine that rejects every pattern that is not a plain
-    /// literal, until one is set with [`PatternOptions::custom`] (jobgraph patch).
+    /// Without `builtin-regex`: the engine of `set_default_pattern_engine`, or one that rejects
+    /// every pattern that is not a plain literal (jobgraph patch).
     #[cfg(not(feature = "builtin-regex"))]
     fn default() -> Self {
-        PatternEngineOptions::Custom(crate::regex::CustomEngine(&crate::regex::shim::NoEngine))
+        PatternEngineOptions::Custom(crate::regex::default_engine())
     }
 }
 

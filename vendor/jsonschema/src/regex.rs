@@ -131,6 +131,26 @@ pub trait PatternMatcher: Send + Sync {
     fn is_match(&self, text: &str) -> bool;
 }
 
+/// Without the `builtin-regex` feature: the engine of every validator that configures none,
+/// including jsonschema's own meta-schema validators (the 2020-12 meta-schema has patterns).
+#[cfg(not(feature = "builtin-regex"))]
+static DEFAULT_ENGINE: std::sync::OnceLock<&'static dyn PatternEngine> = std::sync::OnceLock::new();
+
+/// Sets the pattern engine of validators that configure none, for builds without the
+/// `builtin-regex` feature; the first call wins (returns whether this one did). Until it is
+/// called, such validators reject every pattern that is not a plain literal, and so does schema
+/// validation against the meta-schema. (jobgraph patch)
+#[cfg(not(feature = "builtin-regex"))]
+pub fn set_default_pattern_engine(engine: &'static dyn PatternEngine) -> bool {
+    DEFAULT_ENGINE.set(engine).is_ok()
+}
+
+/// The engine set by [`set_default_pattern_engine`], or one that compiles nothing.
+#[cfg(not(feature = "builtin-regex"))]
+pub(crate) fn default_engine() -> CustomEngine {
+    CustomEngine(DEFAULT_ENGINE.get().copied().unwrap_or(&shim::NoEngine))
+}
+
 /// A [`PatternEngine`] in [`PatternEngineOptions`](crate::options::PatternEngineOptions), which is
 /// `Copy` and a cache key: compared and hashed by address.
 #[derive(Clone, Copy)]
