@@ -67,7 +67,9 @@ export interface Limits {
   maxNesting?: number;
   /** Bytes one script may allocate, checked while it runs (default 256 MiB; the whole module is capped at 512 MiB). */
   maxMemoryBytes?: number;
-  /** Template operations one resolution may expand, all levels together (default 1000). */
+  /** Wall-clock time of a whole resolution, all its scripts together, ms (default 10 000). Each script gets at most what remains; past it the error is `JavaScript execution failed: resolution time limit of … ms exceeded`, naming the operation that was running. */
+  resolutionTimeoutMs?: number;
+  /** @deprecated Use `ResolveOptions.maxOperations` (still read from here when that is absent). */
   maxOperations?: number;
 }
 
@@ -84,6 +86,8 @@ export interface ResolveOptions {
   /** Resolve every operation in draft mode. */
   draft?: boolean;
   limits?: Limits;
+  /** Template operations one resolution may expand, all levels together (default 1000). */
+  maxOperations?: number;
   /** Also return where each produced vertex came from. */
   provenance?: boolean;
 }
@@ -128,7 +132,7 @@ export type ErrorCode =
   | "WASM_TRAP";
 
 export interface LimitHit {
-  kind: "time" | "loop" | "recursion" | "outputVertices" | "outputBytes" | "nesting" | "memory";
+  kind: "time" | "loop" | "recursion" | "outputVertices" | "outputBytes" | "nesting" | "memory" | "resolutionTime";
   value: number;
 }
 
@@ -153,6 +157,45 @@ export declare class JobgraphError extends Error {
 
 /** Resolves every template operation of a job (or a bare graph). */
 export declare function resolve<T extends Job | JobGraph>(job: T, options?: ResolveOptions): Promise<Resolution<T>>;
+
+/** Bounds of a resolver's cache; the least recently used results go first. */
+export interface ResolverOptions {
+  /** Results kept at most (default 1024; 0 keeps nothing). */
+  maxEntries?: number;
+  /** Bytes of kept results (their compact JSON, plus the inputs) at most (default 16 MiB). */
+  maxBytes?: number;
+}
+
+/** Counters of a resolver's cache, since it was made or cleared. */
+export interface CacheStats {
+  /** Results kept now. */
+  entries: number;
+  /** Their size in bytes (compact JSON). */
+  bytes: number;
+  /** Template executions answered from the cache. */
+  hits: number;
+  /** Template executions that ran (including those whose result was not kept). */
+  misses: number;
+}
+
+/**
+ * A resolver that keeps each template execution's result across calls, keyed by template
+ * id, version and source, the inputs after defaults, draft mode, user and limits.
+ */
+export interface Resolver {
+  /** As `resolve`; executions already seen are answered from the cache. */
+  resolve<T extends Job | JobGraph>(job: T, options?: ResolveOptions): Promise<Resolution<T>>;
+  /** Forgets every kept result and resets the counters. */
+  clear(): void;
+  stats(): CacheStats;
+}
+
+/**
+ * Makes a resolver for live previews: re-resolving after one operation's inputs changed runs
+ * that operation's script only. Scripts that read the clock or `Math.random` always run.
+ * After a `WASM_TRAP` the resolver carries on in the fresh instance, with an empty cache.
+ */
+export declare function createResolver(options?: ResolverOptions): Resolver;
 
 export interface TestInput {
   values?: { [name: string]: Json };

@@ -7,6 +7,8 @@ const isNode = typeof process !== "undefined" && process.versions != null && pro
 
 let raw;
 let generation = 0;
+/** The reload started after a trap, until it is done: async calls wait for it. */
+let reloading = null;
 
 async function wasmBytesOrUrl() {
   const url = new URL(WASM, import.meta.url);
@@ -53,7 +55,12 @@ function rethrow(error) {
   // (RangeError thrown through wasm frames) leaves the instance unusable.
   if (error instanceof WebAssembly.RuntimeError || error instanceof RangeError) {
     const message = `JavaScript execution failed: the WebAssembly instance trapped (${error.message}); a fresh instance was loaded`;
-    reload().catch(() => {});
+    const fresh = reload()
+      .catch(() => {})
+      .finally(() => {
+        if (reloading === fresh) reloading = null;
+      });
+    reloading = fresh;
     throw new JobgraphError({ code: "WASM_TRAP", prefix: "JavaScript execution failed", message });
   }
   throw error;
@@ -67,15 +74,78 @@ function call(fn) {
   }
 }
 
+/** The arguments of `resolveJson` for `resolve(job, options)`. */
+function resolveArguments(job, options) {
+  const { templates, fetchTemplate, ...rest } = options ?? {};
+  // `limits.maxOperations` was the budget's place before it became a resolution option.
+  if (rest.maxOperations === undefined && rest.limits?.maxOperations !== undefined) {
+    const { maxOperations, ...limits } = rest.limits;
+    rest.maxOperations = maxOperations;
+    rest.limits = limits;
+  }
+  const list = fetchTemplate ? undefined : JSON.stringify(templates ?? []);
+  return [JSON.stringify(job), list, fetchTemplate, rest];
+}
+
 /** Resolves every template operation of a job (or a bare graph). */
 export async function resolve(job, options = {}) {
-  const { templates, fetchTemplate, ...rest } = options;
-  const list = fetchTemplate ? undefined : JSON.stringify(templates ?? []);
+  if (reloading) await reloading;
   try {
-    return await raw.resolveJson(JSON.stringify(job), list, fetchTemplate, rest);
+    return await raw.resolveJson(...resolveArguments(job, options));
   } catch (error) {
     rethrow(error);
   }
+}
+
+const MAX_USIZE = 2 ** 32 - 1; // wasm32
+
+function bound(value, name) {
+  if (value === undefined) return undefined;
+  if (!Number.isSafeInteger(value) || value < 0 || value > MAX_USIZE) {
+    const message = `Invalid argument: createResolver: ${name} must be an integer from 0 to ${MAX_USIZE}, got ${JSON.stringify(value) ?? String(value)}`;
+    throw new JobgraphError({ code: "INVALID_ARGUMENT", prefix: "Invalid argument", message });
+  }
+  return value;
+}
+
+/**
+ * A resolver that keeps the result of each template execution across calls, for live
+ * previews: after one operation's inputs change, re-resolving runs that operation's script
+ * only. Scripts that read the clock or `Math.random` are never kept.
+ */
+export function createResolver(options = {}) {
+  const maxEntries = bound(options?.maxEntries, "maxEntries");
+  const maxBytes = bound(options?.maxBytes, "maxBytes");
+  // A CachedResolver lives in one wasm instance: after a trap and a reload, a new one (with an
+  // empty cache) is made on the fresh instance.
+  let owner = null;
+  let cached = null;
+  const current = () => {
+    if (owner !== raw) {
+      cached = call(() => new raw.CachedResolver(maxEntries, maxBytes));
+      owner = raw;
+    }
+    return cached;
+  };
+  current();
+  return {
+    async resolve(job, resolveOptions = {}) {
+      if (reloading) await reloading;
+      try {
+        return await current().resolveJson(...resolveArguments(job, resolveOptions));
+      } catch (error) {
+        rethrow(error);
+      }
+    },
+    clear() {
+      // While a fresh instance loads, the cache that will serve the next call is empty already.
+      if (!reloading) call(() => current().clear());
+    },
+    stats() {
+      if (reloading) return { entries: 0, bytes: 0, hits: 0, misses: 0 };
+      return call(() => current().stats());
+    },
+  };
 }
 
 /** Runs one template's script with input values, as `POST /v1/templates/test` does. */

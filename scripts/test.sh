@@ -13,7 +13,7 @@ cargo fmt --all -- --check
 echo "== cargo clippy" >&2
 cargo clippy --workspace --all-targets --quiet -- -D warnings
 echo "== cargo test (unit, conformance, JSON Schema suite, CLI, doctests)" >&2
-cargo test --workspace
+cargo test --workspace --exclude jobgraph-wasm
 echo "== cargo check jobgraph-core for wasm32-unknown-unknown" >&2
 cargo check -p jobgraph-core --target wasm32-unknown-unknown --quiet
 

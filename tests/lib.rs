@@ -4,8 +4,8 @@
 use std::path::{Path, PathBuf};
 
 use jobgraph_core::{
-    Limits, ResolveOptions, Template, TemplateSet, TestRequest, parse_edge, resolve_document_now,
-    test_template, validate_job_graph,
+    ExecutionCache, Limits, ResolveOptions, Resolver, Template, TemplateSet, TestRequest,
+    parse_edge, validate_job_graph,
 };
 use serde::Deserialize;
 use serde_json::{Value, json};
@@ -81,8 +81,14 @@ pub fn run_case(case: &Case) -> Result<Value, String> {
             };
             options.limits = limits;
             let job = input.get("job").ok_or("resolve needs input.job")?;
-            match resolve_document_now(job, &set, &options) {
-                Ok((output, provenance)) => json!({"output": output, "provenance": provenance}),
+            let resolver = Resolver::builder(set)
+                .options(options)
+                .cache(ExecutionCache::disabled())
+                .build();
+            match resolver.resolve_document_blocking(job) {
+                Ok(resolved) => {
+                    json!({"output": resolved.document, "provenance": resolved.provenance})
+                }
                 Err(e) => error(e),
             }
         }
@@ -98,7 +104,12 @@ pub fn run_case(case: &Case) -> Result<Value, String> {
                 .get("user")
                 .and_then(Value::as_str)
                 .unwrap_or("anonymous");
-            match test_template(&request, user, &limits) {
+            let resolver = Resolver::builder(TemplateSet::new())
+                .user(user)
+                .limits(limits)
+                .cache(ExecutionCache::disabled())
+                .build();
+            match resolver.test_blocking(&request) {
                 Ok(graph) => json!({"output": graph}),
                 Err(e) => error(e),
             }

@@ -10,8 +10,8 @@ use std::path::Path;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use jobgraph_core::{
-    JobGraph, Limits, ResolveOptions, ScriptInput, Template, TemplateSet, TestInput, TestRequest,
-    resolve_document_now, resolve_now, run_script, test_template,
+    ExecutionCache, JobGraph, Limits, Resolver, ScriptInput, Template, TemplateSet, TestInput,
+    TestRequest, run_script,
 };
 use serde_json::{Map, Value, json};
 
@@ -39,12 +39,19 @@ fn example_job(name: &str) -> Value {
     serde_json::from_str(&text).expect("job JSON")
 }
 
-fn one_operation_job(count: usize) -> JobGraph {
+/// A job of `count` operations of `severity-filter@2`, each with inputs of its own (so that
+/// no execution could be answered by another's result), the first with `first_service`.
+fn operations_job(count: usize, first_service: &str) -> JobGraph {
     let vertices: Vec<Value> = (0..count)
         .map(|i| {
+            let service = if i == 0 {
+                first_service.to_owned()
+            } else {
+                format!("svc{i}")
+            };
             json!({"type": "template-operation", "name": format!("op{i}"),
                    "templateId": "severity-filter", "templateVersion": 2,
-                   "templateInputs": {"minLevel": "info", "excludeServices": ["a", "b"]}})
+                   "templateInputs": {"minLevel": "info", "excludeServices": ["a", service]}})
         })
         .collect();
     serde_json::from_value(json!({"vertices": vertices, "edges": []})).expect("graph")
@@ -52,28 +59,58 @@ fn one_operation_job(count: usize) -> JobGraph {
 
 fn bench(c: &mut Criterion) {
     let templates = example_templates();
-    let options = ResolveOptions::default();
+    // Every execution runs its script: the execution cache is measured on its own below.
+    let resolver = Resolver::builder(templates.clone())
+        .cache(ExecutionCache::disabled())
+        .build();
 
     let mut group = c.benchmark_group("examples");
     for job in ["errors-to-vendor.json", "draft-preview.json"] {
         let document = example_job(job);
         group.bench_function(job, |b| {
             b.iter(|| {
-                resolve_document_now(black_box(&document), &templates, &options).expect("resolves")
+                resolver
+                    .resolve_document_blocking(black_box(&document))
+                    .expect("resolves")
             })
         });
     }
     group.finish();
 
     let mut group = c.benchmark_group("operation");
-    let single = one_operation_job(1);
+    let single = operations_job(1, "b");
     group.bench_function("cold (job with one operation)", |b| {
-        b.iter(|| resolve_now(black_box(&single), &templates, &options).expect("resolves"))
+        b.iter(|| {
+            resolver
+                .resolve_blocking(black_box(&single))
+                .expect("resolves")
+        })
     });
-    let many = one_operation_job(50);
+    let many = operations_job(50, "b");
     group.throughput(Throughput::Elements(50));
     group.bench_function("warm (per operation, 50 in one job)", |b| {
-        b.iter(|| resolve_now(black_box(&many), &templates, &options).expect("resolves"))
+        b.iter(|| {
+            resolver
+                .resolve_blocking(black_box(&many))
+                .expect("resolves")
+        })
+    });
+    group.finish();
+
+    // Live preview: one operation's inputs change between two resolutions of a 50-operation
+    // job; the other 49 results come from the execution cache.
+    let mut group = c.benchmark_group("incremental");
+    let cached = Resolver::new(templates.clone());
+    let edits = [operations_job(50, "edit-a"), operations_job(50, "edit-b")];
+    cached.resolve_blocking(&edits[0]).expect("resolves");
+    let mut turn = 0usize;
+    group.bench_function("re-resolve 50 operations after editing one", |b| {
+        b.iter(|| {
+            turn += 1;
+            cached
+                .resolve_blocking(black_box(&edits[turn % 2]))
+                .expect("resolves")
+        })
     });
     group.finish();
 
@@ -94,22 +131,49 @@ fn bench(c: &mut Criterion) {
         check_valid_job_graph: true,
     };
     group.bench_function("test_template", |b| {
-        b.iter(|| test_template(black_box(&request), "bench", &Limits::default()).expect("runs"))
+        b.iter(|| resolver.test_blocking(black_box(&request)).expect("runs"))
     });
     let mut variables = Map::new();
     variables.insert("minLevel".into(), json!("info"));
     variables.insert("excludeServices".into(), json!([]));
-    group.bench_function("run_script (context + parse + run + convert)", |b| {
-        b.iter(|| {
-            let input = ScriptInput {
-                source: &template.template,
-                declared: &[],
-                variables: &variables,
-                draft: false,
-                user: "bench",
-            };
-            run_script(black_box(&input), &Limits::default()).expect("runs")
-        })
+    group.bench_function(
+        "run_script (prepared realm: bind, run, convert, check)",
+        |b| {
+            b.iter(|| {
+                let input = ScriptInput {
+                    source: &template.template,
+                    declared: &[],
+                    variables: &variables,
+                    draft: false,
+                    user: "bench",
+                };
+                run_script(black_box(&input), &Limits::default()).expect("runs")
+            })
+        },
+    );
+    group.bench_function(
+        "first script of a thread (prepares its realm, compiles)",
+        |b| {
+            b.iter(|| {
+                let source = template.template.clone();
+                let variables = variables.clone();
+                std::thread::spawn(move || {
+                    let input = ScriptInput {
+                        source: &source,
+                        declared: &[],
+                        variables: &variables,
+                        draft: false,
+                        user: "bench",
+                    };
+                    run_script(&input, &Limits::default()).expect("runs")
+                })
+                .join()
+                .expect("joins")
+            })
+        },
+    );
+    group.bench_function("thread spawn and join (to subtract from the above)", |b| {
+        b.iter(|| std::thread::spawn(|| black_box(1)).join().expect("joins"))
     });
     group.bench_function("boa Context::default", |b| {
         b.iter(|| black_box(boa_engine::Context::default()))

@@ -7,6 +7,7 @@ use serde::Serialize;
 
 use crate::sandbox::ScriptFailure;
 use crate::validate::{Problem, join_problems};
+use prefix::*;
 
 /// Where an error happened: the template and the chain of template operations that led there.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
@@ -47,19 +48,49 @@ impl fmt::Display for Location {
     }
 }
 
+/// The message prefixes, written once: [`Error`]'s messages start with them and
+/// [`Error::prefix`] returns them. The first five are the service contract's (the interface
+/// document's "Errors" table), verbatim.
+pub mod prefix {
+    /// Prefix of [`super::Error::ReturnedNothing`].
+    pub const RETURNED_NOTHING: &str = "Script execution returned null or undefined";
+    /// Prefix of [`super::Error::ScriptFailed`].
+    pub const SCRIPT_FAILED: &str = "JavaScript execution failed";
+    /// Prefix of [`super::Error::InvalidOutput`].
+    pub const INVALID_OUTPUT: &str = "Could not parse resolved template into a JobGraph";
+    /// Prefix of [`super::Error::TemplateNotFound`].
+    pub const TEMPLATE_NOT_FOUND: &str = "Template not found";
+    /// Prefix of [`super::Error::InvalidInputs`].
+    pub const INVALID_INPUTS: &str = "Input validation failed";
+    /// Prefix of [`super::Error::InvalidTemplate`].
+    pub const INVALID_TEMPLATE: &str = "Invalid template";
+    /// Prefix of [`super::Error::TooDeep`].
+    pub const TOO_DEEP: &str = "Template nesting exceeds the maximum depth";
+    /// Prefix of [`super::Error::TooManyOperations`].
+    pub const TOO_MANY_OPERATIONS: &str = "Too many template operations";
+    /// Prefix of [`super::Error::Port`].
+    pub const UNKNOWN_PORT: &str = "Unknown port";
+    /// Prefix of [`super::Error::NameCollision`].
+    pub const NAME_COLLISION: &str = "Vertex name collision";
+    /// Prefix of [`super::Error::InvalidJobGraph`].
+    pub const INVALID_JOB_GRAPH: &str = "Invalid job graph";
+    /// Prefix of [`super::Error::Source`].
+    pub const SOURCE_FAILED: &str = "Template source failed";
+}
+
 /// Everything that can go wrong while testing or resolving templates.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum Error {
     /// The script's final expression was `null` or `undefined`.
     #[error(
-        "Script execution returned null or undefined: the script's final expression must be the job graph (an object or its JSON text){at}"
+        "{RETURNED_NOTHING}: the script's final expression must be the job graph (an object or its JSON text){at}"
     )]
     ReturnedNothing {
         /// Where.
         at: Box<Location>,
     },
     /// Syntax error, exception, or a sandbox limit.
-    #[error("JavaScript execution failed: {failure}{at}")]
+    #[error("{SCRIPT_FAILED}: {failure}{at}")]
     ScriptFailed {
         /// What failed, with line and column when known.
         failure: Box<ScriptFailure>,
@@ -67,7 +98,7 @@ pub enum Error {
         at: Box<Location>,
     },
     /// The script's result is not a (valid) job graph.
-    #[error("Could not parse resolved template into a JobGraph: {reason}{at}")]
+    #[error("{INVALID_OUTPUT}: {reason}{at}")]
     InvalidOutput {
         /// Every problem, joined.
         reason: String,
@@ -77,7 +108,7 @@ pub enum Error {
         at: Box<Location>,
     },
     /// The template id or version does not exist.
-    #[error("Template not found: {reference}{at}")]
+    #[error("{TEMPLATE_NOT_FOUND}: {reference}{at}")]
     TemplateNotFound {
         /// `id` or `id@version` as requested.
         reference: String,
@@ -85,7 +116,7 @@ pub enum Error {
         at: Box<Location>,
     },
     /// `templateInputs` do not match the `inputSchema`.
-    #[error("Input validation failed: {}{at}", join_problems(.problems))]
+    #[error("{INVALID_INPUTS}: {}{at}", join_problems(.problems))]
     InvalidInputs {
         /// Every violation, each with the JSON pointer of the input.
         problems: Vec<Problem>,
@@ -94,7 +125,7 @@ pub enum Error {
     },
     /// The template definition itself is broken (bad `inputSchema`, a port map naming a vertex
     /// the script did not produce, …).
-    #[error("Invalid template: {reason}{at}")]
+    #[error("{INVALID_TEMPLATE}: {reason}{at}")]
     InvalidTemplate {
         /// What is wrong and how to fix it.
         reason: String,
@@ -102,7 +133,7 @@ pub enum Error {
         at: Box<Location>,
     },
     /// Template operations nested deeper than the maximum.
-    #[error("Template nesting exceeds the maximum depth of {max}: {chain}")]
+    #[error("{TOO_DEEP} of {max}: {chain}")]
     TooDeep {
         /// The maximum depth.
         max: usize,
@@ -114,7 +145,7 @@ pub enum Error {
     /// One resolution would expand more template operations than `Limits::max_operations`
     /// (a template that returns several operations of itself multiplies them at every level).
     #[error(
-        "Too many template operations: expanding level {level} would bring the total to {total}, more than the maximum of {max} per resolution; raise `maxOperations` or make the templates produce fewer operations{at}"
+        "{TOO_MANY_OPERATIONS}: expanding level {level} would bring the total to {total}, more than the maximum of {max} per resolution; raise `maxOperations` (CLI `--max-operations`) or make the templates produce fewer operations{at}"
     )]
     TooManyOperations {
         /// The configured maximum.
@@ -128,7 +159,7 @@ pub enum Error {
     },
     /// An edge names a port the template does not have, or leaves out a port where the choice
     /// is ambiguous.
-    #[error("Unknown port: {reason}{at}")]
+    #[error("{UNKNOWN_PORT}: {reason}{at}")]
     Port {
         /// The edge and the ports available.
         reason: String,
@@ -137,7 +168,7 @@ pub enum Error {
     },
     /// Two vertices of the resolved graph got the same name.
     #[error(
-        "Vertex name collision: {name:?} is produced by {first} and by {second}; rename one of them"
+        "{NAME_COLLISION}: {name:?} is produced by {first} and by {second}; rename one of them"
     )]
     NameCollision {
         /// The colliding name.
@@ -148,13 +179,13 @@ pub enum Error {
         second: String,
     },
     /// The job graph given to the resolver is not valid.
-    #[error("Invalid job graph: {}", join_problems(.problems))]
+    #[error("{INVALID_JOB_GRAPH}: {}", join_problems(.problems))]
     InvalidJobGraph {
         /// Every problem with its JSON pointer.
         problems: Vec<Problem>,
     },
     /// The template source failed for another reason than "not found".
-    #[error("Template source failed: {message}{at}")]
+    #[error("{SOURCE_FAILED}: {message}{at}")]
     Source {
         /// What the source said.
         message: String,
@@ -185,18 +216,18 @@ impl Error {
     /// The message prefix: for the five errors of the interface document, exactly its text.
     pub fn prefix(&self) -> &'static str {
         match self {
-            Error::ReturnedNothing { .. } => "Script execution returned null or undefined",
-            Error::ScriptFailed { .. } => "JavaScript execution failed",
-            Error::InvalidOutput { .. } => "Could not parse resolved template into a JobGraph",
-            Error::TemplateNotFound { .. } => "Template not found",
-            Error::InvalidInputs { .. } => "Input validation failed",
-            Error::InvalidTemplate { .. } => "Invalid template",
-            Error::TooDeep { .. } => "Template nesting exceeds the maximum depth",
-            Error::TooManyOperations { .. } => "Too many template operations",
-            Error::Port { .. } => "Unknown port",
-            Error::NameCollision { .. } => "Vertex name collision",
-            Error::InvalidJobGraph { .. } => "Invalid job graph",
-            Error::Source { .. } => "Template source failed",
+            Error::ReturnedNothing { .. } => prefix::RETURNED_NOTHING,
+            Error::ScriptFailed { .. } => prefix::SCRIPT_FAILED,
+            Error::InvalidOutput { .. } => prefix::INVALID_OUTPUT,
+            Error::TemplateNotFound { .. } => prefix::TEMPLATE_NOT_FOUND,
+            Error::InvalidInputs { .. } => prefix::INVALID_INPUTS,
+            Error::InvalidTemplate { .. } => prefix::INVALID_TEMPLATE,
+            Error::TooDeep { .. } => prefix::TOO_DEEP,
+            Error::TooManyOperations { .. } => prefix::TOO_MANY_OPERATIONS,
+            Error::Port { .. } => prefix::UNKNOWN_PORT,
+            Error::NameCollision { .. } => prefix::NAME_COLLISION,
+            Error::InvalidJobGraph { .. } => prefix::INVALID_JOB_GRAPH,
+            Error::Source { .. } => prefix::SOURCE_FAILED,
         }
     }
 

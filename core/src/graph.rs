@@ -1,8 +1,8 @@
 //! The job-graph model: `{vertices, edges}`, lossless and order-preserving.
 //!
-//! A [`Vertex`] keeps every field it was given, in the order given, so a graph parsed and
+//! A [`Vertex`](crate::Vertex) keeps every field it was given, in the order given, so a graph parsed and
 //! written again is the same document. Typed views of the known vertex types are available
-//! through [`Vertex::kind`]; any other type passes through untouched.
+//! through [`Vertex::kind`](crate::Vertex::kind); any other type passes through untouched.
 
 use serde::de::Error as _;
 use serde::ser::SerializeMap;
@@ -10,89 +10,8 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::{Map, Value};
 
 use crate::edge::{Edge, EdgeError, parse_edge};
-use crate::vertex::VertexKind;
-
-/// A vertex: an ordered JSON object whose `type` and `name` are strings.
-///
-/// ```
-/// use jobgraph_core::Vertex;
-/// let v: Vertex = serde_json::from_str(r#"{"type":"logs-sync-sink","name":"out","x":1}"#).unwrap();
-/// assert_eq!(v.name(), "out");
-/// assert_eq!(v.vertex_type(), "logs-sync-sink");
-/// assert_eq!(serde_json::to_string(&v).unwrap(), r#"{"type":"logs-sync-sink","name":"out","x":1}"#);
-/// ```
-#[derive(Debug, Clone, PartialEq)]
-pub struct Vertex {
-    fields: Map<String, Value>,
-}
-
-impl Vertex {
-    /// Makes a vertex of JSON fields; `type` and `name` must be strings.
-    pub fn from_fields(fields: Map<String, Value>) -> Result<Self, String> {
-        for key in ["type", "name"] {
-            match fields.get(key) {
-                Some(Value::String(_)) => {}
-                Some(other) => {
-                    return Err(format!(
-                        "`{key}` must be a string, found {}",
-                        kind_of(other)
-                    ));
-                }
-                None => return Err(format!("`{key}` is missing")),
-            }
-        }
-        Ok(Vertex { fields })
-    }
-
-    /// The vertex name.
-    pub fn name(&self) -> &str {
-        self.str_field("name")
-    }
-
-    /// The vertex type, for example `logs-filter`.
-    pub fn vertex_type(&self) -> &str {
-        self.str_field("type")
-    }
-
-    fn str_field(&self, key: &str) -> &str {
-        self.fields.get(key).and_then(Value::as_str).unwrap_or("")
-    }
-
-    /// Renames the vertex; all other fields keep their place.
-    pub fn set_name(&mut self, name: String) {
-        self.fields.insert("name".into(), Value::String(name));
-    }
-
-    /// Every field, in document order.
-    pub fn fields(&self) -> &Map<String, Value> {
-        &self.fields
-    }
-
-    /// Whether this vertex is a `template-operation`.
-    pub fn is_template_operation(&self) -> bool {
-        self.vertex_type() == crate::vertex::TEMPLATE_OPERATION
-    }
-
-    /// A typed view of the vertex for the known types; [`VertexKind::Other`] for the rest.
-    ///
-    /// Fails, naming the field, when a known type has a field of the wrong JSON type.
-    pub fn kind(&self) -> Result<VertexKind, String> {
-        VertexKind::from_vertex(self)
-    }
-}
-
-impl Serialize for Vertex {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        self.fields.serialize(serializer)
-    }
-}
-
-impl<'de> Deserialize<'de> for Vertex {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        let fields = Map::deserialize(deserializer)?;
-        Vertex::from_fields(fields).map_err(D::Error::custom)
-    }
-}
+use crate::json::{ShapeError, kind_of};
+use crate::vertex::Vertex;
 
 /// A job graph: vertices joined by edges, plus any other top-level fields, kept in order.
 ///
@@ -129,9 +48,12 @@ impl JobGraph {
 
     /// Reads a graph from a JSON value, naming the JSON pointer of the first structural
     /// problem. Use [`crate::validate_job_graph`] for a full report.
-    pub fn from_value(value: Value) -> Result<Self, String> {
+    pub fn from_value(value: Value) -> Result<Self, ShapeError> {
         let Value::Object(mut object) = value else {
-            return Err(format!("expected an object, found {}", kind_of(&value)));
+            return Err(ShapeError::new(
+                "",
+                format!("expected an object, found {}", kind_of(&value)),
+            ));
         };
         let vertices = match object.get_mut("vertices").map(Value::take) {
             Some(Value::Array(items)) => items
@@ -139,21 +61,21 @@ impl JobGraph {
                 .enumerate()
                 .map(|(i, item)| match item {
                     Value::Object(fields) => {
-                        Vertex::from_fields(fields).map_err(|e| format!("/vertices/{i}: {e}"))
+                        Vertex::from_fields(fields).map_err(|e| e.within(&format!("/vertices/{i}")))
                     }
-                    other => Err(format!(
-                        "/vertices/{i}: expected an object, found {}",
-                        kind_of(&other)
+                    other => Err(ShapeError::new(
+                        format!("/vertices/{i}"),
+                        format!("expected an object, found {}", kind_of(&other)),
                     )),
                 })
                 .collect::<Result<Vec<_>, _>>()?,
             Some(other) => {
-                return Err(format!(
-                    "/vertices: expected an array, found {}",
-                    kind_of(&other)
+                return Err(ShapeError::new(
+                    "/vertices",
+                    format!("expected an array, found {}", kind_of(&other)),
                 ));
             }
-            None => return Err("/vertices: is missing".into()),
+            None => return Err(ShapeError::new("/vertices", "is missing")),
         };
         let edges = match object.get_mut("edges").map(Value::take) {
             Some(Value::Array(items)) => items
@@ -161,17 +83,17 @@ impl JobGraph {
                 .enumerate()
                 .map(|(i, item)| match item {
                     Value::String(text) => Ok(text),
-                    other => Err(format!(
-                        "/edges/{i}: expected a string, found {}",
-                        kind_of(&other)
+                    other => Err(ShapeError::new(
+                        format!("/edges/{i}"),
+                        format!("expected a string, found {}", kind_of(&other)),
                     )),
                 })
                 .collect::<Result<Vec<_>, _>>()?,
             Some(Value::Null) | None => Vec::new(),
             Some(other) => {
-                return Err(format!(
-                    "/edges: expected an array, found {}",
-                    kind_of(&other)
+                return Err(ShapeError::new(
+                    "/edges",
+                    format!("expected an array, found {}", kind_of(&other)),
                 ));
             }
         };
@@ -244,18 +166,6 @@ impl<'de> Deserialize<'de> for JobGraph {
     }
 }
 
-/// Names a JSON value's type the way error messages do: `a string`, `an array`, ….
-pub fn kind_of(value: &Value) -> &'static str {
-    match value {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -299,14 +209,20 @@ mod tests {
     #[test]
     fn structural_errors_carry_pointers() {
         let err = JobGraph::from_value(serde_json::json!({"vertices": [{"type": "a"}]}));
-        assert_eq!(err.unwrap_err(), "/vertices/0: `name` is missing");
+        assert_eq!(
+            err.unwrap_err().to_string(),
+            "/vertices/0: `name` is missing"
+        );
         let err = JobGraph::from_value(serde_json::json!({"vertices": [], "edges": [3]}));
         assert_eq!(
-            err.unwrap_err(),
+            err.unwrap_err().to_string(),
             "/edges/0: expected a string, found a number"
         );
         let err = JobGraph::from_value(serde_json::json!([1]));
-        assert_eq!(err.unwrap_err(), "expected an object, found an array");
+        assert_eq!(
+            err.unwrap_err().to_string(),
+            "expected an object, found an array"
+        );
     }
 
     #[test]

@@ -47,12 +47,12 @@ impl InputSchema {
     /// Fails with the schema problem when the schema itself is invalid.
     ///
     /// `pattern` and `patternProperties` are matched by [`Patterns::DEFAULT`].
-    pub fn compile(schema: Option<&Value>) -> Result<Self, String> {
+    pub fn compile(schema: Option<&Value>) -> Result<Self, SchemaError> {
         Self::compile_with(schema, Patterns::DEFAULT)
     }
 
     /// [`InputSchema::compile`] with the given engine for `pattern` and `patternProperties`.
-    fn compile_with(schema: Option<&Value>, patterns: Patterns) -> Result<Self, String> {
+    fn compile_with(schema: Option<&Value>, patterns: Patterns) -> Result<Self, SchemaError> {
         let Some(schema) = schema else {
             return Ok(InputSchema {
                 schema: Value::Bool(true),
@@ -71,13 +71,9 @@ impl InputSchema {
                 options.with_pattern_options(jsonschema::PatternOptions::custom(&EcmaPatterns))
             }
         };
-        let validator = options.build(schema).map_err(|e| {
-            let at = e.schema_path().as_str();
-            if at.is_empty() {
-                e.to_string()
-            } else {
-                format!("{e} (at schema {at})")
-            }
+        let validator = options.build(schema).map_err(|e| SchemaError {
+            message: e.to_string(),
+            schema_path: e.schema_path().as_str().to_owned(),
         })?;
         Ok(InputSchema {
             schema: schema.clone(),
@@ -115,6 +111,24 @@ impl InputSchema {
         } else {
             Err(problems)
         }
+    }
+}
+
+/// A schema that is not valid JSON Schema 2020-12.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{message}{}", at_schema(schema_path))]
+pub struct SchemaError {
+    /// What is wrong.
+    pub message: String,
+    /// JSON pointer of the offending keyword in the schema (empty: the schema itself).
+    pub schema_path: String,
+}
+
+fn at_schema(path: &str) -> String {
+    if path.is_empty() {
+        String::new()
+    } else {
+        format!(" (at schema {path})")
     }
 }
 
@@ -457,7 +471,7 @@ mod tests {
                 let err = InputSchema::compile_with(Some(&json!({"pattern": invalid})), engine)
                     .err()
                     .unwrap_or_else(|| panic!("{engine:?} accepted {invalid}"));
-                assert!(err.contains("regex"), "{engine:?} {invalid}: {err}");
+                assert!(err.to_string().contains("regex"), "{engine:?} {invalid}: {err}");
             }
         }
     }
@@ -465,6 +479,6 @@ mod tests {
     #[test]
     fn invalid_schema_is_an_error() {
         let err = InputSchema::compile(Some(&json!({"type": "objekt"}))).unwrap_err();
-        assert!(err.contains("objekt"), "{err}");
+        assert!(err.to_string().contains("objekt"), "{err}");
     }
 }

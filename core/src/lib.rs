@@ -1,42 +1,76 @@
 //! # jobgraph-core
 //!
-//! Job-graph model, edge grammar, validation, template input validation, the script sandbox and
-//! the recursive template resolver. Pure Rust with no I/O; builds for native targets and
-//! `wasm32-unknown-unknown`.
+//! Job graphs (named vertices joined by `from[:port] -> to[:port]` edges) and the templates
+//! that generate parts of them: the model, validation, the script sandbox and the recursive
+//! resolver. Pure Rust with no I/O; builds for native targets and `wasm32-unknown-unknown`.
+//!
+//! ## The API in a few lines
+//! - [`Resolver`] — built once ([`Resolver::builder`]) from a [`TemplateSource`] (for example
+//!   a [`TemplateSet`]), a [`Sandbox`] and [`ResolveOptions`]; then
+//!   [`resolve`](Resolver::resolve) a [`JobGraph`], [`resolve_document`](Resolver::resolve_document)
+//!   a job document, or [`test`](Resolver::test) a template ([`TestRequest`]), `async` or
+//!   `_blocking`. Results of template executions are reused across calls
+//!   ([`ExecutionCache`]).
+//! - Model: [`JobGraph`], [`Vertex`], [`VertexKind`], [`Edge`] ([`parse_edge`]),
+//!   [`Template`]; [`validate_job_graph`] lists every [`Problem`] with its JSON pointer.
+//! - Sandbox: [`InProcess`] runs scripts on the calling thread under [`Limits`];
+//!   `jobgraph_sdk::ProcessSandbox` runs them in worker processes; [`run_script`] runs one.
+//! - Errors: [`Error`], whose messages start with the service's contract prefixes
+//!   ([`error::prefix`]), with a [`Location`] and a stable [`Error::code`].
+//!
+//! ```
+//! use jobgraph_core::{Resolver, Template, TemplateSet};
+//! let templates: TemplateSet = [Template {
+//!     id: "one".into(), version: 1,
+//!     template: "({vertices: [{type: 'logs-filter', name: 'f', \
+//!                query: {type: 'simple-query', query: 'level:' + level}}], edges: []})".into(),
+//!     input_schema: Some(serde_json::json!({"type": "object",
+//!         "properties": {"level": {"type": "string", "default": "error"}}})),
+//!     ..Default::default()
+//! }].into_iter().collect();
+//! let resolver = Resolver::new(templates);
+//! let job = serde_json::json!({"vertices": [
+//!     {"type": "template-operation", "name": "errors", "templateId": "one"}]});
+//! let resolved = resolver.resolve_document_blocking(&job).unwrap();
+//! assert_eq!(resolved.document["vertices"][0]["name"], "errors.f");
+//! assert_eq!(resolved.document["vertices"][0]["query"]["query"], "level:error");
+//! ```
+
+#![warn(missing_docs)]
 
 pub mod edge;
 pub mod error;
-mod execution;
-pub mod graph;
-pub mod inputs;
-mod js_json;
-pub mod memory;
-mod nesting;
-pub mod resolve;
-pub mod sandbox;
-pub mod source;
-pub mod template;
-pub mod test_operation;
-pub mod validate;
-pub mod vertex;
+mod graph;
+mod inputs;
+mod json;
+mod resolver;
+mod sandbox;
+mod source;
+mod template;
+mod validate;
+mod vertex;
 
 pub use edge::{Edge, EdgeError, Endpoint, format_edge, parse_edge};
 pub use error::{Error, Location};
-pub use graph::{JobGraph, Vertex};
-pub use inputs::InputSchema;
-pub use resolve::{
-    MAX_DEPTH, Provenance, Resolution, ResolveOptions, ready_now, resolve, resolve_document,
-    resolve_document_now, resolve_document_with, resolve_now, resolve_with,
+pub use graph::JobGraph;
+pub use inputs::{InputSchema, SchemaError, fill_defaults};
+pub use json::{JsonError, MAX_JSON_DEPTH, ShapeError, parse_json};
+pub use resolver::{
+    CacheLimits, CacheStats, ExecutionCache, MAX_DEPTH, Provenance, Resolution, ResolveOptions,
+    ResolvedDocument, Resolver, ResolverBuilder, TestInput, TestRequest,
 };
+pub use sandbox::memory;
 pub use sandbox::{
-    InProcess, LimitHit, LimitKind, Limits, Sandbox, ScriptError, ScriptFailure, ScriptInput,
-    ScriptRequest, run_script,
+    InProcess, LimitHit, LimitKind, Limits, Sandbox, ScriptError, ScriptFailure, ScriptFuture,
+    ScriptInput, ScriptOutput, ScriptRequest, ScriptResult, run_script,
 };
 pub use source::{FetchError, TemplateSet, TemplateSource};
-pub use template::{DraftOutput, Template};
-pub use test_operation::{TestInput, TestRequest, test_template, test_template_with};
+pub use template::{DraftOutput, Template, TemplateError};
 pub use validate::{Problem, join_problems, validate_job_graph};
-pub use vertex::{TemplateOperation, VertexKind};
+pub use vertex::{
+    LogTransform, LogsFilter, LogsIcebergTableSource, LogsSyncSink, Query, TagAction,
+    TagModification, TemplateOperation, Transform, Vertex, VertexKind,
+};
 
 /// Unit tests count allocations so that the memory limit is exercised.
 #[cfg(test)]

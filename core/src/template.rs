@@ -99,32 +99,89 @@ impl Template {
     /// Reads a template from JSON text. When the JSON has no `template` field, `script` (for
     /// example the text of a `.js` file kept next to it) supplies the source.
     ///
-    /// Fails with a message that names what is wrong: invalid JSON (with line and column), a
-    /// field of the wrong type, a missing script, or a script given twice.
-    pub fn from_json_with_script(json: &str, script: Option<String>) -> Result<Self, String> {
-        let value: Value = serde_json::from_str(json).map_err(|e| {
-            format!(
-                "invalid JSON at line {}, column {}: {e}",
-                e.line(),
-                e.column()
-            )
+    /// Fails naming what is wrong: invalid JSON (with line and column), a field of the wrong
+    /// type, a missing script, or a script given twice.
+    pub fn from_json_with_script(
+        json: &str,
+        script: Option<String>,
+    ) -> Result<Self, TemplateError> {
+        let value: Value = crate::json::parse_json(json).map_err(|e| TemplateError::Json {
+            line: e.line,
+            column: e.column,
+            message: e.message,
         })?;
         let has_inline = value.get("template").is_some();
-        let mut template: Template = serde_json::from_value(value).map_err(|e| e.to_string())?;
+        let mut template: Template =
+            serde_json::from_value(value).map_err(|e| TemplateError::Field {
+                message: e.to_string(),
+            })?;
         match (has_inline, script) {
-            (true, Some(_)) => {
-                return Err("the script is given twice: in the `template` field and in a .js file; keep one".into());
-            }
+            (true, Some(_)) => return Err(TemplateError::ScriptTwice),
             (false, Some(script)) => template.template = script,
-            (false, None) => {
-                return Err(
-                    "no script: add a `template` field or a .js file of the same name".into(),
-                );
-            }
+            (false, None) => return Err(TemplateError::NoScript),
             (true, None) => {}
         }
         Ok(template)
     }
+
+    /// SHA-256 of the script and the input schema, as lowercase hex: the script's bytes, a zero
+    /// byte, then the compact JSON of `inputSchema` (`null` when absent). Two versions with the
+    /// same hash run the same code on the same inputs; the service stores it as `sourceHash`
+    /// and the resolver's execution cache keys on it.
+    ///
+    /// ```
+    /// use jobgraph_core::Template;
+    /// let t = Template { template: "({vertices: []})".into(), ..Default::default() };
+    /// assert_eq!(t.source_hash().len(), 64);
+    /// let mut u = t.clone();
+    /// u.name = "another name".into();
+    /// assert_eq!(t.source_hash(), u.source_hash());
+    /// u.template.push(' ');
+    /// assert_ne!(t.source_hash(), u.source_hash());
+    /// ```
+    pub fn source_hash(&self) -> String {
+        use sha2::Digest;
+        let mut hasher = sha2::Sha256::new();
+        hasher.update(self.template.as_bytes());
+        hasher.update([0u8]);
+        let schema = self
+            .input_schema
+            .as_ref()
+            .map_or_else(|| "null".to_owned(), Value::to_string);
+        hasher.update(schema.as_bytes());
+        hasher
+            .finalize()
+            .iter()
+            .map(|byte| format!("{byte:02x}"))
+            .collect()
+    }
+}
+
+/// Why a template file could not be read.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum TemplateError {
+    /// The text is not JSON.
+    #[error("invalid JSON at line {line}, column {column}: {message}")]
+    Json {
+        /// 1-based line.
+        line: usize,
+        /// 1-based column.
+        column: usize,
+        /// The parser's message.
+        message: String,
+    },
+    /// A field has the wrong type (the message names it).
+    #[error("{message}")]
+    Field {
+        /// What is wrong, naming the field.
+        message: String,
+    },
+    /// The script is both in the `template` field and in a side file.
+    #[error("the script is given twice: in the `template` field and in a .js file; keep one")]
+    ScriptTwice,
+    /// Neither a `template` field nor a side file.
+    #[error("no script: add a `template` field or a .js file of the same name")]
+    NoScript,
 }
 
 #[cfg(test)]
@@ -144,13 +201,13 @@ mod tests {
             Some("y".into()),
         )
         .unwrap_err();
-        assert!(err.contains("twice"));
+        assert_eq!(err, TemplateError::ScriptTwice);
         let err = Template::from_json_with_script(r#"{"id":"a","name":"A"}"#, None).unwrap_err();
-        assert!(err.contains("no script"));
+        assert_eq!(err, TemplateError::NoScript);
         let err = Template::from_json_with_script("{\n\"id\": 3}", None).unwrap_err();
-        assert!(err.contains("invalid type"), "{err}");
+        assert!(err.to_string().contains("invalid type"), "{err}");
         let err = Template::from_json_with_script("{\n\"id\" 3}", None).unwrap_err();
-        assert!(err.contains("line 2"), "{err}");
+        assert!(matches!(err, TemplateError::Json { line: 2, .. }), "{err}");
     }
 
     #[test]

@@ -10,7 +10,7 @@ use serde::Serialize;
 use serde_json::Value;
 
 use crate::edge::{is_valid_vertex_name, parse_edge};
-use crate::graph::kind_of;
+use crate::json::kind_of;
 use crate::vertex::{FieldRule, field_rules, tag_action_rules};
 
 /// One validation problem: where (a JSON pointer) and what.

@@ -1,12 +1,96 @@
-//! Typed views of the vertex types the interface document names.
+//! Vertices: the lossless [`Vertex`] and typed views of the vertex types the interface document
+//! names.
 //!
-//! Vertices are stored losslessly as [`crate::Vertex`]; these structs are read from them on
-//! demand. Unknown fields of known types are kept in the vertex and ignored here.
+//! Vertices are stored losslessly as [`Vertex`]; the typed structs are read from them on demand.
+//! Unknown fields of known types are kept in the vertex and ignored here.
 
-use serde::{Deserialize, Serialize};
+use serde::de::Error as _;
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::{Map, Value};
 
-use crate::graph::Vertex;
+use crate::json::{ShapeError, kind_of};
+
+/// A vertex: an ordered JSON object whose `type` and `name` are strings.
+///
+/// ```
+/// use jobgraph_core::Vertex;
+/// let v: Vertex = serde_json::from_str(r#"{"type":"logs-sync-sink","name":"out","x":1}"#).unwrap();
+/// assert_eq!(v.name(), "out");
+/// assert_eq!(v.vertex_type(), "logs-sync-sink");
+/// assert_eq!(serde_json::to_string(&v).unwrap(), r#"{"type":"logs-sync-sink","name":"out","x":1}"#);
+/// ```
+#[derive(Debug, Clone, PartialEq)]
+pub struct Vertex {
+    fields: Map<String, Value>,
+}
+
+impl Vertex {
+    /// Makes a vertex of JSON fields; `type` and `name` must be strings.
+    pub fn from_fields(fields: Map<String, Value>) -> Result<Self, ShapeError> {
+        for key in ["type", "name"] {
+            match fields.get(key) {
+                Some(Value::String(_)) => {}
+                Some(other) => {
+                    return Err(ShapeError::new(
+                        "",
+                        format!("`{key}` must be a string, found {}", kind_of(other)),
+                    ));
+                }
+                None => return Err(ShapeError::new("", format!("`{key}` is missing"))),
+            }
+        }
+        Ok(Vertex { fields })
+    }
+
+    /// The vertex name.
+    pub fn name(&self) -> &str {
+        self.str_field("name")
+    }
+
+    /// The vertex type, for example `logs-filter`.
+    pub fn vertex_type(&self) -> &str {
+        self.str_field("type")
+    }
+
+    fn str_field(&self, key: &str) -> &str {
+        self.fields.get(key).and_then(Value::as_str).unwrap_or("")
+    }
+
+    /// Renames the vertex; all other fields keep their place.
+    pub fn set_name(&mut self, name: String) {
+        self.fields.insert("name".into(), Value::String(name));
+    }
+
+    /// Every field, in document order.
+    pub fn fields(&self) -> &Map<String, Value> {
+        &self.fields
+    }
+
+    /// Whether this vertex is a `template-operation`.
+    pub fn is_template_operation(&self) -> bool {
+        self.vertex_type() == TEMPLATE_OPERATION
+    }
+
+    /// A typed view of the vertex for the known types; [`VertexKind::Other`] for the rest.
+    ///
+    /// Fails, naming the field, when a known type has a field of the wrong JSON type.
+    pub fn kind(&self) -> Result<VertexKind, ShapeError> {
+        VertexKind::from_vertex(self)
+    }
+}
+
+impl Serialize for Vertex {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        self.fields.serialize(serializer)
+    }
+}
+
+impl<'de> Deserialize<'de> for Vertex {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let fields = Map::deserialize(deserializer)?;
+        Vertex::from_fields(fields).map_err(D::Error::custom)
+    }
+}
 
 /// Type name of the template-operation vertex.
 pub const TEMPLATE_OPERATION: &str = "template-operation";
@@ -215,13 +299,16 @@ pub(crate) fn tag_action_rules() -> &'static [FieldRule] {
 
 impl VertexKind {
     /// Reads the typed view of `vertex`.
-    pub fn from_vertex(vertex: &Vertex) -> Result<Self, String> {
-        fn read<T: for<'de> Deserialize<'de>>(vertex: &Vertex) -> Result<T, String> {
+    pub fn from_vertex(vertex: &Vertex) -> Result<Self, ShapeError> {
+        fn read<T: for<'de> Deserialize<'de>>(vertex: &Vertex) -> Result<T, ShapeError> {
             T::deserialize(Value::Object(vertex.fields().clone())).map_err(|e| {
-                format!(
-                    "vertex {:?} of type {:?}: {e}",
-                    vertex.name(),
-                    vertex.vertex_type()
+                ShapeError::new(
+                    "",
+                    format!(
+                        "vertex {:?} of type {:?}: {e}",
+                        vertex.name(),
+                        vertex.vertex_type()
+                    ),
                 )
             })
         }
@@ -238,13 +325,16 @@ impl VertexKind {
 
 impl TemplateOperation {
     /// Reads a template operation from a vertex's fields, naming the wrong field.
-    pub fn from_vertex(vertex: &Vertex) -> Result<Self, String> {
+    pub fn from_vertex(vertex: &Vertex) -> Result<Self, ShapeError> {
         match VertexKind::from_vertex(vertex)? {
             VertexKind::TemplateOperation(op) => Ok(op),
-            _ => Err(format!(
-                "vertex {:?} is a {:?}, not a template-operation",
-                vertex.name(),
-                vertex.vertex_type()
+            _ => Err(ShapeError::new(
+                "",
+                format!(
+                    "vertex {:?} is a {:?}, not a template-operation",
+                    vertex.name(),
+                    vertex.vertex_type()
+                ),
             )),
         }
     }
@@ -288,7 +378,7 @@ mod tests {
     #[test]
     fn wrong_field_type_is_named() {
         let v = vertex(json!({"type": "logs-filter", "name": "f", "query": "level:error"}));
-        let err = v.kind().unwrap_err();
+        let err = v.kind().unwrap_err().to_string();
         assert!(
             err.contains("\"f\"") && err.contains("logs-filter"),
             "{err}"

@@ -16,8 +16,8 @@ use std::collections::HashSet;
 
 use arbitrary::{Result as AResult, Unstructured};
 use jobgraph_core::{
-    Error, InputSchema, JobGraph, Limits, ResolveOptions, Template, TemplateSet, format_edge,
-    inputs::fill_defaults, parse_edge, resolve_now, validate_job_graph,
+    Error, ExecutionCache, InputSchema, JobGraph, Limits, ResolveOptions, Resolver, Template,
+    TemplateSet, fill_defaults, format_edge, parse_edge, validate_job_graph,
 };
 use serde_json::{Map, Value, json};
 
@@ -493,7 +493,7 @@ fn check_schema(schema_value: Option<&Value>, inputs_part: Option<&[u8]>) {
     let schema = match InputSchema::compile(schema_value) {
         Ok(s) => s,
         Err(e) => {
-            assert!(!e.is_empty());
+            assert!(!e.to_string().is_empty());
             return;
         }
     };
@@ -568,12 +568,14 @@ pub fn fuzz_limits() -> Limits {
         recursion_depth: 64,
         max_output_vertices: 50,
         max_output_bytes: 64 * 1024,
-        // Templates that return operations of themselves multiply them at every level; 30 keeps
-        // a case to at most 30 scripts, and reaches `MAX_OPERATIONS_EXCEEDED`.
-        max_operations: 30,
         ..Limits::default()
     }
 }
+
+/// Template operations one resolution of the fuzzer may expand: templates that return
+/// operations of themselves multiply them at every level; 30 keeps a case to at most 30
+/// scripts, and reaches `MAX_OPERATIONS_EXCEEDED`.
+pub const FUZZ_MAX_OPERATIONS: usize = 30;
 
 /// A generated resolution case: templates, job graph and options.
 #[derive(Debug)]
@@ -634,8 +636,13 @@ pub fn check_resolution(case: &ResolutionCase) {
         user: "fuzz".into(),
         limits: fuzz_limits(),
         draft: case.draft,
+        max_operations: FUZZ_MAX_OPERATIONS,
     };
-    match resolve_now(&graph, &templates, &options) {
+    let resolver = Resolver::builder(templates)
+        .options(options)
+        .cache(ExecutionCache::disabled())
+        .build();
+    match resolver.resolve_blocking(&graph) {
         Ok(resolution) => {
             let out = resolution.graph.to_value();
             let problems = validate_job_graph(&out);

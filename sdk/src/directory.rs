@@ -117,7 +117,7 @@ pub fn load_template_file(file: &Path) -> Result<Template, LoadError> {
     };
     Template::from_json_with_script(&json, script).map_err(|reason| LoadError::Invalid {
         path: file.to_path_buf(),
-        reason,
+        reason: reason.to_string(),
     })
 }
 

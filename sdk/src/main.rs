@@ -12,8 +12,7 @@ use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use jobgraph_core::{
-    InProcess, Limits, ResolveOptions, Sandbox, TestInput, TestRequest, ready_now,
-    resolve_document_with, test_template_with,
+    ExecutionCache, InProcess, Limits, ResolveOptions, Resolver, TestInput, TestRequest,
 };
 use jobgraph_sdk::directory::load_template_file;
 use jobgraph_sdk::{DirectorySource, ProcessConfig, ProcessSandbox};
@@ -25,7 +24,13 @@ use serde_json::Value;
 /// (`Template not found`, `Input validation failed`, `JavaScript execution failed`, …).
 /// Exit status: 0 success, 1 failed resolution or test, 2 bad usage or unreadable input.
 #[derive(Parser)]
-#[command(name = "jobgraph", version, about, long_about, max_term_width = 100)]
+#[command(
+    name = "jobgraph",
+    version,
+    about = "Resolve data-pipeline job graphs that use templates, and test templates, offline.",
+    long_about,
+    max_term_width = 100
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -35,11 +40,11 @@ struct Cli {
 enum Command {
     /// Resolve every template operation of a job (or a bare job graph).
     ///
-    /// Example:
-    ///   jobgraph resolve examples/jobs/errors-to-vendor.json --templates examples/templates
-    ///
     /// Vertices produced by operation `op` are named `op.<name>` (`outer.inner.name` when
     /// nested). See docs/resolution.md for every rule.
+    #[command(
+        after_help = "Examples:\n  jobgraph resolve examples/jobs/errors-to-vendor.json --templates examples/templates\n  jobgraph resolve examples/jobs/draft-preview.json -t examples/templates --draft --provenance"
+    )]
     Resolve {
         /// A job file (`name`, `execution`, `processing`, `jobGraph`, …) or a bare graph
         /// `{vertices, edges}`.
@@ -59,10 +64,10 @@ enum Command {
         common: Common,
     },
     /// Run one template's script with input values, as `POST /v1/templates/test` does.
-    ///
-    /// Example:
-    ///   jobgraph template:test examples/templates/severity-filter.json --values '{"minLevel":"warn"}'
-    #[command(name = "template:test")]
+    #[command(
+        name = "template:test",
+        after_help = "Example:\n  jobgraph template:test examples/templates/severity-filter-v2.json --values '{\"minLevel\":\"error\"}'"
+    )]
     TemplateTest {
         /// A template file (its script inline or in a `.js` file of the same name).
         template_file: PathBuf,
@@ -78,6 +83,18 @@ enum Command {
         #[command(flatten)]
         common: Common,
     },
+    /// Run the service: templates, jobs and tokens over HTTP, kept in a SQLite database.
+    ///
+    /// Example:
+    ///   jobgraph serve --addr 127.0.0.1:8080 --data ./data --client ci:s3cret:acme
+    ///   curl -s -X POST http://127.0.0.1:8080/oauth/token -H 'Content-Type: application/json' \
+    ///     -d '{"client_id":"ci","client_secret":"s3cret","audience":"service","grant_type":"client_credentials"}'
+    ///
+    /// With no client configured (and none stored), one is generated for organization
+    /// `default` and printed once. Endpoints: docs/api.md and GET /openapi.json. SIGINT or
+    /// SIGTERM stops it gracefully.
+    #[cfg(feature = "server")]
+    Serve(jobgraph_sdk::server::ServeArgs),
     /// Serve script executions on stdin/stdout for `--sandbox isolated` (internal).
     #[command(name = "sandbox-worker", hide = true)]
     SandboxWorker,
@@ -86,11 +103,15 @@ enum Command {
 /// Where scripts run.
 #[derive(Clone, Copy, ValueEnum)]
 enum SandboxMode {
-    /// In this process, in a fresh realm per script, with every limit checked from inside.
-    InProcess,
-    /// In a worker process with an address-space cap and a wall-clock kill: also stops what
-    /// cannot be interrupted in-process (catastrophic regex backtracking, huge allocations).
+    /// Default. In worker processes (one per core, started on first use) with an allocation
+    /// ceiling, an address-space cap and a wall-clock kill: stops every hostile script,
+    /// including what cannot be interrupted from inside the engine.
     Isolated,
+    /// For trusted templates only: in this process, every limit checked from inside the
+    /// engine (built-ins, parser and regex matcher included). Not interrupted: parsing a
+    /// multi-megabyte source, one linear pass over a large string; memory is checked every
+    /// 1 024 steps, not per allocation. See docs/sandbox.md.
+    InProcess,
 }
 
 #[derive(Args)]
@@ -99,7 +120,7 @@ struct Common {
     #[arg(long, value_name = "NAME")]
     user: Option<String>,
     /// Where scripts run (see docs/sandbox.md).
-    #[arg(long, value_enum, default_value = "in-process")]
+    #[arg(long, value_enum, default_value = "isolated")]
     sandbox: SandboxMode,
     /// Time limit of each script, in milliseconds.
     #[arg(long, value_name = "MS", default_value_t = Limits::default().timeout_ms)]
@@ -119,8 +140,14 @@ struct Common {
     /// Size of one script's result as compact JSON, in bytes.
     #[arg(long, value_name = "BYTES", default_value_t = Limits::default().max_output_bytes)]
     max_output_bytes: usize,
+    /// Bracket nesting allowed in a script's source, checked before parsing.
+    #[arg(long, value_name = "LEVELS", default_value_t = Limits::default().max_nesting)]
+    max_nesting: usize,
+    /// Time limit of a whole resolution (all its scripts together), in milliseconds.
+    #[arg(long, value_name = "MS", default_value_t = Limits::default().resolution_timeout_ms)]
+    resolution_timeout_ms: u64,
     /// Template operations one resolution may expand, all levels together.
-    #[arg(long, value_name = "N", default_value_t = Limits::default().max_operations)]
+    #[arg(long, value_name = "N", default_value_t = ResolveOptions::default().max_operations)]
     max_operations: usize,
     /// Print compact JSON instead of pretty-printed.
     #[arg(long)]
@@ -146,63 +173,36 @@ impl Common {
             recursion_depth: self.recursion_depth,
             max_output_vertices: self.max_output_vertices,
             max_output_bytes: self.max_output_bytes,
-            max_operations: self.max_operations,
-            ..Limits::default()
+            max_nesting: self.max_nesting,
+            resolution_timeout_ms: self.resolution_timeout_ms,
         }
     }
 
-    /// Runs `f` with the chosen sandbox.
-    fn with_sandbox<T>(
-        &self,
-        f: impl FnOnce(&dyn DynSandbox) -> Result<T, Failure>,
-    ) -> Result<T, Failure> {
-        match self.sandbox {
-            SandboxMode::InProcess => f(&InProcess),
+    fn options(&self, draft: bool) -> ResolveOptions {
+        ResolveOptions {
+            user: self.user(),
+            draft,
+            limits: self.limits(),
+            max_operations: self.max_operations,
+        }
+    }
+
+    /// A resolver over `source` with the chosen sandbox and options (one run of the CLI
+    /// resolves once: no execution cache).
+    fn resolver<S>(&self, source: S, draft: bool) -> Result<Resolver<S>, Failure> {
+        let builder = Resolver::builder(source)
+            .options(self.options(draft))
+            .cache(ExecutionCache::disabled());
+        Ok(match self.sandbox {
+            SandboxMode::InProcess => builder.sandbox(InProcess),
             SandboxMode::Isolated => {
-                let pool = ProcessConfig::current_exe()
-                    .and_then(ProcessSandbox::start)
-                    .map_err(|e| {
-                        Failure::usage(format!("cannot start the isolated sandbox's worker: {e}"))
-                    })?;
-                f(&pool)
+                let config = ProcessConfig::current_exe().map_err(|e| {
+                    Failure::usage(format!("cannot start the isolated sandbox's workers: {e}"))
+                })?;
+                builder.sandbox(ProcessSandbox::start(config))
             }
         }
-    }
-}
-
-/// The two sandboxes behind one object-safe face for the CLI (both answer at once).
-trait DynSandbox {
-    fn resolve(
-        &self,
-        job: &Value,
-        source: &DirectorySource,
-        options: &ResolveOptions,
-    ) -> Result<(Value, indexmap::IndexMap<String, jobgraph_core::Provenance>), jobgraph_core::Error>;
-    fn test(
-        &self,
-        request: &TestRequest,
-        user: &str,
-        limits: &Limits,
-    ) -> Result<jobgraph_core::JobGraph, jobgraph_core::Error>;
-}
-
-impl<B: Sandbox> DynSandbox for B {
-    fn resolve(
-        &self,
-        job: &Value,
-        source: &DirectorySource,
-        options: &ResolveOptions,
-    ) -> Result<(Value, indexmap::IndexMap<String, jobgraph_core::Provenance>), jobgraph_core::Error>
-    {
-        ready_now(resolve_document_with(job, source, self, options))
-    }
-    fn test(
-        &self,
-        request: &TestRequest,
-        user: &str,
-        limits: &Limits,
-    ) -> Result<jobgraph_core::JobGraph, jobgraph_core::Error> {
-        ready_now(test_template_with(request, user, limits, self))
+        .build())
     }
 }
 
@@ -239,6 +239,11 @@ fn run(command: Command) -> Result<(), Failure> {
     match command {
         Command::SandboxWorker => jobgraph_sdk::sandbox_worker::serve()
             .map_err(|e| Failure::usage(format!("sandbox worker: {e}"))),
+        #[cfg(feature = "server")]
+        Command::Serve(args) => jobgraph_sdk::server::serve(&args).map_err(|e| Failure {
+            message: format!("jobgraph serve: {e}"),
+            status: 1,
+        }),
         Command::Resolve {
             job_file,
             templates,
@@ -249,21 +254,16 @@ fn run(command: Command) -> Result<(), Failure> {
             let job = read_json(&job_file)?;
             let source =
                 DirectorySource::open(&templates).map_err(|e| Failure::usage(e.to_string()))?;
-            let options = ResolveOptions {
-                user: common.user(),
-                limits: common.limits(),
-                draft,
-            };
-            let (mut resolved, origins) = common.with_sandbox(|sandbox| {
-                sandbox
-                    .resolve(&job, &source, &options)
-                    .map_err(Failure::failed)
-            })?;
-            if provenance && let Value::Object(map) = &mut resolved {
-                let origins = serde_json::to_value(origins).unwrap_or_default();
+            let resolver = common.resolver(source, draft)?;
+            let resolved = resolver
+                .resolve_document_blocking(&job)
+                .map_err(Failure::failed)?;
+            let mut document = resolved.document;
+            if provenance && let Value::Object(map) = &mut document {
+                let origins = serde_json::to_value(resolved.provenance).unwrap_or_default();
                 map.insert("provenance".into(), origins);
             }
-            write_output(&resolved, &common)
+            write_output(&document, &common)
         }
         Command::TemplateTest {
             template_file,
@@ -276,7 +276,7 @@ fn run(command: Command) -> Result<(), Failure> {
                 load_template_file(&template_file).map_err(|e| Failure::usage(e.to_string()))?;
             let values = match values.strip_prefix('@') {
                 Some(file) => read_json(Path::new(file))?,
-                None => serde_json::from_str(&values)
+                None => jobgraph_core::parse_json(&values)
                     .map_err(|e| Failure::usage(format!("--values is not valid JSON: {e}")))?,
             };
             let Value::Object(values) = values else {
@@ -290,11 +290,10 @@ fn run(command: Command) -> Result<(), Failure> {
                 },
                 check_valid_job_graph,
             };
-            let graph = common.with_sandbox(|sandbox| {
-                sandbox
-                    .test(&request, &common.user(), &common.limits())
-                    .map_err(Failure::failed)
-            })?;
+            let graph = common
+                .resolver(jobgraph_core::TemplateSet::new(), false)?
+                .test_blocking(&request)
+                .map_err(Failure::failed)?;
             write_output(&graph.to_value(), &common)
         }
     }
@@ -303,7 +302,7 @@ fn run(command: Command) -> Result<(), Failure> {
 fn read_json(path: &Path) -> Result<Value, Failure> {
     let text = std::fs::read_to_string(path)
         .map_err(|e| Failure::usage(format!("cannot read {}: {e}", path.display())))?;
-    serde_json::from_str(&text)
+    jobgraph_core::parse_json(&text)
         .map_err(|e| Failure::usage(format!("{} is not valid JSON: {e}", path.display())))
 }
 

@@ -9,13 +9,17 @@
 use std::io::{BufRead, Write};
 use std::time::Instant;
 
-use jobgraph_core::{ScriptError, ScriptFailure, ScriptRequest, run_script};
+use jobgraph_core::{ScriptError, ScriptFailure, ScriptRequest, ScriptResult, run_script};
 use serde::{Deserialize, Serialize};
-use serde_json::Value;
 
 /// Room the worker keeps above `maxMemoryBytes` in its address space: the 64 MiB script stack,
 /// the allocator's reservations and the result's JSON text.
 pub const ADDRESS_SPACE_HEADROOM: u64 = 128 * 1024 * 1024;
+
+/// Bytes a script may allocate past `maxMemoryBytes` before an allocation fails in the worker
+/// (see [`jobgraph_core::memory::set_ceiling`]): room for the sandbox's own check, made between
+/// slices of execution, to stop the script first with an error that names its line.
+pub const ALLOCATION_SLACK: u64 = 16 * 1024 * 1024;
 
 /// One line on the worker's stdin.
 #[derive(Debug, Serialize, Deserialize)]
@@ -30,7 +34,7 @@ pub struct WorkerRequest {
 #[serde(rename_all = "camelCase")]
 pub struct WorkerResponse {
     /// What [`run_script`] returned.
-    pub result: Result<Value, ScriptError>,
+    pub result: ScriptResult,
     /// Highest number of bytes the execution had allocated at once (0 without a counting
     /// allocator).
     pub peak_bytes: u64,
@@ -73,12 +77,7 @@ pub fn serve() -> std::io::Result<()> {
 /// An answer that is a failure of the worker itself, not of a script.
 fn refusal(message: String) -> WorkerResponse {
     WorkerResponse {
-        result: Err(ScriptError::Failed(ScriptFailure {
-            message,
-            line: None,
-            column: None,
-            limit: None,
-        })),
+        result: Err(ScriptError::Failed(ScriptFailure::infrastructure(message))),
         peak_bytes: 0,
         micros: 0,
     }
@@ -87,7 +86,23 @@ fn refusal(message: String) -> WorkerResponse {
 fn execute(request: &ScriptRequest) -> WorkerResponse {
     let started = Instant::now();
     let before = jobgraph_core::memory::live_bytes();
-    let result = run_script(&request.input(), &request.limits);
+    // Past the script's cap and some slack (so that the sandbox's own check, which names the
+    // line, fires first whenever it can), an allocation fails and the worker dies of it.
+    let allowance = request
+        .limits
+        .max_memory_bytes
+        .saturating_add(ALLOCATION_SLACK);
+    jobgraph_core::memory::set_ceiling(Some(
+        before.saturating_add(isize::try_from(allowance).unwrap_or(isize::MAX)),
+    ));
+    let mut result = run_script(&request.input(), &request.limits);
+    if jobgraph_core::memory::ceiling_hit() {
+        // The engine survived the failed allocation (it threw a `RangeError` the script may
+        // even have caught): whatever the script did next, it went past its memory.
+        let hit = request.limits.hit(jobgraph_core::LimitKind::Memory);
+        result = Err(ScriptError::Failed(ScriptFailure::limit(hit)));
+    }
+    jobgraph_core::memory::set_ceiling(None);
     let peak = jobgraph_core::memory::peak_bytes().saturating_sub(before);
     WorkerResponse {
         result,

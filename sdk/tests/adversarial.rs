@@ -12,9 +12,10 @@ use std::sync::mpsc::channel;
 use std::time::{Duration, Instant};
 
 use jobgraph_core::memory::CountingAllocator;
+use std::sync::Arc;
+
 use jobgraph_core::{
-    Error, InProcess, LimitKind, Limits, ResolveOptions, Sandbox, Template, TemplateSet, ready_now,
-    resolve_document_with,
+    Error, ExecutionCache, InProcess, LimitKind, Limits, Resolver, Sandbox, Template, TemplateSet,
 };
 use jobgraph_sdk::sandbox_worker::ADDRESS_SPACE_HEADROOM;
 use jobgraph_sdk::{ProcessConfig, ProcessSandbox};
@@ -104,8 +105,8 @@ fn scripts(case: &Case) -> Vec<String> {
 }
 
 /// Resolves a one-operation job whose template runs `script`.
-fn resolve_one<B: Sandbox>(
-    sandbox: &B,
+fn resolve_one(
+    sandbox: &Arc<dyn Sandbox>,
     script: &str,
     case: &Case,
     limits: &Limits,
@@ -124,11 +125,13 @@ fn resolve_one<B: Sandbox>(
                       "templateInputs": case.inputs}],
         "edges": []
     });
-    let options = ResolveOptions {
-        limits: *limits,
-        ..ResolveOptions::default()
-    };
-    ready_now(resolve_document_with(&job, &templates, sandbox, &options)).map(|(graph, _)| graph)
+    Resolver::builder(templates)
+        .shared_sandbox(Arc::clone(sandbox))
+        .limits(*limits)
+        .cache(ExecutionCache::disabled())
+        .build()
+        .resolve_document_blocking(&job)
+        .map(|resolved| resolved.document)
 }
 
 /// The resolved graph with the `op.` prefix taken off again: what the script returned.
@@ -216,8 +219,8 @@ fn check(case: &Case, limits: &Limits, result: &Result<Value, Error>) -> Result<
 }
 
 /// Runs every script of a case (all but the last must not stop the sandbox) and checks the last.
-fn run_case<B: Sandbox>(
-    sandbox: &B,
+fn run_case(
+    sandbox: &Arc<dyn Sandbox>,
     case: &Case,
     limits: &Limits,
 ) -> (Result<Value, Error>, Duration) {
@@ -284,7 +287,8 @@ fn corpus_in_process() {
             .spawn(move || {
                 jobgraph_core::memory::reset_peak();
                 let before = jobgraph_core::memory::live_bytes();
-                let (result, elapsed) = run_case(&InProcess, &job, &limits);
+                let in_process: Arc<dyn Sandbox> = Arc::new(InProcess);
+                let (result, elapsed) = run_case(&in_process, &job, &limits);
                 let peak = jobgraph_core::memory::peak_bytes().saturating_sub(before);
                 let _ = send.send((result, elapsed, u64::try_from(peak).unwrap_or(0)));
             });
@@ -328,11 +332,12 @@ fn corpus_isolated() {
         args: vec!["sandbox-worker".into()],
         workers: 1,
     };
-    let pool = ProcessSandbox::start(config).expect("workers start");
+    let pool = Arc::new(ProcessSandbox::start(config));
+    let sandbox: Arc<dyn Sandbox> = pool.clone();
     let mut rows = Vec::new();
     for case in cases {
         let limits = limits_of(&case);
-        let (result, elapsed) = run_case(&pool, &case, &limits);
+        let (result, elapsed) = run_case(&sandbox, &case, &limits);
         let stats = pool.last_stats();
         let mut verdict = check(&case, &limits, &result);
         let allowed = Duration::from_millis(limits.timeout_ms * 3 / 2);
@@ -359,7 +364,7 @@ fn corpus_isolated() {
     }
     // The host is still serving: a normal script after the whole corpus.
     let ok = resolve_one(
-        &pool,
+        &sandbox,
         "({vertices: [{type: 'x', name: 'after'}], edges: []})",
         &load_cases()[0],
         &Limits::default(),

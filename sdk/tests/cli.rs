@@ -184,8 +184,98 @@ fn help_teaches() {
     assert!(out.status.success());
     let help = String::from_utf8_lossy(&out.stdout);
     assert!(
-        help.contains("Example:") && help.contains("--provenance"),
+        help.contains("Examples:") && help.contains("--provenance"),
         "{help}"
+    );
+    assert!(
+        help.contains("[default: isolated]") && help.contains("For trusted templates only"),
+        "{help}"
+    );
+    let short = jobgraph(&["-h"]);
+    let short = String::from_utf8_lossy(&short.stdout);
+    assert!(
+        short.starts_with("Resolve data-pipeline job graphs that use templates"),
+        "{short}"
+    );
+    // The example of `template:test --help` runs as written.
+    let out = jobgraph(&["template:test", "--help"]);
+    let help = String::from_utf8_lossy(&out.stdout).into_owned();
+    let example = help
+        .lines()
+        .find_map(|l| l.trim().strip_prefix("jobgraph template:test "))
+        .expect("an example line");
+    let args: Vec<String> = shell_words(example);
+    let mut full = vec!["template:test"];
+    full.extend(args.iter().map(String::as_str));
+    let out = jobgraph(&full);
+    assert!(
+        out.status.success(),
+        "{example}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+/// Splits a command line written with single quotes only (enough for the examples).
+fn shell_words(line: &str) -> Vec<String> {
+    let mut words = Vec::new();
+    let mut word = String::new();
+    let mut quoted = false;
+    for c in line.chars() {
+        match c {
+            '\'' => quoted = !quoted,
+            ' ' if !quoted => {
+                if !word.is_empty() {
+                    words.push(std::mem::take(&mut word));
+                }
+            }
+            c => word.push(c),
+        }
+    }
+    if !word.is_empty() {
+        words.push(word);
+    }
+    words
+}
+
+#[test]
+fn a_resolution_stops_at_its_time_limit_in_the_default_mode() {
+    let dir = tempfile::tempdir().unwrap();
+    let folder = dir.path().join("templates");
+    std::fs::create_dir(&folder).unwrap();
+    std::fs::write(
+        folder.join("slow.json"),
+        r#"{"id": "slow", "version": 1, "name": "Slow", "template": "let t = Date.now(); while (Date.now() - t < 300) {} ({vertices: [{type: 'x', name: 'v'}], edges: []})"}"#,
+    )
+    .unwrap();
+    let ops: Vec<String> = (0..8)
+        .map(|i| {
+            format!(r#"{{"type": "template-operation", "name": "op{i}", "templateId": "slow"}}"#)
+        })
+        .collect();
+    let job = dir.path().join("job.json");
+    std::fs::write(
+        &job,
+        format!(r#"{{"vertices": [{}], "edges": []}}"#, ops.join(",")),
+    )
+    .unwrap();
+    let out = jobgraph(&[
+        "resolve",
+        &job.to_string_lossy(),
+        "-t",
+        &folder.to_string_lossy(),
+        "--resolution-timeout-ms",
+        "500",
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.starts_with("JavaScript execution failed: resolution time limit of 500 ms exceeded"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("--resolution-timeout-ms"), "{stderr}");
+    assert!(
+        stderr.trim_end().ends_with(")") && stderr.contains("(template slow@1, operation op"),
+        "{stderr}"
     );
 }
 
@@ -223,7 +313,15 @@ fn isolated_sandbox_stops_what_in_process_cannot_and_gives_the_same_results() {
         "isolated",
         "--compact",
     ]);
-    let in_process = jobgraph(&["resolve", &calm, "-t", &templates, "--compact"]);
+    let in_process = jobgraph(&[
+        "resolve",
+        &calm,
+        "-t",
+        &templates,
+        "--sandbox",
+        "in-process",
+        "--compact",
+    ]);
     assert!(
         isolated.status.success(),
         "{}",
@@ -231,20 +329,19 @@ fn isolated_sandbox_stops_what_in_process_cannot_and_gives_the_same_results() {
     );
     assert_eq!(isolated.stdout, in_process.stdout);
 
+    // The default mode is the isolated one.
     let hostile = job(1);
     let out = jobgraph(&[
         "resolve",
         &hostile.to_string_lossy(),
         "-t",
         &templates,
-        "--sandbox",
-        "isolated",
         "--timeout-ms",
         "200",
     ]);
     assert_eq!(out.status.code(), Some(1));
     assert_eq!(
         String::from_utf8_lossy(&out.stderr).trim(),
-        "JavaScript execution failed: time limit of 200 ms exceeded (template hostile@2, operation op)"
+        "JavaScript execution failed: time limit of 200 ms exceeded (raise `timeoutMs`, CLI `--timeout-ms`) (template hostile@2, operation op)"
     );
 }

@@ -105,3 +105,28 @@ test("source nesting: within the limit it runs, past it the script is refused be
     return true;
   });
 });
+
+test("a whole resolution stops at limits.resolutionTimeoutMs, naming the running operation", async () => {
+  const slow = {
+    id: "slow",
+    version: 1,
+    name: "slow",
+    template: "let t = Date.now(); while (Date.now() - t < 150) {} ({vertices: [{type: 'x', name: 'v'}], edges: []})",
+  };
+  const job = {
+    vertices: Array.from({ length: 10 }, (_, i) => ({ type: "template-operation", name: `op${i}`, templateId: "slow" })),
+    edges: [],
+  };
+  const started = Date.now();
+  await assert.rejects(resolve(job, { templates: [slow], limits: { resolutionTimeoutMs: 400 } }), (e) => {
+    assert.ok(e instanceof JobgraphError);
+    assert.equal(e.code, "SCRIPT_FAILED");
+    assert.match(e.message, /^JavaScript execution failed: resolution time limit of 400 ms exceeded .*--resolution-timeout-ms.*\(template slow@1, operation op[12]\)$/);
+    assert.deepEqual(e.limit, { kind: "resolutionTime", value: 400 });
+    return true;
+  });
+  assert.ok(Date.now() - started < 1500, "not every script ran");
+  // Within the limit, the same job resolves.
+  const { output } = await resolve({ vertices: job.vertices.slice(0, 2), edges: [] }, { templates: [slow], limits: { resolutionTimeoutMs: 5000 } });
+  assert.equal(output.vertices.length, 2);
+});

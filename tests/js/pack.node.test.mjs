@@ -21,17 +21,20 @@ test("npm pack → install in a fresh project → import and resolve", (t) => {
   execFileSync("npm", ["install", "--offline", "--no-audit", "--no-fund", "--loglevel=error", join(dir, tarball)], { cwd: project });
   writeFileSync(
     join(project, "main.js"),
-    `import { resolve, parseEdge } from "jobgraph";
+    `import { createResolver, resolve, parseEdge } from "jobgraph";
 import { createWorkerResolver } from "jobgraph/worker";
 const t = { id: "t", version: 1, name: "T", template: "({vertices: [{type: 'x', name: 'v'}], edges: []})" };
 const r = await resolve({ vertices: [{ type: "template-operation", name: "op", templateId: "t" }] }, { templates: [t] });
+const cached = createResolver();
+await cached.resolve({ vertices: [{ type: "template-operation", name: "op", templateId: "t" }] }, { templates: [t] });
 const w = await createWorkerResolver();
 const e = await w.parseEdge("a->b");
 await w.terminate();
-console.log(JSON.stringify({ names: r.output.vertices.map((v) => v.name), edge: e, direct: parseEdge("x:p -> y") }));`,
+console.log(JSON.stringify({ names: r.output.vertices.map((v) => v.name), edge: e, direct: parseEdge("x:p -> y"), misses: cached.stats().misses }));`,
   );
   const out = JSON.parse(execFileSync("node", ["main.js"], { cwd: project, encoding: "utf8" }));
   assert.deepEqual(out.names, ["op.v"]);
   assert.deepEqual(out.edge, { from: { vertex: "a" }, to: { vertex: "b" } });
   assert.deepEqual(out.direct, { from: { vertex: "x", port: "p" }, to: { vertex: "y" } });
+  assert.equal(out.misses, 1);
 });

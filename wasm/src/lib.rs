@@ -17,8 +17,8 @@ static ALLOCATOR: jobgraph_core::memory::CountingAllocator<talc::wasm::WasmDynam
     jobgraph_core::memory::CountingAllocator::new(talc::wasm::new_wasm_dynamic_allocator());
 
 use jobgraph_core::{
-    Error, FetchError, Limits, ResolveOptions, Template, TemplateSet, TemplateSource, TestInput,
-    TestRequest, parse_edge, resolve_document, test_template, validate_job_graph,
+    Error, ExecutionCache, FetchError, Limits, ResolveOptions, Resolver, Template, TemplateSet,
+    TemplateSource, TestInput, TestRequest, parse_edge, validate_job_graph,
 };
 use js_sys::{Function, Promise};
 use serde::{Deserialize, Serialize};
@@ -33,7 +33,20 @@ struct RawResolveOptions {
     user: Option<String>,
     draft: bool,
     limits: Option<Limits>,
+    max_operations: Option<usize>,
     provenance: bool,
+}
+
+impl RawResolveOptions {
+    fn resolve_options(&self) -> ResolveOptions {
+        let defaults = ResolveOptions::default();
+        ResolveOptions {
+            user: self.user.clone().unwrap_or(defaults.user),
+            draft: self.draft,
+            limits: self.limits.unwrap_or_default(),
+            max_operations: self.max_operations.unwrap_or(defaults.max_operations),
+        }
+    }
 }
 
 /// Options of `testTemplate`.
@@ -115,10 +128,11 @@ impl RawError {
     }
 }
 
+/// Through JSON text: serde_json's `arbitrary_precision` numbers (which keep a number's exact
+/// text) serialize as a private map with any other serializer.
 fn to_js<T: Serialize>(value: &T) -> Result<JsValue, JsValue> {
-    value
-        .serialize(&serde_wasm_bindgen::Serializer::json_compatible())
-        .map_err(|e| JsValue::from_str(&e.to_string()))
+    let text = serde_json::to_string(value).map_err(|e| JsValue::from_str(&e.to_string()))?;
+    js_sys::JSON::parse(&text)
 }
 
 fn from_js<T: for<'de> Deserialize<'de> + Default>(
@@ -132,8 +146,12 @@ fn from_js<T: for<'de> Deserialize<'de> + Default>(
         .map_err(|e| RawError::usage(format!("{what}: {e}")).into_js())
 }
 
+/// Reads a document as every entry point does (`jobgraph_core::parse_json`: byte-order mark,
+/// duplicate keys, depth), then as `T`.
 fn parse_json<T: for<'de> Deserialize<'de>>(text: &str, what: &str) -> Result<T, JsValue> {
-    serde_json::from_str(text).map_err(|e| RawError::usage(format!("{what}: {e}")).into_js())
+    let value = jobgraph_core::parse_json(text)
+        .map_err(|e| RawError::usage(format!("{what}: {e}")).into_js())?;
+    serde_json::from_value(value).map_err(|e| RawError::usage(format!("{what}: {e}")).into_js())
 }
 
 /// Templates from a list, or fetched through a JavaScript callback
@@ -185,36 +203,134 @@ fn describe(value: &JsValue) -> String {
 }
 
 /// Resolves a job document (JSON text). `templates` is JSON text of a template array, or
-/// `undefined` when `fetch_template` supplies them. Returns `{output, provenance?}`.
+/// `undefined` when `fetch_template` supplies them. Returns a promise of
+/// `{output, provenance?}`.
 #[wasm_bindgen(js_name = resolveJson)]
-pub async fn resolve_json(
+pub fn resolve_json(
     job: String,
     templates: Option<String>,
     fetch_template: Option<Function>,
     options: JsValue,
-) -> Result<JsValue, JsValue> {
-    let options: RawResolveOptions = from_js(options, "options")?;
-    let document: Value = parse_json(&job, "job")?;
-    let source = match (templates, fetch_template) {
+) -> Promise {
+    run_now(async move {
+        let options: RawResolveOptions = from_js(options, "options")?;
+        let document: Value = parse_json(&job, "job")?;
+        let source = source_of(templates, fetch_template)?;
+        resolve_with_cache(&document, source, &options, ExecutionCache::disabled()).await
+    })
+}
+
+/// Runs `future` as far as it goes within this call, and returns a promise of its result:
+/// settled already when it needs nothing asynchronous (templates given as a list), else
+/// carried on by wasm-bindgen-futures once what it awaits (template fetches) is ready.
+///
+/// Why not `future_to_promise` alone: it polls the future first in a microtask of its own
+/// queue, so a trap while a script runs (the memory cap, the engine's stack) was thrown from
+/// that microtask as an uncaught exception and the call's promise never settled; the wrapper's
+/// `WASM_TRAP` recovery never saw it. Polled here, the trap is thrown from the call itself.
+/// A trap after a template fetch (past the first `await`) still happens in a microtask.
+fn run_now<F>(future: F) -> Promise
+where
+    F: Future<Output = Result<JsValue, JsValue>> + 'static,
+{
+    let mut future = Box::pin(future);
+    let mut context = std::task::Context::from_waker(std::task::Waker::noop());
+    match future.as_mut().poll(&mut context) {
+        std::task::Poll::Ready(Ok(value)) => Promise::resolve(&value),
+        std::task::Poll::Ready(Err(error)) => Promise::reject(&error),
+        // Polled again at once by the executor, with a waker that works (every future awaited
+        // inside registers the waker of its latest poll).
+        std::task::Poll::Pending => wasm_bindgen_futures::future_to_promise(future),
+    }
+}
+
+fn source_of(
+    templates: Option<String>,
+    fetch_template: Option<Function>,
+) -> Result<Source, JsValue> {
+    Ok(match (templates, fetch_template) {
         (_, Some(callback)) => Source::Callback(callback),
         (Some(list), None) => {
             let list: Vec<Template> = parse_json(&list, "templates")?;
             Source::List(list.into_iter().collect())
         }
         (None, None) => Source::List(TemplateSet::new()),
-    };
-    let resolve_options = ResolveOptions {
-        user: options.user.unwrap_or_else(|| "anonymous".into()),
-        limits: options.limits.unwrap_or_default(),
-        draft: options.draft,
-    };
-    let (output, provenance) = resolve_document(&document, &source, &resolve_options)
+    })
+}
+
+/// A resolver that keeps the results of template executions across calls (the npm package's
+/// `createResolver`): re-resolving a job after one operation's inputs changed runs one script.
+#[wasm_bindgen(js_name = CachedResolver)]
+pub struct CachedResolver {
+    cache: ExecutionCache,
+}
+
+#[wasm_bindgen(js_class = CachedResolver)]
+impl CachedResolver {
+    /// A resolver whose cache keeps at most `max_entries` results and `max_bytes` bytes
+    /// (defaults: 1024 and 16 MiB).
+    #[wasm_bindgen(constructor)]
+    pub fn new(max_entries: Option<usize>, max_bytes: Option<usize>) -> CachedResolver {
+        let defaults = jobgraph_core::CacheLimits::default();
+        CachedResolver {
+            cache: ExecutionCache::new(jobgraph_core::CacheLimits {
+                max_entries: max_entries.unwrap_or(defaults.max_entries),
+                max_bytes: max_bytes.unwrap_or(defaults.max_bytes),
+            }),
+        }
+    }
+
+    /// As `resolveJson`, through this resolver's cache.
+    #[wasm_bindgen(js_name = resolveJson)]
+    pub fn resolve_json(
+        &self,
+        job: String,
+        templates: Option<String>,
+        fetch_template: Option<Function>,
+        options: JsValue,
+    ) -> Promise {
+        let cache = self.cache.clone();
+        run_now(async move {
+            let options: RawResolveOptions = from_js(options, "options")?;
+            let document: Value = parse_json(&job, "job")?;
+            let source = source_of(templates, fetch_template)?;
+            resolve_with_cache(&document, source, &options, cache).await
+        })
+    }
+
+    /// Forgets every kept result.
+    pub fn clear(&self) {
+        self.cache.clear();
+    }
+
+    /// `{entries, bytes, hits, misses}`.
+    pub fn stats(&self) -> Result<JsValue, JsValue> {
+        let stats = self.cache.stats();
+        to_js(&serde_json::json!({
+            "entries": stats.entries, "bytes": stats.bytes,
+            "hits": stats.hits, "misses": stats.misses
+        }))
+    }
+}
+
+async fn resolve_with_cache(
+    document: &Value,
+    source: Source,
+    options: &RawResolveOptions,
+    cache: ExecutionCache,
+) -> Result<JsValue, JsValue> {
+    let resolver = Resolver::builder(source)
+        .options(options.resolve_options())
+        .cache(cache)
+        .build();
+    let resolved = resolver
+        .resolve_document(document)
         .await
         .map_err(|e| RawError::from_core(&e).into_js())?;
     let out = if options.provenance {
-        serde_json::json!({"output": output, "provenance": provenance})
+        serde_json::json!({"output": resolved.document, "provenance": resolved.provenance})
     } else {
-        serde_json::json!({"output": output})
+        serde_json::json!({"output": resolved.document})
     };
     json_out(&out)
 }
@@ -236,7 +352,12 @@ pub fn test_template_json(
         check_valid_job_graph: options.check_valid_job_graph,
     };
     let user = options.user.unwrap_or_else(|| "anonymous".into());
-    let graph = test_template(&request, &user, &options.limits.unwrap_or_default())
+    let graph = Resolver::builder(TemplateSet::new())
+        .user(user)
+        .limits(options.limits.unwrap_or_default())
+        .cache(ExecutionCache::disabled())
+        .build()
+        .test_blocking(&request)
         .map_err(|e| RawError::from_core(&e).into_js())?;
     json_out(&graph.to_value())
 }

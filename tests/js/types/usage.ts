@@ -1,7 +1,7 @@
 // Compiled with `tsc --noEmit --strict` in scripts/test.sh: the package's types are precise
 // enough for real use, and wrong use is rejected (the @ts-expect-error lines must stay errors).
-import { JobgraphError, formatEdge, parseEdge, resolve, testTemplate, validateInputs, validateJobGraph } from "jobgraph";
-import type { Job, JobGraph, Problem, Template } from "jobgraph";
+import { JobgraphError, createResolver, formatEdge, parseEdge, resolve, testTemplate, validateInputs, validateJobGraph } from "jobgraph";
+import type { CacheStats, Job, JobGraph, Problem, Resolver, Template } from "jobgraph";
 import { createWorkerResolver } from "jobgraph/worker";
 
 const template: Template = { id: "t", version: 1, name: "T", template: "({vertices: [], edges: []})" };
@@ -31,6 +31,15 @@ async function main(): Promise<void> {
       console.log(e.code, e.prefix, where, line, e.pointer);
     }
   }
+  const resolver: Resolver = createResolver({ maxEntries: 256, maxBytes: 4 << 20 });
+  const preview = await resolver.resolve(job, { templates: [template], draft: true, user: "ada", maxOperations: 60, provenance: true });
+  const previewName: string | undefined = preview.output.name;
+  const bare: JobGraph = (await createResolver().resolve(graph, { fetchTemplate: async () => null })).output;
+  const stats: CacheStats = resolver.stats();
+  const hits: number = stats.hits + stats.misses + stats.entries + stats.bytes;
+  resolver.clear();
+  console.log(previewName, bare, hits);
+
   const worker = await createWorkerResolver({ timeoutMs: 500 });
   const edge = await worker.parseEdge("a -> b");
   await worker.terminate();
@@ -42,6 +51,10 @@ async function main(): Promise<void> {
   await resolve(job, { limits: { timeoutMs: "1s" } });
   // @ts-expect-error: unknown option
   await resolve(job, { templateList: [] });
+  // @ts-expect-error: cache bounds are numbers
+  createResolver({ maxEntries: "many" });
+  // @ts-expect-error: a resolver has no `reset`; it is `clear()`
+  resolver.reset();
   console.log(bad);
 }
 

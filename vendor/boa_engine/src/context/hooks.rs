@@ -132,6 +132,24 @@ pub trait HostHooks {
         Ok(())
     }
 
+    /// Called before a built-in allocates about `bytes` bytes at once for a size the script
+    /// chose (`String.prototype.repeat`, `padStart`, `join`, `apply`'s argument list, a large
+    /// string concatenation, …). An error (for example an uncatchable
+    /// [`RuntimeLimitError::Host`](crate::error::RuntimeLimitError::Host)) is thrown instead of
+    /// allocating. The default allows everything. (jobgraph patch)
+    fn ensure_can_allocate(&self, _bytes: u64, _context: &mut Context) -> JsResult<()> {
+        Ok(())
+    }
+
+    /// Called every few thousand steps of loops the engine runs natively (property reads and
+    /// writes of built-ins, sort comparisons, …) and of calls and loop iterations in the VM,
+    /// so that a single long built-in call can be stopped. An error (for example an
+    /// uncatchable [`RuntimeLimitError::Host`](crate::error::RuntimeLimitError::Host)) ends the
+    /// running operation. The default never stops anything. (jobgraph patch)
+    fn interrupt(&self, _context: &mut Context) -> JsResult<()> {
+        Ok(())
+    }
+
     /// [`HostHasSourceTextAvailable ( func )`][spec]
     ///
     /// # Requirements

@@ -40,6 +40,7 @@ pub mod time;
 use crate::context::time::StdClock;
 pub use time::Clock;
 
+pub(crate) mod guards;
 mod hooks;
 #[cfg(feature = "intl")]
 pub(crate) mod icu;

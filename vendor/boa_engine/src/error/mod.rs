@@ -314,6 +314,17 @@ pub enum RuntimeLimitError {
     /// Error for reaching the maximum stack size
     #[error("reached the maximum stack size on this execution")]
     StackSize,
+    /// Error for reaching the native stack limit set with
+    /// [`RuntimeLimits::set_native_stack_limit`](crate::vm::RuntimeLimits::set_native_stack_limit)
+    /// (jobgraph patch).
+    #[error("reached the native stack limit on this execution")]
+    NativeStack,
+    /// Error returned by a host hook that stopped the execution
+    /// ([`HostHooks::interrupt`](crate::context::HostHooks::interrupt),
+    /// [`HostHooks::ensure_can_allocate`](crate::context::HostHooks::ensure_can_allocate); jobgraph
+    /// patch).
+    #[error("stopped by the host on this execution")]
+    Host,
 }
 
 /// Internal panic error.

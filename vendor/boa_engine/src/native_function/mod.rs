@@ -335,6 +335,7 @@ pub(crate) fn native_function_call(
     // We technically don't need this since native functions don't push any new frames to the
     // vm, but we'll eventually have to combine the native stack with the vm stack.
     context.check_runtime_limits()?;
+    context.interrupt_tick()?; // jobgraph patch
     let this_function_object = obj.clone();
 
     let NativeFunctionObject {
@@ -390,6 +391,7 @@ fn native_function_construct(
     // We technically don't need this since native functions don't push any new frames to the
     // vm, but we'll eventually have to combine the native stack with the vm stack.
     context.check_runtime_limits()?;
+    context.interrupt_tick()?; // jobgraph patch
     let this_function_object = obj.clone();
 
     let NativeFunctionObject {

@@ -274,6 +274,14 @@ impl<T: ?Sized> Object<T> {
         }
     }
 
+    /// Whether an ordinary object can have new properties added to it (its `[[Extensible]]`
+    /// slot, read without the internal-method dispatch of `is_extensible`). (jobgraph patch)
+    #[inline]
+    #[must_use]
+    pub const fn extensible_slot(&self) -> bool {
+        self.extensible
+    }
+
     /// Returns the properties of the object.
     #[inline]
     #[must_use]

@@ -75,6 +75,7 @@ impl JsObject {
     where
         K: Into<PropertyKey>,
     {
+        context.interrupt_tick()?; // jobgraph patch: built-ins loop over these
         // 1. Assert: Type(O) is Object.
         // 2. Assert: IsPropertyKey(P) is true.
         // 3. Return ? O.[[Get]](P, O).
@@ -96,6 +97,7 @@ impl JsObject {
         K: Into<PropertyKey>,
         V: Into<JsValue>,
     {
+        context.interrupt_tick()?; // jobgraph patch: built-ins loop over these
         let key = key.into();
         // 1. Assert: Type(O) is Object.
         // 2. Assert: IsPropertyKey(P) is true.
@@ -133,6 +135,7 @@ impl JsObject {
         K: Into<PropertyKey>,
         V: Into<JsValue>,
     {
+        context.interrupt_tick()?; // jobgraph patch: built-ins loop over these
         // 1. Assert: Type(O) is Object.
         // 2. Assert: IsPropertyKey(P) is true.
         // 3. Let newDesc be the PropertyDescriptor { [[Value]]: V, [[Writable]]: true, [[Enumerable]]: true, [[Configurable]]: true }.
@@ -326,6 +329,7 @@ impl JsObject {
     where
         K: Into<PropertyKey>,
     {
+        context.interrupt_tick()?; // jobgraph patch: built-ins loop over these
         let key = key.into();
         // 1. Assert: Type(O) is Object.
         // 2. Assert: IsPropertyKey(P) is true.
@@ -351,6 +355,7 @@ impl JsObject {
     where
         K: Into<PropertyKey>,
     {
+        context.interrupt_tick()?; // jobgraph patch: built-ins loop over these
         // 1. Assert: Type(O) is Object.
         // 2. Assert: IsPropertyKey(P) is true.
         // 3. Return ? O.[[HasProperty]](P).
@@ -376,6 +381,7 @@ impl JsObject {
     where
         K: Into<PropertyKey>,
     {
+        context.interrupt_tick()?; // jobgraph patch: built-ins loop over these
         self.__try_get__(
             &key.into(),
             self.clone().into(),
@@ -938,8 +944,8 @@ impl JsObject {
                     let prop_value = from.__get__(&key, from.clone().into(), context)?;
 
                     // 2. Perform ! CreateDataPropertyOrThrow(target, nextKey, propValue).
-                    self.create_data_property_or_throw(key, prop_value, context)
-                        .expect("CreateDataPropertyOrThrow should never complete abruptly here");
+                    // (jobgraph patch: `?`, the host's interrupt hook may stop it.)
+                    self.create_data_property_or_throw(key, prop_value, context)?;
                 }
             }
         }
@@ -1418,6 +1424,8 @@ impl JsValue {
         let len = obj.length_of_array_like(context)?;
 
         // 4. Let list be a new empty List.
+        // jobgraph patch: the host agrees to the list's size first (`len` can be 2^53 - 1).
+        context.ensure_can_allocate(len.saturating_mul(size_of::<Self>() as u64))?;
         let mut list = Vec::with_capacity(len as usize);
 
         // 5. Let index be 0.

@@ -59,6 +59,17 @@ impl Default for IndexedProperties {
 }
 
 impl IndexedProperties {
+    /// How many elements are stored (jobgraph patch: `fill` announces the rest).
+    pub(crate) fn stored(&self) -> usize {
+        match self {
+            Self::DenseI32(v) => v.len(),
+            Self::DenseF64(v) => v.len(),
+            Self::DenseElement(v) => v.len(),
+            Self::SparseElement(m) => m.len(),
+            Self::SparseProperty(m) => m.len(),
+        }
+    }
+
     pub(crate) fn from_dense_js_value(elements: ThinVec<JsValue>) -> Self {
         if elements.is_empty() {
             return Self::default();

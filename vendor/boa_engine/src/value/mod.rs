@@ -933,6 +933,12 @@ impl JsValue {
                 .into()),
             JsVariant::String(string) => JsBigInt::from_js_string(&string).map_or_else(
                 || {
+                    // jobgraph patch: a valid but too long number is out of range.
+                    if JsBigInt::digits_exceed_max_bits(string.len(), 10) {
+                        return Err(JsNativeError::range()
+                            .with_message("Maximum BigInt size exceeded")
+                            .into());
+                    }
                     Err(JsNativeError::syntax()
                         .with_message(format!(
                             "cannot convert string '{}' to bigint primitive",

@@ -24,15 +24,26 @@ impl JsValue {
             (JsVariant::BigInt(x), JsVariant::BigInt(y)) => Self::new(JsBigInt::add(&x, &y)),
 
             // String concat
-            (JsVariant::String(x), JsVariant::String(y)) => Self::from(js_string!(&x, &y)),
+            (JsVariant::String(x), JsVariant::String(y)) => {
+                context.ensure_can_concat(&[x.as_str(), y.as_str()])?; // jobgraph patch
+                Self::from(js_string!(&x, &y))
+            }
 
             // Slow path:
             (_, _) => {
                 let x = self.to_primitive(context, PreferredType::Default)?;
                 let y = other.to_primitive(context, PreferredType::Default)?;
                 match (x.variant(), y.variant()) {
-                    (JsVariant::String(x), _) => Self::from(js_string!(&x, &y.to_string(context)?)),
-                    (_, JsVariant::String(y)) => Self::from(js_string!(&x.to_string(context)?, &y)),
+                    (JsVariant::String(x), _) => {
+                        let y = y.to_string(context)?;
+                        context.ensure_can_concat(&[x.as_str(), y.as_str()])?; // jobgraph patch
+                        Self::from(js_string!(&x, &y))
+                    }
+                    (_, JsVariant::String(y)) => {
+                        let x = x.to_string(context)?;
+                        context.ensure_can_concat(&[x.as_str(), y.as_str()])?; // jobgraph patch
+                        Self::from(js_string!(&x, &y))
+                    }
                     (_, _) => {
                         match (x.to_numeric(context)?, y.to_numeric(context)?) {
                             (Numeric::Number(x), Numeric::Number(y)) => Self::new(x + y),
@@ -90,12 +101,12 @@ impl JsValue {
             (JsVariant::Integer32(x), JsVariant::Float64(y)) => Self::new(f64::from(x) * y),
             (JsVariant::Float64(x), JsVariant::Integer32(y)) => Self::new(x * f64::from(y)),
 
-            (JsVariant::BigInt(x), JsVariant::BigInt(y)) => Self::new(JsBigInt::mul(&x, &y)),
+            (JsVariant::BigInt(x), JsVariant::BigInt(y)) => Self::new(JsBigInt::checked_mul(&x, &y)?), // jobgraph patch
 
             // Slow path:
             (_, _) => match (self.to_numeric(context)?, other.to_numeric(context)?) {
                 (Numeric::Number(a), Numeric::Number(b)) => Self::new(a * b),
-                (Numeric::BigInt(ref x), Numeric::BigInt(ref y)) => Self::new(JsBigInt::mul(x, y)),
+                (Numeric::BigInt(ref x), Numeric::BigInt(ref y)) => Self::new(JsBigInt::checked_mul(x, y)?), // jobgraph patch
                 (_, _) => {
                     return Err(JsNativeError::typ()
                         .with_message("cannot mix BigInt and other types, use explicit conversions")

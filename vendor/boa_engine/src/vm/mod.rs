@@ -94,6 +94,10 @@ pub struct Vm {
     /// [`JsObject::construct`](crate::object::JsObject::construct).
     pub(crate) host_call_depth: usize,
 
+    /// Steps left until the next [`HostHooks::interrupt`](crate::context::HostHooks::interrupt)
+    /// call (jobgraph patch, see `context::guards`).
+    pub(crate) interrupt_countdown: u32,
+
     pub(crate) shadow_stack: ShadowStack,
 
     #[cfg(feature = "trace")]
@@ -420,6 +424,7 @@ impl Vm {
             runtime_limits: RuntimeLimits::default(),
             native_active_function: None,
             host_call_depth: 0,
+            interrupt_countdown: crate::context::guards::INTERRUPT_INTERVAL,
             shadow_stack: ShadowStack::default(),
             #[cfg(feature = "trace")]
             trace: false,
@@ -1028,6 +1033,9 @@ impl Context {
         if self.vm.runtime_limits.stack_size_limit() <= self.vm.stack.stack.len() {
             return Err(RuntimeLimitError::StackSize.into());
         }
+        // jobgraph patch: native recursion through calls (`join` calling `toString` calling
+        // `join` …) never pushes a frame; it is bounded by the native stack instead.
+        self.check_native_stack()?;
 
         Ok(())
     }

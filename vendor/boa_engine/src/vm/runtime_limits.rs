@@ -12,6 +12,9 @@ pub struct RuntimeLimits {
 
     /// Max function recursion limit
     recursion: usize,
+
+    /// Lowest native stack address built-ins may recurse down to; 0: no limit (jobgraph patch).
+    native_stack_limit: usize,
 }
 
 impl Default for RuntimeLimits {
@@ -22,11 +25,29 @@ impl Default for RuntimeLimits {
             recursion: 512,
             backtrace_limit: 50,
             stack_size: 1024 * 10,
+            native_stack_limit: 0,
         }
     }
 }
 
 impl RuntimeLimits {
+    /// The lowest native stack address (the stack grows down) that recursive built-ins,
+    /// calls and the internal methods that forward to other objects may reach before they throw
+    /// an uncatchable [`RuntimeLimitError::NativeStack`](crate::error::RuntimeLimitError); 0
+    /// (the default) means no limit. (jobgraph patch)
+    #[inline]
+    #[must_use]
+    pub const fn native_stack_limit(&self) -> usize {
+        self.native_stack_limit
+    }
+
+    /// Sets [`Self::native_stack_limit`]: the embedder knows the stack the engine runs on and
+    /// leaves enough below the limit for the deepest frames between two checks. (jobgraph patch)
+    #[inline]
+    pub fn set_native_stack_limit(&mut self, address: usize) {
+        self.native_stack_limit = address;
+    }
+
     /// Return the loop iteration limit.
     ///
     /// If the limit is exceeded in a loop it will throw an error.

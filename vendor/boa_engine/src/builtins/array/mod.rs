@@ -563,6 +563,8 @@ impl Array {
 
             // 8. Let len be ? LengthOfArrayLike(arrayLike).
             let len = array_like.length_of_array_like(context)?;
+            // jobgraph patch: the new array gets `len` elements; the host agrees first.
+            context.ensure_can_allocate(len.saturating_mul(size_of::<JsValue>() as u64))?;
 
             // 9. If IsConstructor(C) is true, then
             //     a. Let A be ? Construct(C, « 𝔽(len) »).
@@ -1002,7 +1004,16 @@ impl Array {
         };
 
         // 5. Let R be the empty String.
-        let mut r = Vec::with_capacity(len as usize + len.saturating_sub(1) as usize);
+        // jobgraph patch: `len` can be 2^32 - 1 for a sparse array. The host agrees to the
+        // least the result takes (a piece per element and separator, the separators' text)
+        // first, and the list grows as needed.
+        let pieces = len.saturating_mul(2).saturating_sub(1);
+        context.ensure_can_allocate(
+            pieces
+                .saturating_mul(size_of::<JsString>() as u64)
+                .saturating_add(len.saturating_sub(1).saturating_mul(separator.len() as u64)),
+        )?;
+        let mut r = Vec::with_capacity((pieces as usize).min(1 << 10));
         // 6. Let k be 0.
         // 7. Repeat, while k < len,
         for k in 0..len {
@@ -1023,7 +1034,9 @@ impl Array {
             // e. Set k to k + 1.
         }
         // 8. Return R.
-        Ok(js_string!(&r[..]).into())
+        let r = r.iter().map(JsString::as_str).collect::<Vec<_>>();
+        context.ensure_can_concat(&r)?; // jobgraph patch
+        Ok(JsString::concat_array(&r).into())
     }
 
     /// `Array.prototype.toString( separator )`
@@ -1860,6 +1873,7 @@ impl Array {
         this_arg: &JsValue,
         context: &mut Context,
     ) -> JsResult<u64> {
+        context.check_native_stack()?; // jobgraph patch: recursion over nested arrays
         // 1. Assert target is Object
         // 2. Assert source is Object
 
@@ -1989,6 +2003,11 @@ impl Array {
         let final_ = Self::get_relative_end(context, args.get_or_undefined(2), len)?;
 
         let value = args.get_or_undefined(0);
+
+        // jobgraph patch: filling a sparse range makes it dense; the host agrees to the new
+        // elements first (4 bytes each at least, the smallest dense storage).
+        let stored = o.borrow().properties().indexed_properties.stored() as u64;
+        context.ensure_can_allocate(final_.saturating_sub(k).saturating_sub(stored).saturating_mul(4))?;
 
         // 11. Repeat, while k < final,
         while k < final_ {
@@ -2201,7 +2220,14 @@ impl Array {
         };
 
         // 4. Let R be the empty String.
-        let mut r = Vec::with_capacity(len as usize + len.saturating_sub(1) as usize);
+        // jobgraph patch: `len` can be 2^32 - 1 for a sparse array; the host agrees to the
+        // separators' text first, and the buffer grows as needed.
+        context.ensure_can_allocate(
+            len.saturating_sub(1)
+                .saturating_mul(separator.len() as u64)
+                .saturating_mul(2),
+        )?;
+        let mut r = Vec::with_capacity(((len as usize).saturating_mul(2)).min(1 << 10));
 
         // 5. Let k be 0.
         // 6. Repeat, while k < len,
@@ -2640,7 +2666,8 @@ impl Array {
     {
         // 1. Let items be a new empty List.
         // doesn't matter if it clamps since it's just a best-effort optimization
-        let mut items = Vec::with_capacity(len as usize);
+        // jobgraph patch: and `len` can be 2^32 - 1 for a sparse array.
+        let mut items = Vec::with_capacity((len as usize).min(1 << 10));
 
         // 2. Let k be 0.
         // 3. Repeat, while k < len,
@@ -2669,6 +2696,12 @@ impl Array {
         // 4. Sort items using an implementation-defined sequence of calls to SortCompare. If any such call returns an abrupt completion, stop before performing any further calls to SortCompare and return that Completion Record.
         let mut sort_err = Ok(());
         items.sort_by(|x, y| {
+            // jobgraph patch: a sort is one native call; the host may stop it.
+            if sort_err.is_ok()
+                && let Err(err) = context.interrupt_tick()
+            {
+                sort_err = Err(err);
+            }
             if sort_err.is_ok() {
                 sort_compare(x, y, context).unwrap_or_else(|err| {
                     sort_err = Err(err);

@@ -60,6 +60,7 @@ fn escape(_: &JsValue, args: &[JsValue], context: &mut Context) -> JsResult<JsVa
     // 6. Repeat, while k < len,
     //     a. Let C be the code unit at index k within string.
     for cp in &string {
+        context.interrupt_tick()?; // jobgraph patch: up to 6 code units out per unit in
         // b. If unescapedSet contains C, then
         if is_unescaped(cp) {
             // i. Let S be C.
@@ -131,6 +132,7 @@ fn unescape(_: &JsValue, args: &[JsValue], context: &mut Context) -> JsResult<Js
     // 5. Repeat, while k < len,
     // a. Let C be the code unit at index k within string.
     while let Some(cp) = codepoints.next() {
+        context.interrupt_tick()?; // jobgraph patch
         // b. If C is the code unit 0x0025 (PERCENT SIGN), then
         if cp != u16::from(b'%') {
             vec.push(cp);

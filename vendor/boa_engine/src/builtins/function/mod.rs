@@ -989,6 +989,7 @@ pub(crate) fn function_call(
     context: &mut InternalMethodCallContext<'_>,
 ) -> JsResult<CallValue> {
     context.check_runtime_limits()?;
+    context.interrupt_tick()?; // jobgraph patch
 
     let function = function_object
         .downcast_ref::<OrdinaryFunction>()
@@ -1106,6 +1107,7 @@ fn function_construct(
     context: &mut InternalMethodCallContext<'_>,
 ) -> JsResult<CallValue> {
     context.check_runtime_limits()?;
+    context.interrupt_tick()?; // jobgraph patch
 
     let function = this_function_object
         .downcast_ref::<OrdinaryFunction>()

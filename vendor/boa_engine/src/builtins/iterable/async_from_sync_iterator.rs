@@ -76,9 +76,11 @@ impl AsyncFromSyncIterator {
         .upcast();
 
         // 3. Let nextMethod be ! Get(asyncIterator, "next").
+        // (jobgraph patch: undefined if the host's interrupt hook stopped the read; the stop is
+        // raised again at its next check.)
         let next_method = async_iterator
             .get(js_string!("next"), context)
-            .expect("async from sync iterator prototype must have next method");
+            .unwrap_or_default();
 
         // 4. Let iteratorRecord be the Iterator Record { [[Iterator]]: asyncIterator, [[NextMethod]]: nextMethod, [[Done]]: false }.
         // 5. Return iteratorRecord.

@@ -370,6 +370,7 @@ impl Json {
         source_node: Option<&JsonNode>,
         context: &mut Context,
     ) -> JsResult<JsValue> {
+        context.check_native_stack()?; // jobgraph patch: recursion over nested values
         // 1. Let val be ? Get(holder, name).
         let val = holder.get(name.clone(), context)?;
 
@@ -771,6 +772,7 @@ impl Json {
         holder: &JsObject,
         context: &mut Context,
     ) -> JsResult<Option<JsString>> {
+        context.check_native_stack()?; // jobgraph patch: recursion over nested values
         // 1. Let value be ? Get(holder, key).
         let mut value = holder.get(key.clone(), context)?;
 
@@ -839,6 +841,11 @@ impl Json {
 
         // 8. If Type(value) is String, return QuoteJSONString(value).
         if let Some(s) = value.as_string() {
+            // jobgraph patch: every quoted string is a copy; large ones are announced.
+            let bytes = (s.len() as u64).saturating_add(2).saturating_mul(2);
+            if bytes >= crate::context::guards::ANNOUNCED_ALLOCATION {
+                context.ensure_can_allocate(bytes)?;
+            }
             return Ok(Some(Self::quote_json_string(&s)));
         }
 
@@ -1054,6 +1061,12 @@ impl Json {
             js_string!("{}")
         // 10. Else,
         } else {
+            // jobgraph patch: the result is assembled as UTF-16 and then copied into a string;
+            // the host agrees to both first.
+            let units = partial.iter().map(|p| p.len() as u64).sum::<u64>().saturating_add(
+                (partial.len() as u64).saturating_mul(state.indent.len() as u64 + 2),
+            );
+            context.ensure_can_allocate(units.saturating_mul(4))?;
             // a. If state.[[Gap]] is the empty String, then
             if state.gap.is_empty() {
                 // i. Let properties be the String value formed by concatenating all the element Strings of partial
@@ -1145,7 +1158,8 @@ impl Json {
         };
 
         // 5. Let partial be a new empty List.
-        let mut partial = Vec::with_capacity(len as usize);
+        // jobgraph patch: `len` can be 2^32 - 1 for a sparse array; the list grows as needed.
+        let mut partial = Vec::with_capacity((len as usize).min(1 << 10));
 
         // 7. Let index be 0.
         let mut index = 0;
@@ -1183,6 +1197,12 @@ impl Json {
             js_string!("[]")
         // 10. Else,
         } else {
+            // jobgraph patch: the result is assembled as UTF-16 and then copied into a string;
+            // the host agrees to both first.
+            let units = partial.iter().map(|p| p.len() as u64).sum::<u64>().saturating_add(
+                (partial.len() as u64).saturating_mul(state.indent.len() as u64 + 2),
+            );
+            context.ensure_can_allocate(units.saturating_mul(4))?;
             // a. If state.[[Gap]] is the empty String, then
             if state.gap.is_empty() {
                 // i. Let properties be the String value formed by concatenating all the element Strings of partial

@@ -1172,6 +1172,11 @@ impl RegExp {
                 matcher.find_from_ucs2(input, last_index as usize).next()
             }
         };
+        // jobgraph patch: a match the embedder stopped (see `regress::interrupt`) is an
+        // uncatchable error, not "no match".
+        if regress::interrupt::take_interrupted() {
+            return Err(crate::error::RuntimeLimitError::Host.into());
+        }
 
         let Some(match_value) = r else {
             // d. If r is failure, then

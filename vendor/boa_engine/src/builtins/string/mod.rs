@@ -660,7 +660,9 @@ impl String {
         for arg in args {
             // a. Let nextString be ? ToString(next).
             // b. Set R to the string-concatenation of R and nextString.
-            string = js_string!(&string, &arg.to_string(context)?);
+            let next = arg.to_string(context)?;
+            context.ensure_can_concat(&[string.as_str(), next.as_str()])?; // jobgraph patch
+            string = js_string!(&string, &next);
         }
 
         // 5. Return R.
@@ -733,15 +735,23 @@ impl String {
 
         let n = n as usize;
 
-        // Charge each repetition against the VM loop-iteration limit.
-        let mut result = Vec::with_capacity(n);
-        for _ in 0..n {
-            crate::vm::opcode::IncrementLoopIteration::operation((), context)?;
-            result.push(string.as_str());
-        }
+        // jobgraph patch: the result is built in one buffer (not from a list of `n` slices,
+        // 16 bytes per repetition), after the host agreed to its size (the buffer and the
+        // string made from it are live at once).
+        let unit = if string.as_str().is_latin1() { 1 } else { 2 };
+        let bytes = (n as u64).saturating_mul(len as u64).saturating_mul(unit);
+        context.ensure_can_allocate(bytes.saturating_mul(2))?;
 
         // 6. Return the String value that is made from n copies of S appended together.
-        Ok(JsString::concat_array(&result).into())
+        let result = match string.as_str().variant() {
+            crate::string::JsStrVariant::Latin1(units) => {
+                JsString::from(crate::string::JsStr::latin1(&units.repeat(n)))
+            }
+            crate::string::JsStrVariant::Utf16(units) => {
+                JsString::from(crate::string::JsStr::utf16(&units.repeat(n)))
+            }
+        };
+        Ok(result.into())
     }
 
     /// `String.prototype.slice( beginIndex [, endIndex] )`
@@ -990,7 +1000,10 @@ impl String {
         // 10. Let index be ! StringIndexOf(S, searchStr, start).
         // 11. If index is not -1, return true.
         // 12. Return false.
-        Ok(string.index_of(search_str.as_str(), start).is_some().into())
+        Ok(context
+            .index_of(string.as_str(), search_str.as_str(), start)? // jobgraph patch
+            .is_some()
+            .into())
     }
 
     /// `String.prototype.replace( regexp|substr, newSubstr|function )`
@@ -1059,7 +1072,8 @@ impl String {
 
         // 8. Let position be ! StringIndexOf(string, searchString, 0).
         // 9. If position is -1, return string.
-        let Some(position) = string.index_of(search_string.as_str(), 0) else {
+        let Some(position) = context.index_of(string.as_str(), search_string.as_str(), 0)? // jobgraph patch
+        else {
             return Ok(string.into());
         };
 
@@ -1189,7 +1203,7 @@ impl String {
         let mut match_positions = Vec::new();
 
         // 10. Let position be ! StringIndexOf(string, searchString, 0).
-        let mut position = string.index_of(search_string.as_str(), 0);
+        let mut position = context.index_of(string.as_str(), search_string.as_str(), 0)?; // jobgraph patch
 
         // 11. Repeat, while position is not -1,
         while let Some(p) = position {
@@ -1197,7 +1211,7 @@ impl String {
             match_positions.push(p);
 
             // b. Set position to ! StringIndexOf(string, searchString, position + advanceBy).
-            position = string.index_of(search_string.as_str(), p + advance_by);
+            position = context.index_of(string.as_str(), search_string.as_str(), p + advance_by)?; // jobgraph patch
         }
 
         // 12. Let endOfLastMatch be 0.
@@ -1244,6 +1258,7 @@ impl String {
             };
 
             // d. Set result to the string-concatenation of result, preserved, and replacement.
+            context.interrupt_tick()?; // jobgraph patch: the result grows by a replacement per match
             result.extend(preserved.iter());
             result.extend(replacement.iter());
 
@@ -1299,8 +1314,8 @@ impl String {
         let start = pos.clamp_finite(0, len) as usize;
 
         // 8. Return 𝔽(! StringIndexOf(S, searchStr, start)).
-        Ok(string
-            .index_of(search_str.as_str(), start)
+        Ok(context
+            .index_of(string.as_str(), search_str.as_str(), start)? // jobgraph patch
             .map_or(-1, |i| i as i64)
             .into())
     }
@@ -1389,6 +1404,7 @@ impl String {
         if let Some(end) = len.checked_sub(search_len) {
             // 11. For each non-negative integer i starting with start such that i ≤ len - searchLen, in descending order, do
             for i in (0..=min(start, end)).rev() {
+                context.interrupt_tick()?; // jobgraph patch: the search is quadratic
                 // a. Let candidate be the substring of S from i to i + searchLen.
                 let candidate = string.get_expect(i..i + search_len);
 
@@ -1567,6 +1583,10 @@ impl String {
         }
 
         let filler_len = filler.len() as u64;
+
+        // jobgraph patch: the host agrees to the sizes first (the filler as UTF-16 code units,
+        // the result at most as many).
+        context.ensure_can_allocate(fill_len.saturating_mul(2).saturating_add(int_max_length.saturating_mul(2)))?;
 
         // 9. Let truncatedStringFiller be the String value consisting of repeated
         // concatenations of filler truncated to length fillLen.
@@ -2020,7 +2040,7 @@ impl String {
         let mut i = 0;
 
         // 13. Let j be ! StringIndexOf(S, R, 0).
-        let mut j = this_str.index_of(separator_str.as_str(), 0);
+        let mut j = context.index_of(this_str.as_str(), separator_str.as_str(), 0)?; // jobgraph patch
 
         // 14. Repeat, while j is not -1
         while let Some(index) = j {
@@ -2040,7 +2060,7 @@ impl String {
             i = index + separator_length;
 
             // e. Set j to ! StringIndexOf(S, R, i).
-            j = this_str.index_of(separator_str.as_str(), i);
+            j = context.index_of(this_str.as_str(), separator_str.as_str(), i)?; // jobgraph patch
         }
 
         // 15. Let T be the substring of S from i.

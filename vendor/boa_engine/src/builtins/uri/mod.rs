@@ -244,7 +244,7 @@ pub(crate) fn encode_uri(
     let unescaped_uri_set = is_uri_reserved_or_uri_unescaped_or_number_sign;
 
     // 3. Return ? Encode(uriString, unescapedURISet).
-    Ok(JsValue::from(encode(&uri_string, unescaped_uri_set)?))
+    Ok(JsValue::from(encode(&uri_string, unescaped_uri_set, context)?))
 }
 
 /// Builtin JavaScript `encodeURIComponent ( uriComponent )` function.
@@ -276,6 +276,7 @@ pub(crate) fn encode_uri_component(
     Ok(JsValue::from(encode(
         &component_string,
         unescaped_uri_component_set,
+        context,
     )?))
 }
 
@@ -289,7 +290,7 @@ pub(crate) fn encode_uri_component(
 ///  - [ECMAScript reference][spec]
 ///
 /// [spec]: https://tc39.es/ecma262/#sec-encode
-fn encode<F>(string: &JsString, unescaped_set: F) -> JsResult<JsString>
+fn encode<F>(string: &JsString, unescaped_set: F, context: &mut Context) -> JsResult<JsString>
 where
     F: Fn(u16) -> bool,
 {
@@ -303,6 +304,7 @@ where
     let mut k = 0;
     // 4. Repeat,
     loop {
+        context.interrupt_tick()?; // jobgraph patch: up to 9 code units out per unit in
         // a. If k = strLen, return R.
         if k == str_len {
             return Ok(js_string!(&r[..]));

@@ -688,6 +688,7 @@ pub(crate) fn ordinary_has_property(
 
         context.slot().set_not_cacheable_if_already_prototype();
         context.slot().attributes |= SlotAttributes::PROTOTYPE;
+        context.check_native_stack()?; // jobgraph patch: prototype chains recurse natively
 
         parent
             // 5. If parent is not null, then
@@ -720,6 +721,7 @@ pub(crate) fn ordinary_get(
                 context.slot().attributes |= SlotAttributes::PROTOTYPE;
 
                 // c. Return ? parent.[[Get]](P, Receiver).
+                context.check_native_stack()?; // jobgraph patch
                 parent.__get__(key, receiver, context)
             }
             // b. If parent is null, return undefined.
@@ -773,6 +775,7 @@ pub(crate) fn ordinary_try_get(
                 context.slot().attributes |= SlotAttributes::PROTOTYPE;
 
                 // c. Return ? parent.[[Get]](P, Receiver).
+                context.check_native_stack()?; // jobgraph patch
                 parent.__try_get__(key, receiver, context)
             }
             // b. If parent is null, return undefined.
@@ -834,6 +837,7 @@ pub(crate) fn ordinary_set(
         context.slot().attributes |= SlotAttributes::PROTOTYPE;
 
         // i. Return ? parent.[[Set]](P, V, Receiver).
+        context.check_native_stack()?; // jobgraph patch
         return parent.__set__(key, value, receiver, context);
     }
     // c. Else,

@@ -203,6 +203,27 @@ impl Shape {
         }
     }
 
+    /// The attribute bits of every property of a unique shape, in slot order; `None` for a
+    /// shared shape, whose attributes never change in place (a change makes a new shape).
+    /// (jobgraph patch: a unique shape changes attributes in place, unseen by its address.)
+    #[must_use]
+    pub fn unique_attribute_bits(&self) -> Option<Vec<u8>> {
+        match &self.inner {
+            Inner::Shared(_) => None,
+            Inner::Unique(shape) => Some(shape.attribute_bits()),
+        }
+    }
+
+    /// Whether a unique shape's attribute bits equal `bits` (always `true` for a shared
+    /// shape). Allocation-free. (jobgraph patch)
+    #[must_use]
+    pub fn unique_attributes_equal(&self, bits: &[u8]) -> bool {
+        match &self.inner {
+            Inner::Shared(_) => true,
+            Inner::Unique(shape) => shape.attributes_equal(bits),
+        }
+    }
+
     /// Return location in memory of the [`Shape`].
     #[inline]
     #[must_use]

@@ -228,6 +228,27 @@ impl UniqueShape {
         Self::new(prototype, property_table)
     }
 
+    /// The attribute bits of every property, in slot order. (jobgraph patch)
+    pub(crate) fn attribute_bits(&self) -> Vec<u8> {
+        self.property_table()
+            .borrow()
+            .keys
+            .iter()
+            .map(|(_, slot)| slot.attributes.bits())
+            .collect()
+    }
+
+    /// Whether the attribute bits of every property equal `bits`. (jobgraph patch)
+    pub(crate) fn attributes_equal(&self, bits: &[u8]) -> bool {
+        let table = self.property_table().borrow();
+        table.keys.len() == bits.len()
+            && table
+                .keys
+                .iter()
+                .zip(bits)
+                .all(|((_, slot), bits)| slot.attributes.bits() == *bits)
+    }
+
     /// Gets all keys first strings then symbols in creation order.
     pub(crate) fn keys(&self) -> Vec<PropertyKey> {
         self.property_table().borrow().keys()

@@ -365,9 +365,10 @@ async fn load_dyn_import(
         Err(err) => {
             // a. Perform ! Call(promiseCapability.[[Reject]], undefined, « moduleCompletion.[[Value]] »).
             let err = err.into_opaque(&mut context.borrow_mut())?;
-            cap.reject()
-                .call(&JsValue::undefined(), &[err], &mut context.borrow_mut())
-                .expect("default `reject` function cannot throw");
+            // jobgraph patch: the host's interrupt hook may stop any call (it records the stop
+            // and raises it again at its next check): the error is dropped, not a panic.
+            let _dropped = cap.reject()
+                .call(&JsValue::undefined(), &[err], &mut context.borrow_mut());
 
             // b. Return unused.
             return Ok(());
@@ -419,9 +420,10 @@ async fn load_dyn_import(
             .with_message("import.defer() and import.source() require the 'experimental' feature")
             .into();
         let err = JsError::into_opaque(err, &mut context.borrow_mut())?;
-        cap.reject()
-            .call(&JsValue::undefined(), &[err], &mut context.borrow_mut())
-            .expect("default `reject` function cannot throw");
+        // jobgraph patch: the host's interrupt hook may stop any call (it records the stop
+        // and raises it again at its next check): the error is dropped, not a panic.
+        let _dropped = cap.reject()
+            .call(&JsValue::undefined(), &[err], &mut context.borrow_mut());
         return Ok(());
     }
 
@@ -436,9 +438,10 @@ async fn load_dyn_import(
             .with_message("source phase import is not available for this module")
             .into();
         let err = JsError::into_opaque(err, &mut context.borrow_mut())?;
-        cap.reject()
-            .call(&JsValue::undefined(), &[err], &mut context.borrow_mut())
-            .expect("default `reject` function cannot throw");
+        // jobgraph patch: the host's interrupt hook may stop any call (it records the stop
+        // and raises it again at its next check): the error is dropped, not a panic.
+        let _dropped = cap.reject()
+            .call(&JsValue::undefined(), &[err], &mut context.borrow_mut());
         return Ok(());
     }
 
@@ -453,9 +456,10 @@ async fn load_dyn_import(
         NativeFunction::from_copy_closure_with_captures(
             |_, args, cap, context| {
                 //     a. Perform ! Call(promiseCapability.[[Reject]], undefined, « reason »).
-                cap.reject()
-                    .call(&JsValue::undefined(), args, context)
-                    .expect("default `reject` function cannot throw");
+                // jobgraph patch: the host's interrupt hook may stop any call (it records the stop
+                // and raises it again at its next check): the error is dropped, not a panic.
+                let _dropped = cap.reject()
+                    .call(&JsValue::undefined(), args, context);
 
                 //     b. Return unused.
                 Ok(JsValue::undefined())
@@ -476,9 +480,10 @@ async fn load_dyn_import(
                 if let Err(e) = module.link(context) {
                     // i. Perform ! Call(promiseCapability.[[Reject]], undefined, « link.[[Value]] »).
                     let e = e.into_opaque(context)?;
-                    cap.reject()
-                        .call(&JsValue::undefined(), &[e], context)
-                        .expect("default `reject` function cannot throw");
+                    // jobgraph patch: the host's interrupt hook may stop any call (it records the stop
+                    // and raises it again at its next check): the error is dropped, not a panic.
+                    let _dropped = cap.reject()
+                        .call(&JsValue::undefined(), &[e], context);
                     // ii. Return unused.
                     return Ok(JsValue::undefined());
                 }
@@ -496,9 +501,10 @@ async fn load_dyn_import(
                             let namespace = module.namespace(context);
 
                             // ii. Perform ! Call(promiseCapability.[[Resolve]], undefined, « namespace »).
-                            cap.resolve()
-                                .call(&JsValue::undefined(), &[namespace.into()], context)
-                                .expect("default `resolve` function cannot throw");
+                            // jobgraph patch: the host's interrupt hook may stop any call (it records the stop
+                            // and raises it again at its next check): the error is dropped, not a panic.
+                            let _dropped = cap.resolve()
+                                .call(&JsValue::undefined(), &[namespace.into()], context);
 
                             // iii. Return unused.
                             Ok(JsValue::undefined())

@@ -21,7 +21,9 @@ impl ConcatToString {
             let val = context.vm.get_register(value.into()).clone();
             strings.push(val.to_string(context)?);
         }
-        let s = JsString::concat_array(&strings.iter().map(JsString::as_str).collect::<Vec<_>>());
+        let strings = strings.iter().map(JsString::as_str).collect::<Vec<_>>();
+        context.ensure_can_concat(&strings)?; // jobgraph patch
+        let s = JsString::concat_array(&strings);
         context.vm.set_register(string.into(), s.into());
         Ok(())
     }

@@ -20,7 +20,9 @@ impl IncrementLoopIteration {
         }
 
         frame.loop_iteration_count = previous_iteration_count.wrapping_add(1);
-        Ok(())
+        // jobgraph patch: loops of callbacks that a built-in runs (`forEach`, `sort`, …) are
+        // outside the embedder's budgeted slices; the host hook sees them.
+        context.interrupt_tick()
     }
 }
 

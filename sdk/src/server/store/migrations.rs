@@ -1,0 +1,130 @@
+//! The SQLite schema, as numbered migrations. `PRAGMA user_version` holds the number of
+//! migrations applied; each runs in its own transaction with the version bump, so a crash
+//! leaves the database at one version or the next. Never edit a released migration: append.
+
+use rusqlite::Connection;
+
+/// Migration N (1-based) is `MIGRATIONS[N - 1]`.
+const MIGRATIONS: &[&str] = &[
+    // 1: clients, tokens, templates, jobs, triggers.
+    r"
+    CREATE TABLE clients (
+        client_id   TEXT PRIMARY KEY,
+        org         TEXT NOT NULL,
+        secret_hash TEXT NOT NULL,
+        created_at  INTEGER NOT NULL
+    );
+    CREATE TABLE tokens (
+        token_hash BLOB PRIMARY KEY,
+        client_id  TEXT NOT NULL,
+        org        TEXT NOT NULL,
+        expires_at INTEGER NOT NULL
+    ) WITHOUT ROWID;
+    CREATE INDEX tokens_by_expiry ON tokens (expires_at);
+    CREATE TABLE templates (
+        id             TEXT PRIMARY KEY,
+        org            TEXT NOT NULL,
+        latest_version INTEGER NOT NULL,
+        created_at     INTEGER NOT NULL,
+        deleted_at     INTEGER
+    );
+    CREATE INDEX templates_by_org ON templates (org, created_at);
+    CREATE TABLE template_versions (
+        template_id TEXT NOT NULL REFERENCES templates (id),
+        version     INTEGER NOT NULL,
+        fields      TEXT NOT NULL,
+        source_hash TEXT NOT NULL,
+        edited_by   TEXT NOT NULL,
+        created_at  INTEGER NOT NULL,
+        PRIMARY KEY (template_id, version)
+    ) WITHOUT ROWID;
+    CREATE TABLE jobs (
+        id             TEXT PRIMARY KEY,
+        org            TEXT NOT NULL,
+        latest_version INTEGER NOT NULL,
+        created_at     INTEGER NOT NULL,
+        deleted_at     INTEGER
+    );
+    CREATE INDEX jobs_by_org ON jobs (org, created_at);
+    CREATE TABLE job_versions (
+        job_id        TEXT NOT NULL REFERENCES jobs (id),
+        version       INTEGER NOT NULL,
+        name          TEXT NOT NULL,
+        execution     TEXT NOT NULL,
+        processing    TEXT NOT NULL,
+        state         TEXT NOT NULL,
+        desired_state TEXT NOT NULL,
+        tags          TEXT NOT NULL,
+        definition    TEXT NOT NULL,
+        resolved      TEXT NOT NULL,
+        templates     TEXT NOT NULL,
+        edited_by     TEXT NOT NULL,
+        created_at    INTEGER NOT NULL,
+        PRIMARY KEY (job_id, version)
+    ) WITHOUT ROWID;
+    CREATE TABLE triggers (
+        id          TEXT PRIMARY KEY,
+        payload     TEXT NOT NULL,
+        received_at INTEGER NOT NULL
+    );
+    ",
+];
+
+/// The schema version this build writes.
+pub const SCHEMA_VERSION: usize = MIGRATIONS.len();
+
+/// Why the schema could not be brought up to date.
+#[derive(Debug, thiserror::Error)]
+pub enum MigrationError {
+    /// The database was written by a newer build.
+    #[error("the database has schema version {found}, newer than this build's {SCHEMA_VERSION}")]
+    TooNew {
+        /// Its version.
+        found: usize,
+    },
+    /// SQLite failed.
+    #[error(transparent)]
+    Sqlite(#[from] rusqlite::Error),
+}
+
+/// Applies every migration the database lacks.
+pub fn migrate(connection: &mut Connection) -> Result<(), MigrationError> {
+    let found: i64 = connection.query_row("PRAGMA user_version", [], |row| row.get(0))?;
+    let found = usize::try_from(found).unwrap_or(0);
+    if found > SCHEMA_VERSION {
+        return Err(MigrationError::TooNew { found });
+    }
+    for (index, sql) in MIGRATIONS.iter().enumerate().skip(found) {
+        let tx = connection.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
+        tx.execute_batch(sql)?;
+        tx.pragma_update(
+            None,
+            "user_version",
+            i64::try_from(index + 1).unwrap_or(i64::MAX),
+        )?;
+        tx.commit()?;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn migrates_once_and_refuses_newer() {
+        let mut db = Connection::open_in_memory().unwrap();
+        migrate(&mut db).unwrap();
+        migrate(&mut db).unwrap();
+        let version: i64 = db
+            .query_row("PRAGMA user_version", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(version, SCHEMA_VERSION as i64);
+        db.pragma_update(None, "user_version", SCHEMA_VERSION as i64 + 1)
+            .unwrap();
+        assert!(matches!(
+            migrate(&mut db),
+            Err(MigrationError::TooNew { .. })
+        ));
+    }
+}

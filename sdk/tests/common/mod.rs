@@ -1,0 +1,336 @@
+//! Helpers of the service tests: start the real `jobgraph serve` binary on a loopback port
+//! (ready when it prints `ready`), and a minimal HTTP/1.1 client over `std::net`.
+
+#![allow(dead_code)]
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::{SocketAddr, TcpStream};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::sync::{Mutex, Once};
+use std::time::Duration;
+
+use serde_json::{Value, json};
+
+/// Servers still running when the test binary exits are killed (the harness exits through
+/// `exit`, which runs `atexit` handlers): shared servers live in statics, never dropped.
+static RUNNING: Mutex<Vec<u32>> = Mutex::new(Vec::new());
+
+extern "C" fn kill_servers() {
+    if let Ok(pids) = RUNNING.lock() {
+        for pid in pids.iter() {
+            // SAFETY: kill(2) with a pid this process spawned; no memory is touched.
+            unsafe {
+                libc::kill(*pid as libc::pid_t, libc::SIGKILL);
+            }
+        }
+    }
+}
+
+/// A running `jobgraph serve`.
+pub struct Server {
+    pub child: Child,
+    pub addr: SocketAddr,
+    pub data: PathBuf,
+    /// The `ID:SECRET` it generated, if it did.
+    pub generated: Option<(String, String)>,
+    /// Its stdout lines up to `ready`.
+    pub banner: Vec<String>,
+    _dir: Option<tempfile::TempDir>,
+}
+
+impl Server {
+    /// Starts the server in a new temporary data folder.
+    pub fn start(args: &[&str]) -> Server {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let data = dir.path().to_owned();
+        let mut server = Server::start_in(&data, args);
+        server._dir = Some(dir);
+        server
+    }
+
+    /// Starts the server on `data` (kept after it stops); its log goes to `data/server.log`.
+    pub fn start_in(data: &Path, args: &[&str]) -> Server {
+        static ATEXIT: Once = Once::new();
+        ATEXIT.call_once(|| {
+            // SAFETY: registers a plain extern "C" function.
+            unsafe {
+                libc::atexit(kill_servers);
+            }
+        });
+        std::fs::create_dir_all(data).expect("data dir");
+        let log = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(data.join("server.log"))
+            .expect("log file");
+        let mut child = Command::new(env!("CARGO_BIN_EXE_jobgraph"))
+            .arg("serve")
+            .args(["--addr", "127.0.0.1:0", "--data"])
+            .arg(data.join("db"))
+            .args(args)
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::from(log))
+            .spawn()
+            .expect("start jobgraph serve");
+        RUNNING.lock().unwrap().push(child.id());
+        let mut lines = BufReader::new(child.stdout.take().expect("stdout")).lines();
+        let mut banner = Vec::new();
+        let mut addr = None;
+        let mut generated = None;
+        let mut expect_credential = false;
+        for line in lines.by_ref() {
+            let line = line.expect("read stdout");
+            if expect_credential {
+                let (id, secret) = line.split_once(':').expect("ID:SECRET");
+                generated = Some((id.to_owned(), secret.to_owned()));
+                expect_credential = false;
+            }
+            if line.starts_with("generated a client") {
+                expect_credential = true;
+            }
+            if let Some(rest) = line.strip_prefix("listening on http://") {
+                let text = rest.split_whitespace().next().unwrap();
+                addr = Some(text.parse().expect("address"));
+            }
+            let ready = line == "ready";
+            banner.push(line);
+            if ready {
+                break;
+            }
+        }
+        // Keep reading stdout so that the server never blocks on a full pipe.
+        std::thread::spawn(move || for _ in lines {});
+        Server {
+            child,
+            addr: addr.unwrap_or_else(|| {
+                panic!("no address printed: {banner:?}; log: {}", read_log(data))
+            }),
+            data: data.to_owned(),
+            generated,
+            banner,
+            _dir: None,
+        }
+    }
+
+    /// The server's stderr so far.
+    pub fn log(&self) -> String {
+        read_log(&self.data)
+    }
+
+    /// A request; a connection that fails or closes without an answer is status 0.
+    pub fn try_call(
+        &self,
+        method: &str,
+        path: &str,
+        token: Option<&str>,
+        body: Option<&Value>,
+    ) -> Response {
+        let mut headers = Vec::new();
+        if let Some(token) = token {
+            headers.push(("Authorization".to_owned(), format!("Bearer {token}")));
+        }
+        let body = body.map(|b| {
+            headers.push(("Content-Type".into(), "application/json".into()));
+            b.to_string().into_bytes()
+        });
+        try_request(self.addr, method, path, &headers, body.as_deref()).unwrap_or(Response {
+            status: 0,
+            headers: Vec::new(),
+            body: String::new(),
+        })
+    }
+
+    /// A request.
+    pub fn call(
+        &self,
+        method: &str,
+        path: &str,
+        token: Option<&str>,
+        body: Option<&Value>,
+    ) -> Response {
+        let mut headers = Vec::new();
+        if let Some(token) = token {
+            headers.push(("Authorization".to_owned(), format!("Bearer {token}")));
+        }
+        let body = body.map(|b| {
+            headers.push(("Content-Type".into(), "application/json".into()));
+            b.to_string().into_bytes()
+        });
+        request(self.addr, method, path, &headers, body.as_deref())
+    }
+
+    /// An access token for a client.
+    pub fn token(&self, id: &str, secret: &str) -> String {
+        let response = self.call(
+            "POST",
+            "/oauth/token",
+            None,
+            Some(&json!({"client_id": id, "client_secret": secret,
+                         "audience": "service", "grant_type": "client_credentials"})),
+        );
+        assert_eq!(response.status, 200, "{}", response.body);
+        response.json()["access_token"]
+            .as_str()
+            .expect("access_token")
+            .to_owned()
+    }
+
+    /// Kills it with SIGKILL and waits.
+    pub fn kill9(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn read_log(data: &Path) -> String {
+    std::fs::read_to_string(data.join("server.log")).unwrap_or_default()
+}
+
+/// An HTTP response.
+#[derive(Debug)]
+pub struct Response {
+    pub status: u16,
+    pub headers: Vec<(String, String)>,
+    pub body: String,
+}
+
+impl Response {
+    pub fn json(&self) -> Value {
+        serde_json::from_str(&self.body)
+            .unwrap_or_else(|e| panic!("not JSON ({e}): {:?} (status {})", self.body, self.status))
+    }
+
+    pub fn header(&self, name: &str) -> Option<&str> {
+        self.headers
+            .iter()
+            .find(|(k, _)| k.eq_ignore_ascii_case(name))
+            .map(|(_, v)| v.as_str())
+    }
+
+    /// The `error` field of a JSON error body, which must also carry `message`.
+    pub fn error(&self) -> String {
+        let body = self.json();
+        assert!(body["message"].is_string(), "no message: {body}");
+        body["error"].as_str().expect("error field").to_owned()
+    }
+}
+
+/// One request on a fresh connection (`Connection: close`).
+pub fn request(
+    addr: SocketAddr,
+    method: &str,
+    path: &str,
+    headers: &[(String, String)],
+    body: Option<&[u8]>,
+) -> Response {
+    try_request(addr, method, path, headers, body).expect("an HTTP response")
+}
+
+/// [`request`], `None` when the connection fails or closes without an answer.
+pub fn try_request(
+    addr: SocketAddr,
+    method: &str,
+    path: &str,
+    headers: &[(String, String)],
+    body: Option<&[u8]>,
+) -> Option<Response> {
+    let mut stream = TcpStream::connect(addr).ok()?;
+    stream
+        .set_read_timeout(Some(Duration::from_secs(60)))
+        .unwrap();
+    let mut head = format!("{method} {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n");
+    for (k, v) in headers {
+        head.push_str(&format!("{k}: {v}\r\n"));
+    }
+    if let Some(body) = body {
+        head.push_str(&format!("Content-Length: {}\r\n", body.len()));
+    } else if method != "GET" && method != "DELETE" {
+        head.push_str("Content-Length: 0\r\n");
+    }
+    head.push_str("\r\n");
+    let mut bytes = head.into_bytes();
+    bytes.extend_from_slice(body.unwrap_or_default());
+    // The server may answer (413) before reading a large body: a failed write is fine.
+    let _ = stream.write_all(&bytes);
+    let mut raw = Vec::new();
+    let _ = stream.read_to_end(&mut raw);
+    parse_response(&raw)
+}
+
+fn parse_response(raw: &[u8]) -> Option<Response> {
+    let split = raw.windows(4).position(|w| w == b"\r\n\r\n")?;
+    let head = String::from_utf8_lossy(&raw[..split]);
+    let mut lines = head.split("\r\n");
+    let status = lines
+        .next()
+        .and_then(|l| l.split_whitespace().nth(1))
+        .and_then(|s| s.parse().ok())?;
+    let headers: Vec<(String, String)> = lines
+        .filter_map(|l| l.split_once(':'))
+        .map(|(k, v)| (k.trim().to_owned(), v.trim().to_owned()))
+        .collect();
+    let mut body = raw[split + 4..].to_vec();
+    let chunked = headers
+        .iter()
+        .any(|(k, v)| k.eq_ignore_ascii_case("transfer-encoding") && v.contains("chunked"));
+    if chunked {
+        let mut out = Vec::new();
+        let mut rest = &body[..];
+        while let Some(end) = rest.windows(2).position(|w| w == b"\r\n") {
+            let size = usize::from_str_radix(String::from_utf8_lossy(&rest[..end]).trim(), 16)
+                .unwrap_or(0);
+            if size == 0 {
+                break;
+            }
+            out.extend_from_slice(&rest[end + 2..end + 2 + size]);
+            rest = &rest[end + 2 + size + 2..];
+        }
+        body = out;
+    }
+    Some(Response {
+        status,
+        headers,
+        body: String::from_utf8_lossy(&body).into_owned(),
+    })
+}
+
+/// A template body: a `logs-filter` vertex `f` whose query is `level:<level>`.
+pub fn filter_template(name: &str) -> Value {
+    json!({
+        "name": name,
+        "description": "keeps one level",
+        "inputSchema": {"type": "object",
+            "properties": {"level": {"type": "string", "default": "error"}}},
+        "template": "({vertices: [{type: 'logs-filter', name: 'f', query: {type: 'simple-query', query: 'level:' + level + ' by ' + user.getName()}}], edges: []})",
+        "inputs": {"input": "f:input"},
+        "outputs": {"output": "f:output"}
+    })
+}
+
+/// A job with one template operation of `template_id`.
+pub fn job_using(name: &str, template_id: &str, level: &str) -> Value {
+    json!({
+        "name": name,
+        "execution": "ASYNCHRONOUS",
+        "processing": "STREAMING",
+        "jobGraph": {
+            "vertices": [
+                {"type": "logs-iceberg-table-source", "name": "src", "table": "logs", "processing": "STREAM",
+                 "query": {"type": "simple-query", "query": "*"}},
+                {"type": "template-operation", "name": "errors", "templateId": template_id,
+                 "templateInputs": {"level": level}},
+                {"type": "logs-sync-sink", "name": "sink"}
+            ],
+            "edges": ["src -> errors", "errors -> sink"]
+        }
+    })
+}

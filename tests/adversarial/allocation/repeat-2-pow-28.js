@@ -1,0 +1,2 @@
+// 'x'.repeat(2**28) (issue 9).
+'x'.repeat(2 ** 28).length

@@ -1,0 +1,3 @@
+// A string doubled forever, default limits (issue 9).
+let s = 'x';
+while (true) s = s + s;
