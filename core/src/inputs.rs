@@ -165,16 +165,35 @@ impl Patterns {
 /// `pattern` as ECMA-262 says, compiled by regress with the `u` flag (Unicode mode, as JSON
 /// Schema implementations read patterns), widened as the built-in engines are: a backslash may
 /// escape any ASCII punctuation character (`\_`, `\@`), as patterns without the flag allow.
+///
+/// Patterns are compiled and matched exactly as boa's `RegExp` does with the `u` flag (code
+/// points of a `JsString` in, UTF-16 text searched), so that the wasm build reuses boa's
+/// instantiations of regress's generic parser and matcher instead of adding UTF-8 ones
+/// (~60 KB of code).
 struct EcmaPatterns;
 
 /// A pattern compiled by [`EcmaPatterns`].
 struct EcmaPattern(regress::Regex);
 
+impl EcmaPatterns {
+    fn regex(pattern: &str) -> Option<regress::Regex> {
+        let pattern = boa_engine::JsString::from(pattern);
+        let flags = regress::Flags::from("u");
+        regress::Regex::from_unicode(
+            pattern
+                .code_points()
+                .map(boa_engine::string::CodePoint::as_u32),
+            flags,
+        )
+        .ok()
+    }
+}
+
 impl jsonschema::PatternEngine for EcmaPatterns {
     fn compile(&self, pattern: &str) -> Option<Box<dyn jsonschema::PatternMatcher>> {
-        let regex = match regress::Regex::with_flags(pattern, "u") {
-            Ok(regex) => regex,
-            Err(_) => regress::Regex::with_flags(&widen_identity_escapes(pattern)?, "u").ok()?,
+        let regex = match Self::regex(pattern) {
+            Some(regex) => regex,
+            None => Self::regex(&widen_identity_escapes(pattern)?)?,
         };
         Some(Box::new(EcmaPattern(regex)))
     }
@@ -208,7 +227,8 @@ fn widen_identity_escapes(pattern: &str) -> Option<String> {
 
 impl jsonschema::PatternMatcher for EcmaPattern {
     fn is_match(&self, text: &str) -> bool {
-        self.0.find(text).is_some()
+        let text: Vec<u16> = text.encode_utf16().collect();
+        self.0.find_from_utf16(&text, 0).next().is_some()
     }
 }
 
