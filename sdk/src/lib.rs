@@ -5,6 +5,9 @@
 //! processes, see `docs/sandbox.md`), the `jobgraph` command-line client, and, with the
 //! `server` feature (on by default), the service behind `jobgraph serve` ([`server`]).
 
+pub mod api;
+#[cfg(feature = "client")]
+pub mod client;
 pub mod directory;
 pub mod process_sandbox;
 pub mod sandbox_worker;

@@ -116,6 +116,7 @@ fn flags(limits: &Map<String, Value>) -> Vec<String> {
             "maxOutputVertices" => ("--max-output-vertices", n),
             "maxOutputBytes" => ("--max-output-bytes", n),
             "maxNesting" => ("--max-nesting", n),
+            "resolutionTimeoutMs" => ("--resolution-timeout-ms", n),
             other => panic!("no CLI flag for the limit {other}"),
         };
         out.push(flag.to_owned());

@@ -4,7 +4,8 @@
 // sandbox cannot interrupt ends in the worker's termination instead of hanging this process.
 // Cases the in-process sandbox stops must give exactly the native outcome; cases marked
 // `isolated-only` must be stopped: by a limit, by the worker's wall-clock kill (TIMEOUT) or by
-// the wasm memory cap (WASM_TRAP). Writes target/adversarial/npm.json for docs/sandbox.md.
+// the wasm memory cap (WASM_TRAP); cases marked `wasm: "stack-trap: …"` may trap on V8's call
+// stack instead of the limit they expect natively. Writes target/adversarial/npm.json for docs/sandbox.md.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync, mkdirSync, writeFileSync } from "node:fs";
@@ -123,6 +124,13 @@ test("adversarial corpus through the npm package (worker resolver)", { timeout: 
       // limit or by the host. Both are safe stops, and the table records which one it was.
       if (detail && c.expect.limit === "time" && outcome.error?.code === "TIMEOUT") detail = null;
       if (detail && isolatedOnly && (stoppedByHost || outcome.error?.limit)) detail = null;
+      // Cases marked `wasm: "stack-trap: …"` recurse deeper than V8's own call stack allows
+      // before the engine's checks see it (issue 15): a trap that names the call stack, and a
+      // replaced instance, is the expected safe stop; anything else still fails.
+      const stackTrap = typeof c.wasm === "string" && c.wasm.startsWith("stack-trap");
+      if (detail && stackTrap && outcome.error?.code === "WASM_TRAP" && /Maximum call stack size exceeded/.test(outcome.error.message)) {
+        detail = null;
+      }
       if (!detail && ms > limits.timeoutMs * 1.5 + 250) {
         detail = `took ${ms.toFixed(0)} ms, more than 1.5× the time limit (+250 ms for the worker's restart)`;
       }

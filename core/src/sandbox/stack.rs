@@ -45,12 +45,36 @@ fn stack_position() -> usize {
     std::hint::black_box(&raw const marker) as usize
 }
 
-/// Runs `f` with [`native_stack_limit`] set to `limit`.
+/// Runs `f` with [`native_stack_limit`] set to `limit`, and the parser's stack floor set for
+/// it ([`parser_floor`]).
 fn with_limit<T>(limit: usize, f: impl FnOnce() -> T) -> T {
+    use boa_engine::parser::parser::nesting::set_stack_floor;
     let outer = LIMIT.with(|l| l.replace(limit));
+    set_stack_floor(parser_floor(limit));
     let value = f();
     LIMIT.with(|l| l.set(outer));
+    set_stack_floor(parser_floor(outer));
     value
+}
+
+/// The lowest address the parser may reach for a script whose stack limit is `limit`: half the
+/// script stack above it, natively. The nesting limit bounds the tree's depth, but productions
+/// cost different native stack per level (several KiB in a debug build): a source that would
+/// need more fails with the nesting error, and the compiler, which walks the same tree, still
+/// has the other half. 0 (no check) without a limit and in wasm, where parser frames are not
+/// on the stack that addresses measure.
+#[cfg(not(target_family = "wasm"))]
+fn parser_floor(limit: usize) -> usize {
+    if limit == 0 {
+        0
+    } else {
+        limit.saturating_add(SCRIPT_STACK_BYTES / 2)
+    }
+}
+
+#[cfg(target_family = "wasm")]
+fn parser_floor(_limit: usize) -> usize {
+    0
 }
 
 /// Stack on which scripts are parsed, compiled and run (~100 KiB per nesting level in debug

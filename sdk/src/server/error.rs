@@ -7,31 +7,10 @@
 
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
-use serde::Serialize;
-use utoipa::ToSchema;
 
 use super::store::StoreError;
 
-/// An error body.
-#[derive(Debug, Clone, Serialize, ToSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct ErrorBody {
-    /// What went wrong. For resolution and test errors it starts with the contract prefix
-    /// (`Template not found`, `Input validation failed`, `JavaScript execution failed`, …);
-    /// for `POST /oauth/token` it is the RFC 6749 error code.
-    pub error: String,
-    /// The same text as `error` (RFC 6749 errors: the description).
-    pub message: String,
-    /// RFC 6749 errors: what is wrong, in words (named as RFC 6749 §5.2 names it).
-    #[serde(rename = "error_description", skip_serializing_if = "Option::is_none")]
-    pub error_description: Option<String>,
-    /// Resolution errors: a stable code such as `TEMPLATE_NOT_FOUND`.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub code: Option<String>,
-    /// 409: the current version of the template or job.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub current_version: Option<u64>,
-}
+pub use crate::api::ErrorBody;
 
 /// A failed request.
 #[derive(Debug, thiserror::Error)]

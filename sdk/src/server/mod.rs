@@ -31,7 +31,7 @@ pub mod ids;
 mod jobs;
 mod log;
 pub mod model;
-mod request_docs;
+pub(crate) mod request_docs;
 mod routes;
 mod run;
 mod scripts;

@@ -1,64 +1,13 @@
-//! The shapes the API answers with (and documents in `/openapi.json`).
+//! The shapes the API answers with (and documents in `/openapi.json`). The types are defined
+//! once in [`crate::api`], shared with the client; here is how records become them.
 
-use indexmap::IndexMap;
 use serde::Serialize;
-use serde_json::{Map, Value};
 use utoipa::ToSchema;
 
+pub use crate::api::{Items, JobOut, TemplateOut, TemplateSummary, TriggerAccepted};
+
 use super::ids::iso8601;
-use super::request_docs::{DraftOutputDoc, JobGraphDoc};
 use super::store::{JobRecord, TemplateFields, TemplateRecord};
-
-/// A list: `{items: […]}`.
-#[derive(Debug, Serialize, ToSchema)]
-pub struct Items<T> {
-    /// The elements.
-    pub items: Vec<T>,
-}
-
-/// One template version.
-#[derive(Debug, Serialize, ToSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct TemplateOut {
-    /// Template id (16 URL-safe characters).
-    pub id: String,
-    /// Name.
-    pub name: String,
-    /// Description.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub description: Option<String>,
-    /// This version (1, 2, …).
-    pub version: u64,
-    /// Owning organization.
-    pub organization_id: String,
-    /// When version 1 was created (ISO 8601 UTC).
-    pub created_at: String,
-    /// When this version was created (ISO 8601 UTC).
-    pub updated_at: String,
-    /// The parameters' JSON Schema.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[schema(value_type = Option<Object>)]
-    pub input_schema: Option<Value>,
-    /// The script.
-    pub template: String,
-    /// Input map.
-    #[schema(value_type = BTreeMap<String, String>)]
-    pub inputs: IndexMap<String, String>,
-    /// Output map.
-    #[schema(value_type = BTreeMap<String, String>)]
-    pub outputs: IndexMap<String, String>,
-    /// Draft outputs.
-    #[schema(value_type = Vec<DraftOutputDoc>)]
-    pub draft_outputs: Vec<jobgraph_core::DraftOutput>,
-    /// SHA-256 of the script and the schema (`Template::source_hash`).
-    pub source_hash: String,
-    /// Whether this is the latest version.
-    pub is_latest: bool,
-    /// Same as `isLatest` (the public client reads either).
-    pub latest: bool,
-    /// The client that wrote this version.
-    pub edited_by: String,
-}
 
 impl From<TemplateRecord> for TemplateOut {
     fn from(record: TemplateRecord) -> Self {
@@ -92,27 +41,6 @@ impl From<TemplateRecord> for TemplateOut {
     }
 }
 
-/// A template in a list: its latest version, without the script.
-#[derive(Debug, Serialize, ToSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct TemplateSummary {
-    /// Template id.
-    pub id: String,
-    /// Name.
-    pub name: String,
-    /// Description.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub description: Option<String>,
-    /// Latest version.
-    pub version: u64,
-    /// Owning organization.
-    pub organization_id: String,
-    /// When version 1 was created.
-    pub created_at: String,
-    /// When the latest version was created.
-    pub updated_at: String,
-}
-
 impl From<TemplateRecord> for TemplateSummary {
     fn from(record: TemplateRecord) -> Self {
         TemplateSummary {
@@ -125,44 +53,6 @@ impl From<TemplateRecord> for TemplateSummary {
             updated_at: iso8601(record.updated_at_ms),
         }
     }
-}
-
-/// A job version.
-#[derive(Debug, Serialize, ToSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct JobOut {
-    /// Job id.
-    pub id: String,
-    /// Name.
-    pub name: String,
-    /// Owning organization.
-    pub organization_id: String,
-    /// `SYNCHRONOUS` or `ASYNCHRONOUS`.
-    pub execution: String,
-    /// `BATCH` or `STREAMING`.
-    pub processing: String,
-    /// Always `PENDING`: this service stores and resolves jobs and runs none.
-    pub state: String,
-    /// What the job was asked to do (`RUNNING` by default).
-    pub desired_state: String,
-    /// The graph as submitted, or resolved with `?resolved=true`.
-    #[schema(value_type = JobGraphDoc)]
-    pub job_graph: Value,
-    /// Tags.
-    #[schema(value_type = Object)]
-    pub tags: Map<String, Value>,
-    /// When version 1 was created.
-    pub created_at: String,
-    /// When this version was created.
-    pub updated_at: String,
-    /// This version.
-    pub version: u64,
-    /// The client that wrote this version.
-    pub edited_by: String,
-    /// Whether this is the latest version.
-    pub is_latest: bool,
-    /// Ids of the templates its resolution used.
-    pub template_ids: Vec<String>,
 }
 
 impl JobOut {
@@ -191,13 +81,6 @@ impl JobOut {
             template_ids: fields.templates,
         }
     }
-}
-
-/// `202` of `POST /v1/triggers`.
-#[derive(Debug, Serialize, ToSchema)]
-pub struct TriggerAccepted {
-    /// The trigger's id.
-    pub id: String,
 }
 
 /// `GET /healthz`.

@@ -114,9 +114,51 @@ impl Server {
         }
     }
 
+    /// Starts the server in a new temporary data folder with a `--config` file holding
+    /// `settings` (JSON, without secrets).
+    pub fn start_with_config(settings: &Value, args: &[&str]) -> Server {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let config = dir.path().join("config.json");
+        std::fs::write(&config, settings.to_string()).expect("config file");
+        let config = config.to_string_lossy().into_owned();
+        let mut all = vec!["--config", config.as_str()];
+        all.extend_from_slice(args);
+        let data = dir.path().join("data");
+        let mut server = Server::start_in(&data, &all);
+        server._dir = Some(dir);
+        server
+    }
+
     /// The server's stderr so far.
     pub fn log(&self) -> String {
         read_log(&self.data)
+    }
+
+    /// Log lines holding every one of `parts` (each request is one line:
+    /// `method=… path=… status=… latency_ms=… org=…`).
+    pub fn log_lines(&self, parts: &[&str]) -> usize {
+        self.log()
+            .lines()
+            .filter(|line| parts.iter().all(|p| line.contains(p)))
+            .count()
+    }
+
+    /// Waits (up to 10 s) until at least `n` log lines hold `parts`, then returns how many
+    /// do: the log line of a request may be written just after its answer was sent.
+    pub fn wait_log_lines(&self, parts: &[&str], n: usize) -> usize {
+        let deadline = std::time::Instant::now() + Duration::from_secs(10);
+        loop {
+            let count = self.log_lines(parts);
+            if count >= n || std::time::Instant::now() > deadline {
+                return count;
+            }
+            std::thread::sleep(Duration::from_millis(10));
+        }
+    }
+
+    /// `http://ADDR`.
+    pub fn url(&self) -> String {
+        format!("http://{}", self.addr)
     }
 
     /// A request; a connection that fails or closes without an answer is status 0.

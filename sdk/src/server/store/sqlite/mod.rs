@@ -6,7 +6,7 @@
 
 use std::path::Path;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError, TryLockError};
 
 use rusqlite::{Connection, OpenFlags, OptionalExtension, TransactionBehavior, params};
 use serde_json::Value;
@@ -78,6 +78,26 @@ impl From<rusqlite::Error> for StoreError {
     }
 }
 
+impl Inner {
+    /// A reader connection no other request holds, if there is one (round robin from a
+    /// rotating start, so readers wear evenly); else waits for the next in turn. Waiting on a
+    /// busy reader while another is free made the tail latency of reads.
+    fn free_reader(&self) -> MutexGuard<'_, Connection> {
+        let count = self.readers.len();
+        let start = self.next_reader.fetch_add(1, Ordering::Relaxed);
+        for offset in 0..count {
+            match self.readers[(start + offset) % count].try_lock() {
+                Ok(reader) => return reader,
+                Err(TryLockError::Poisoned(poisoned)) => return poisoned.into_inner(),
+                Err(TryLockError::WouldBlock) => {}
+            }
+        }
+        self.readers[start % count]
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+    }
+}
+
 impl SqliteStore {
     /// Opens (creating it if needed) the database file at `path`, applies the migrations, and
     /// opens `readers` reader connections.
@@ -120,10 +140,7 @@ impl SqliteStore {
         let inner = Arc::clone(&self.inner);
         Box::pin(async move {
             tokio::task::spawn_blocking(move || {
-                let n = inner.next_reader.fetch_add(1, Ordering::Relaxed) % inner.readers.len();
-                let reader = inner.readers[n]
-                    .lock()
-                    .unwrap_or_else(PoisonError::into_inner);
+                let reader = inner.free_reader();
                 f(&reader)
             })
             .await

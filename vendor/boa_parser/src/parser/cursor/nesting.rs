@@ -32,6 +32,27 @@ pub const DEFAULT_LIMIT: u32 = 1024;
 
 thread_local! {
     static LIMIT: Cell<u32> = const { Cell::new(DEFAULT_LIMIT) };
+    static STACK_FLOOR: Cell<usize> = const { Cell::new(0) };
+}
+
+/// Sets the lowest native stack address the parsers of this thread may reach (the stack grows
+/// down; 0: no check). The level count bounds the depth of the tree, but the native frames
+/// one level costs differ by production and build (several KiB per level in a debug build):
+/// past this address parsing fails with the nesting error instead of running off the stack.
+/// Only meaningful where locals live on the native stack (not in wasm).
+pub fn set_stack_floor(address: usize) {
+    STACK_FLOOR.with(|f| f.set(address));
+}
+
+/// Whether the caller's frame is below the floor set with [`set_stack_floor`].
+#[inline(always)]
+fn below_stack_floor() -> bool {
+    let floor = STACK_FLOOR.with(Cell::get);
+    if floor == 0 {
+        return false;
+    }
+    let marker = 0u8;
+    (std::hint::black_box(&raw const marker) as usize) < floor
 }
 
 /// Sets the nesting limit of the parsers created on this thread from now on (`None`: the
@@ -83,7 +104,7 @@ impl Nesting {
 
     /// Whether the limit is passed.
     pub(crate) fn exceeded(&self) -> bool {
-        self.depth.max(self.deepest()) > self.limit
+        self.depth.max(self.deepest()) > self.limit || below_stack_floor()
     }
 
     /// The error for a limit passed at `position`.

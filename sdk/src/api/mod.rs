@@ -1,0 +1,18 @@
+//! The bodies of the service's API: one definition shared by the service (feature `server`,
+//! which also derives their OpenAPI schemas) and the client (feature `client`). Compiled
+//! with neither feature, so that any program can read and write the API's JSON.
+//!
+//! - Answers: [`TemplateOut`], [`TemplateSummary`], [`JobOut`], [`Items`],
+//!   [`TriggerAccepted`], [`ErrorBody`].
+//! - Requests: [`TemplateInput`] (create and update), [`TemplateTest`], [`CreateJob`],
+//!   [`UpdateJob`], with [`Execution`] and [`Processing`].
+//!
+//! Field names are the wire's (`camelCase`); `docs/api.md` lists every endpoint.
+
+mod requests;
+mod responses;
+
+pub use requests::{
+    CreateJob, Execution, Processing, TemplateInput, TemplateTest, TestValues, UpdateJob,
+};
+pub use responses::{ErrorBody, Items, JobOut, TemplateOut, TemplateSummary, TriggerAccepted};
