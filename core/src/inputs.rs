@@ -491,7 +491,10 @@ mod tests {
                 let err = InputSchema::compile_with(Some(&json!({"pattern": invalid})), engine)
                     .err()
                     .unwrap_or_else(|| panic!("{engine:?} accepted {invalid}"));
-                assert!(err.to_string().contains("regex"), "{engine:?} {invalid}: {err}");
+                assert!(
+                    err.to_string().contains("regex"),
+                    "{engine:?} {invalid}: {err}"
+                );
             }
         }
     }

@@ -148,8 +148,7 @@ impl PreparedRealm {
         // A script that is valid but not as a block (two top-level functions of one name, a
         // function and a `var` of one name) runs in a fresh context, as written.
         let units = super::utf16(&wrapped);
-        let Ok(script) = Script::parse(Source::from_utf16(&units), None, &mut self.context)
-        else {
+        let Ok(script) = Script::parse(Source::from_utf16(&units), None, &mut self.context) else {
             return Ok(None);
         };
         if script.codeblock(&mut self.context).is_err() {
