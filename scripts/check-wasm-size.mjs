@@ -1,11 +1,13 @@
 // Fails when the shipped .wasm (pkg/wasm/jobgraph_wasm_bg.wasm, after scripts/build-pkg.sh) is
 // larger than its budget, compressed as a web server sends it. Run by scripts/test.sh.
-// Budget: issue 12's goal is <= 1.1 MB gzip and <= 750 KB brotli; until it is met, the ceiling is
-// the size reached (bench/RESULTS.md, "Package size (issue 12)") plus ~1 %, so it can only shrink.
+// Budget: issue 12's goal is <= 1.1 MB gzip and <= 750 KB brotli, not reached without giving up
+// script features or per-operation speed (bench/RESULTS.md, "Package size (issue 12)": what
+// remains and why). Until it is met, the ceiling is the size reached (gzip 1 607 6xx B, brotli
+// 1 080 6xx B) plus ~1 %, so the package can only shrink; lower it whenever the package shrinks.
 import { readFile } from "node:fs/promises";
 import { brotliCompressSync, constants, gzipSync } from "node:zlib";
 
-const BUDGET = { gzip: 1_785_000, brotli: 1_150_000 };
+const BUDGET = { gzip: 1_625_000, brotli: 1_092_000 };
 const GOAL = { gzip: 1_100_000, brotli: 750_000 };
 
 const bytes = await readFile(new URL("../pkg/wasm/jobgraph_wasm_bg.wasm", import.meta.url));
