@@ -214,6 +214,13 @@ export declare function testTemplate(template: Template, input?: TestInput, opti
 /** Every problem of a graph, each with its JSON pointer; `[]` when valid. */
 export declare function validateJobGraph(graph: unknown): Problem[];
 
+/**
+ * Every problem of `values` against an input schema (JSON Schema 2020-12, as a template's
+ * `inputSchema`; `undefined` accepts anything); `[]` when valid. Defaults are not filled.
+ * Throws `INVALID_ARGUMENT` when the schema itself is invalid.
+ */
+export declare function validateInputs(inputSchema: Json | undefined, values: Json): Problem[];
+
 export interface Endpoint {
   vertex: string;
   port?: string;

@@ -255,6 +255,14 @@ export function validateJobGraph(graph) {
   return call(() => instance().validateJobGraphJson(text));
 }
 
+/**
+ * Every problem of `values` against an input schema (JSON Schema 2020-12, as a template's
+ * `inputSchema`), each with its JSON pointer; `[]` when valid. Defaults are not filled.
+ */
+export function validateInputs(inputSchema, values) {
+  return call(() => instance().validateInputsJson(JSON.stringify(inputSchema ?? true), JSON.stringify(values ?? null)));
+}
+
 /** Parses `from[:port] -> to[:port]`. */
 export function parseEdge(text) {
   const value = String(text);

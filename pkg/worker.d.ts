@@ -1,4 +1,4 @@
-import type { Edge, Job, JobGraph, Problem, Resolution, ResolveOptions, Template, TestInput, TestOptions } from "./index.js";
+import type { Edge, Job, JobGraph, Json, Problem, Resolution, ResolveOptions, Template, TestInput, TestOptions } from "./index.js";
 
 export interface WorkerResolverOptions {
   /** Wall-clock limit of one call, ms (default 5000). Past it the worker is terminated and replaced, and the call fails with a `JobgraphError` of code `TIMEOUT`. */
@@ -14,6 +14,7 @@ export interface WorkerResolver {
   resolve<T extends Job | JobGraph>(job: T, options?: ResolveOptions): Promise<Resolution<T>>;
   testTemplate(template: Template, input?: TestInput, options?: TestOptions): Promise<JobGraph>;
   validateJobGraph(graph: unknown): Promise<Problem[]>;
+  validateInputs(inputSchema: Json | undefined, values: Json): Promise<Problem[]>;
   parseEdge(text: string): Promise<Edge>;
   formatEdge(edge: Edge): Promise<string>;
   /** How many times the worker was replaced (after a time-out, a trap, a crash or an exit). */

@@ -8,7 +8,7 @@ import { JobgraphError, compiledModule } from "./index.js";
 
 const isNode = typeof process !== "undefined" && process.versions?.node != null && typeof window === "undefined";
 const ENTRY = new URL("./worker-entry.js", import.meta.url);
-const METHODS = new Set(["resolve", "testTemplate", "validateJobGraph", "parseEdge", "formatEdge"]);
+const METHODS = new Set(["resolve", "testTemplate", "validateJobGraph", "validateInputs", "parseEdge", "formatEdge"]);
 const PREFIX = "JavaScript execution failed";
 
 async function spawn(module) {
@@ -193,6 +193,7 @@ export async function createWorkerResolver(options = {}) {
     },
     testTemplate: (template, input = {}, opts = {}) => enqueue("testTemplate", [template, input, opts]),
     validateJobGraph: (graph) => enqueue("validateJobGraph", [graph]),
+    validateInputs: (inputSchema, values) => enqueue("validateInputs", [inputSchema, values]),
     parseEdge: (text) => enqueue("parseEdge", [text]),
     formatEdge: (edge) => enqueue("formatEdge", [edge]),
     /** How many times the worker was replaced (after a time-out, a trap or a crash). */

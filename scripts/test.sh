@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Runs every check and test of the project:
 #   Rust: format, lints, unit + conformance + JSON Schema suite + CLI + doc tests, wasm32 check;
-#   npm package: build, conformance parity in Node and in headless Chromium, worker and trap
-#   recovery, the draft-preview page in Chromium.
+#   npm package: build, size budget of the .wasm, conformance parity and the JSON Schema Test
+#   Suite in Node and in headless Chromium, worker and trap recovery, the draft-preview page.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -33,6 +33,8 @@ cargo check -p jobgraph-core --target wasm32-unknown-unknown --quiet
 
 echo "== building the npm package (pkg/)" >&2
 bash scripts/build-pkg.sh
+echo "== size of the shipped .wasm (budget: scripts/check-wasm-size.mjs)" >&2
+node scripts/check-wasm-size.mjs
 mkdir -p target/conformance
 # Built with the workspace's features, as by `cargo test` above: `cargo run -p` alone would
 # unify features for one package and rebuild boa_engine (minutes in CI).

@@ -45,20 +45,36 @@ impl InputSchema {
     /// Compiles a schema as JSON Schema 2020-12. `None` accepts any object.
     ///
     /// Fails with the schema problem when the schema itself is invalid.
+    ///
+    /// `pattern` and `patternProperties` are matched by [`Patterns::DEFAULT`].
     pub fn compile(schema: Option<&Value>) -> Result<Self, SchemaError> {
+        Self::compile_with(schema, Patterns::DEFAULT)
+    }
+
+    /// [`InputSchema::compile`] with the given engine for `pattern` and `patternProperties`.
+    fn compile_with(schema: Option<&Value>, patterns: Patterns) -> Result<Self, SchemaError> {
         let Some(schema) = schema else {
             return Ok(InputSchema {
                 schema: Value::Bool(true),
                 validator: None,
             });
         };
-        let validator = jsonschema::draft202012::options()
-            .with_retriever(NoRemoteDocuments)
-            .build(schema)
-            .map_err(|e| SchemaError {
-                message: e.to_string(),
-                schema_path: e.schema_path().as_str().to_owned(),
-            })?;
+        // Without built-in engines, jsonschema's own meta-schema validation (the schema is
+        // checked against the 2020-12 meta-schema, which has patterns) needs an engine too.
+        #[cfg(target_family = "wasm")]
+        jsonschema::set_default_pattern_engine(&EcmaPatterns);
+        let options = jsonschema::draft202012::options().with_retriever(NoRemoteDocuments);
+        let options = match patterns {
+            #[cfg(not(target_family = "wasm"))]
+            Patterns::BuiltIn => options,
+            Patterns::Ecma => {
+                options.with_pattern_options(jsonschema::PatternOptions::custom(&EcmaPatterns))
+            }
+        };
+        let validator = options.build(schema).map_err(|e| SchemaError {
+            message: e.to_string(),
+            schema_path: e.schema_path().as_str().to_owned(),
+        })?;
         Ok(InputSchema {
             schema: schema.clone(),
             validator: Some(validator),
@@ -70,20 +86,26 @@ impl InputSchema {
         self.validator.as_ref().is_none_or(|v| v.is_valid(instance))
     }
 
-    /// Fills `default`s into `values`, then validates; returns the filled values or every
-    /// violation, each with the JSON pointer of the offending input.
-    pub fn check(&self, mut values: Value) -> Result<Value, Vec<Problem>> {
-        fill_defaults(&self.schema, &self.schema, &mut values, 0);
+    /// Every violation of `instance` as given (no `default` filling), each with the JSON pointer
+    /// of the offending value; empty when it is valid.
+    pub fn problems(&self, instance: &Value) -> Vec<Problem> {
         let Some(validator) = &self.validator else {
-            return Ok(values);
+            return Vec::new();
         };
-        let problems: Vec<Problem> = validator
-            .iter_errors(&values)
+        validator
+            .iter_errors(instance)
             .map(|e| Problem {
                 pointer: e.instance_path().as_str().to_owned(),
                 message: e.to_string(),
             })
-            .collect();
+            .collect()
+    }
+
+    /// Fills `default`s into `values`, then validates; returns the filled values or every
+    /// violation, each with the JSON pointer of the offending input.
+    pub fn check(&self, mut values: Value) -> Result<Value, Vec<Problem>> {
+        fill_defaults(&self.schema, &self.schema, &mut values, 0);
+        let problems = self.problems(&values);
         if problems.is_empty() {
             Ok(values)
         } else {
@@ -107,6 +129,106 @@ fn at_schema(path: &str) -> String {
         String::new()
     } else {
         format!(" (at schema {path})")
+    }
+}
+
+/// The regular-expression engine of `pattern` and `patternProperties` (`format: "regex"` is an
+/// annotation in 2020-12, as every format is here; jsonschema's own ECMA-262 syntax check would
+/// apply if formats were asserted, the same in every build).
+///
+/// Both engines give ECMA-262 results: the native build passes the optional ECMA-262 regex tests
+/// of the JSON Schema Test Suite with either, and the unit tests below check that they agree on
+/// every suite test.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Patterns {
+    /// jsonschema's built-in engines (native only): the pattern translated to Rust syntax and
+    /// matched by `regex` in linear time, or by `fancy-regex` with its backtrack limit when it
+    /// needs look-around or backreferences. No pattern can stall a server thread.
+    #[cfg(not(target_family = "wasm"))]
+    BuiltIn,
+    /// regress, the ECMA-262 engine of boa's `RegExp` (already in the module, so `pattern`
+    /// costs the wasm build no second regex engine). It backtracks without a limit, like
+    /// `RegExp` in a script; the package's worker resolver (`jobgraph/worker`) is the hard stop.
+    #[cfg_attr(not(any(test, target_family = "wasm")), allow(dead_code))]
+    Ecma,
+}
+
+impl Patterns {
+    /// Built-in natively, regress in the wasm build.
+    #[cfg(not(target_family = "wasm"))]
+    const DEFAULT: Patterns = Patterns::BuiltIn;
+    /// Built-in natively, regress in the wasm build.
+    #[cfg(target_family = "wasm")]
+    const DEFAULT: Patterns = Patterns::Ecma;
+}
+
+/// `pattern` as ECMA-262 says, compiled by regress with the `u` flag (Unicode mode, as JSON
+/// Schema implementations read patterns), widened as the built-in engines are: a backslash may
+/// escape any ASCII punctuation character (`\_`, `\@`), as patterns without the flag allow.
+///
+/// Patterns are compiled and matched exactly as boa's `RegExp` does with the `u` flag (code
+/// points of a `JsString` in, UTF-16 text searched), so that the wasm build reuses boa's
+/// instantiations of regress's generic parser and matcher instead of adding UTF-8 ones
+/// (~60 KB of code).
+struct EcmaPatterns;
+
+/// A pattern compiled by [`EcmaPatterns`].
+struct EcmaPattern(regress::Regex);
+
+impl EcmaPatterns {
+    fn regex(pattern: &str) -> Option<regress::Regex> {
+        let pattern = boa_engine::JsString::from(pattern);
+        let flags = regress::Flags::from("u");
+        regress::Regex::from_unicode(
+            pattern
+                .code_points()
+                .map(boa_engine::string::CodePoint::as_u32),
+            flags,
+        )
+        .ok()
+    }
+}
+
+impl jsonschema::PatternEngine for EcmaPatterns {
+    fn compile(&self, pattern: &str) -> Option<Box<dyn jsonschema::PatternMatcher>> {
+        let regex = match Self::regex(pattern) {
+            Some(regex) => regex,
+            None => Self::regex(&widen_identity_escapes(pattern)?)?,
+        };
+        Some(Box::new(EcmaPattern(regex)))
+    }
+}
+
+/// `pattern` with each identity escape of an ASCII punctuation character that the `u` flag does
+/// not allow (`\_`, `\-` outside a class, `\@`) written as `\xHH`; `None` when there is none.
+fn widen_identity_escapes(pattern: &str) -> Option<String> {
+    /// Characters the `u` flag lets a backslash escape: SyntaxCharacter and `/`.
+    const ALLOWED: &str = "^$\\.*+?()[]{}|/";
+    let mut out = String::with_capacity(pattern.len() + 8);
+    let mut changed = false;
+    let mut chars = pattern.chars();
+    while let Some(c) = chars.next() {
+        out.push(c);
+        if c != '\\' {
+            continue;
+        }
+        match chars.next() {
+            Some(e) if e.is_ascii_punctuation() && !ALLOWED.contains(e) => {
+                out.pop();
+                out.push_str(&format!("\\x{:02X}", u32::from(e)));
+                changed = true;
+            }
+            Some(e) => out.push(e),
+            None => {}
+        }
+    }
+    changed.then_some(out)
+}
+
+impl jsonschema::PatternMatcher for EcmaPattern {
+    fn is_match(&self, text: &str) -> bool {
+        let text: Vec<u16> = text.encode_utf16().collect();
+        self.0.find_from_utf16(&text, 0).next().is_some()
     }
 }
 
@@ -282,6 +404,99 @@ mod tests {
             "took {:?}",
             started.elapsed()
         );
+    }
+
+    /// Every test of the JSON Schema Test Suite copy (required 2020-12 tests and the optional
+    /// ECMA-262 regex tests), run with both pattern engines: both give the expected verdict.
+    #[test]
+    fn both_pattern_engines_pass_the_suite() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../tests/json-schema-test-suite/draft2020-12");
+        let mut files: Vec<_> = std::fs::read_dir(&dir)
+            .unwrap()
+            .chain(std::fs::read_dir(dir.join("optional")).unwrap())
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.extension().is_some_and(|x| x == "json"))
+            .collect();
+        files.sort();
+        let (mut run, mut failures) = (0, Vec::new());
+        for file in &files {
+            let groups: Vec<Value> =
+                serde_json::from_str(&std::fs::read_to_string(file).unwrap()).unwrap();
+            for group in &groups {
+                if group["schema"].to_string().contains("localhost:1234") {
+                    continue;
+                }
+                for engine in [Patterns::BuiltIn, Patterns::Ecma] {
+                    let schema = InputSchema::compile_with(Some(&group["schema"]), engine)
+                        .unwrap_or_else(|e| panic!("{file:?} {}: {e}", group["description"]));
+                    for test in group["tests"].as_array().unwrap() {
+                        run += 1;
+                        if schema.is_valid(&test["data"]) != test["valid"].as_bool().unwrap() {
+                            failures.push(format!(
+                                "{engine:?}: {} / {}",
+                                group["description"], test["description"]
+                            ));
+                        }
+                    }
+                }
+            }
+        }
+        assert!(failures.is_empty(), "{}", failures.join("\n"));
+        assert!(run > 2 * 1300, "only {run} runs");
+    }
+
+    /// Patterns where a naive engine goes wrong: both engines read them as ECMA-262 does.
+    #[test]
+    fn both_pattern_engines_agree_on_ecma_262() {
+        let cases: &[(&str, &str, bool)] = &[
+            (r"^\d+$", "123", true),
+            (r"^\d+$", "\u{0664}", false), // Arabic-Indic digit: \d is ASCII only
+            (r"^\w+$", "é", false),        // \w is ASCII only
+            (r"^\s$", "\u{2003}", true),   // \s includes Unicode spaces
+            (r"^abc$", "abc\n", false),    // $ is the end of input, not before a newline
+            (r"(?<=a)b", "ab", true),      // look-behind
+            (r"(?<!a)b", "ab", false),
+            (r"^(a)\1$", "aa", true), // backreference
+            (r"^\p{Lu}+$", "ÀB", true),
+            (r"^.$", "🐲", true), // one code point, not two UTF-16 units
+            (r"^[^x]$", "🐲", true),
+            (r"a{2,3}", "xaay", true),
+            (r"\_", "a_b", true), // identity escape, valid without the `u` flag
+            (r"a\-b\@", "a-b@", true),
+            (r"^[\_\-]+$", "_-", true),
+            (r"^[\_\-]+$", "_a", false),
+        ];
+        for engine in [Patterns::BuiltIn, Patterns::Ecma] {
+            for (pattern, text, expected) in cases {
+                let schema = InputSchema::compile_with(Some(&json!({"pattern": pattern})), engine)
+                    .unwrap_or_else(|e| panic!("{engine:?} {pattern}: {e}"));
+                assert_eq!(
+                    schema.is_valid(&json!(text)),
+                    *expected,
+                    "{engine:?}: {pattern} on {text:?}"
+                );
+                let schema = InputSchema::compile_with(
+                    Some(&json!({"patternProperties": {*pattern: false}})),
+                    engine,
+                )
+                .unwrap();
+                assert_eq!(
+                    schema.is_valid(&json!({*text: 1})),
+                    !*expected,
+                    "{engine:?}: patternProperties {pattern} on {text:?}"
+                );
+            }
+            for invalid in ["(", "[a-", "a**", r"\p{NoSuchProperty}"] {
+                let err = InputSchema::compile_with(Some(&json!({"pattern": invalid})), engine)
+                    .err()
+                    .unwrap_or_else(|| panic!("{engine:?} accepted {invalid}"));
+                assert!(
+                    err.to_string().contains("regex"),
+                    "{engine:?} {invalid}: {err}"
+                );
+            }
+        }
     }
 
     #[test]

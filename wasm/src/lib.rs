@@ -398,6 +398,21 @@ pub fn test_template_json(
     json_out(&graph.to_value())
 }
 
+/// Every problem of `values` (JSON text) against an input schema (JSON text, JSON Schema
+/// 2020-12 as templates' `inputSchema`), each `{pointer, message}`; defaults are not filled.
+#[wasm_bindgen(js_name = validateInputsJson)]
+pub fn validate_inputs_json(schema: String, values: String) -> Result<JsValue, JsValue> {
+    let schema: Value = parse_json(&schema, "inputSchema")?;
+    let values: Value = parse_json(&values, "values")?;
+    let compiled = jobgraph_core::InputSchema::compile(Some(&schema)).map_err(|e| {
+        RawError::usage(format!(
+            "inputSchema is not a valid JSON Schema 2020-12: {e}"
+        ))
+        .into_js()
+    })?;
+    to_js(&compiled.problems(&values))
+}
+
 /// Every problem of a graph (JSON text), each `{pointer, message}`.
 #[wasm_bindgen(js_name = validateJobGraphJson)]
 pub fn validate_job_graph_json(graph: String) -> Result<JsValue, JsValue> {

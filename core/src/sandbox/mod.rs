@@ -162,6 +162,15 @@ impl ScriptRequest {
     }
 }
 
+/// A script's source as UTF-16, the input every parse of the sandbox gives boa: boa parses
+/// `eval` and `Function` bodies from UTF-16 (and, patched, `JSON.parse` too), so one
+/// instantiation of its generic parser serves all of them (a UTF-8 one was ~250 KB of
+/// WebAssembly code). The parser reads code points either way: positions, errors and results
+/// are those of the UTF-8 source.
+fn utf16(source: &str) -> Vec<u16> {
+    source.encode_utf16().collect()
+}
+
 #[cfg(test)]
 mod engine_guard_tests;
 #[cfg(test)]

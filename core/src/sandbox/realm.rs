@@ -136,7 +136,8 @@ impl PreparedRealm {
     fn compile(&mut self, source: &str) -> JsResult<Option<Script>> {
         // The source must be a script on its own: the parse reports syntax errors where the
         // author wrote them, and a source that only parses wrapped (`} … {`) is refused.
-        let mut parser = boa_engine::parser::Parser::new(Source::from_bytes(source));
+        let units = super::utf16(source);
+        let mut parser = boa_engine::parser::Parser::new(Source::from_utf16(&units));
         parser.parse_script(
             &boa_engine::ast::scope::Scope::new_global(),
             self.context.interner_mut(),
@@ -146,8 +147,8 @@ impl PreparedRealm {
         };
         // A script that is valid but not as a block (two top-level functions of one name, a
         // function and a `var` of one name) runs in a fresh context, as written.
-        let Ok(script) = Script::parse(Source::from_bytes(&wrapped), None, &mut self.context)
-        else {
+        let units = super::utf16(&wrapped);
+        let Ok(script) = Script::parse(Source::from_utf16(&units), None, &mut self.context) else {
             return Ok(None);
         };
         if script.codeblock(&mut self.context).is_err() {

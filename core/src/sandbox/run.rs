@@ -109,7 +109,8 @@ fn run_fresh(input: &ScriptInput<'_>, limits: &Limits) -> Result<ScriptOutput, S
     set_parser_limit(limits);
     let (mut context, state) = new_context().map_err(|e| cannot_create(&e))?;
     state.max_nesting.set(limits.effective_nesting());
-    let outcome = match Script::parse(Source::from_bytes(input.source), None, &mut context) {
+    let units = super::utf16(input.source);
+    let outcome = match Script::parse(Source::from_utf16(&units), None, &mut context) {
         Ok(script) => evaluate(&mut context, &state, &script, input, limits, 0),
         Err(error) => Err(ScriptError::Failed(syntax_failure(
             &error,

@@ -1,6 +1,6 @@
 // Compiled with `tsc --noEmit --strict` in scripts/test.sh: the package's types are precise
 // enough for real use, and wrong use is rejected (the @ts-expect-error lines must stay errors).
-import { JobgraphError, createResolver, formatEdge, parseEdge, resolve, testTemplate, validateJobGraph } from "jobgraph";
+import { JobgraphError, createResolver, formatEdge, parseEdge, resolve, testTemplate, validateInputs, validateJobGraph } from "jobgraph";
 import type { CacheStats, Job, JobGraph, Problem, Resolver, Template } from "jobgraph";
 import { createWorkerResolver } from "jobgraph/worker";
 
@@ -19,6 +19,7 @@ async function main(): Promise<void> {
   const origin = resolved.provenance?.["op.v"]?.templateVersion;
   const lazy = await resolve(graph, { fetchTemplate: async (id, version) => (id === "t" && version === undefined ? template : null) });
   const problems: Problem[] = validateJobGraph(lazy.output);
+  const inputProblems: Problem[] = validateInputs({ type: "object", properties: { q: { pattern: "^x" } } }, { q: "y" });
   const tested: JobGraph = testTemplate(template, { values: { q: 1 }, isDraft: true }, { checkValidJobGraph: true });
   const text: string = formatEdge(parseEdge("a -> b:c"));
   try {
@@ -42,7 +43,7 @@ async function main(): Promise<void> {
   const worker = await createWorkerResolver({ timeoutMs: 500 });
   const edge = await worker.parseEdge("a -> b");
   await worker.terminate();
-  console.log(name, origin, problems, tested, text, edge.from.vertex);
+  console.log(name, origin, problems, inputProblems, tested, text, edge.from.vertex);
 
   // @ts-expect-error: an edge is text in a graph, not a number
   const bad: JobGraph = { vertices: [], edges: [1] };

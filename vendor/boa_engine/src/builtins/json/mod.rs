@@ -258,7 +258,11 @@ impl Json {
         let script_string = format!("({json_string});");
 
         // 4-10. Parse and evaluate the script
-        let source = Source::from_bytes(&script_string);
+        // jobgraph patch: parsed as UTF-16, as `eval` and `Function` parse, so that the generic
+        // parser is instantiated once (a second instantiation for UTF-8 input was ~250 KB of
+        // WebAssembly code). Same code points, same result.
+        let script_units: Vec<u16> = script_string.encode_utf16().collect();
+        let source = Source::from_utf16(&script_units);
         let mut parser = Parser::new(source);
         parser.set_json_parse();
 

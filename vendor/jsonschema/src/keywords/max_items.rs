@@ -1,0 +1,94 @@
+use crate::{
+    compiler,
+    error::ValidationError,
+    keywords::{
+        helpers::{fail_on_non_positive_integer, size_limit},
+        CompilationResult,
+    },
+    paths::{LazyLocation, Location, RefTracker},
+    validator::{evaluate_assertion, EvaluationResult, Validate, ValidationContext},
+    Array, Json, Node,
+};
+use serde_json::{Map, Value};
+
+pub(crate) struct MaxItemsValidator {
+    limit: u64,
+    location: Location,
+}
+
+impl MaxItemsValidator {
+    #[inline]
+    pub(crate) fn compile<'a, F: Json>(
+        ctx: &compiler::Context<F>,
+        schema: &'a Value,
+        location: Location,
+    ) -> CompilationResult<'a, F> {
+        let Some(limit) = size_limit(ctx, schema) else {
+            return Err(fail_on_non_positive_integer(schema, location));
+        };
+        Ok(Box::new(MaxItemsValidator { limit, location }))
+    }
+}
+
+impl<F: Json> Validate<F> for MaxItemsValidator {
+    fn is_valid(&self, instance: &F::Node<'_>, _ctx: &mut ValidationContext) -> bool {
+        if let Some(array) = instance.as_array() {
+            if (array.len() as u64) > self.limit {
+                return false;
+            }
+        }
+        true
+    }
+
+    fn validate<'i>(
+        &self,
+        instance: &F::Node<'i>,
+        location: &LazyLocation,
+        tracker: Option<&RefTracker>,
+        _ctx: &mut ValidationContext,
+    ) -> Result<(), ValidationError<'i>> {
+        if let Some(array) = instance.as_array() {
+            if (array.len() as u64) > self.limit {
+                return Err(ValidationError::max_items(
+                    self.location.clone(),
+                    crate::paths::capture_evaluation_path(tracker, &self.location),
+                    location.into(),
+                    instance.lazy_value(),
+                    self.limit,
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    fn evaluate(
+        &self,
+        instance: &F::Node<'_>,
+        location: &LazyLocation,
+        tracker: Option<&RefTracker>,
+        ctx: &mut ValidationContext,
+    ) -> EvaluationResult {
+        evaluate_assertion::<F, _>(self, instance, location, tracker, ctx)
+    }
+}
+
+#[inline]
+pub(crate) fn compile<'a, F: Json>(
+    ctx: &compiler::Context<F>,
+    _parent: &'a Map<String, Value>,
+    schema: &'a Value,
+) -> Option<CompilationResult<'a, F>> {
+    let location = ctx.location().join("maxItems");
+    Some(MaxItemsValidator::compile(ctx, schema, location))
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::tests_util;
+    use serde_json::json;
+
+    #[test]
+    fn location() {
+        tests_util::assert_schema_location(&json!({"maxItems": 1}), &json!([1, 2]), "/maxItems");
+    }
+}
