@@ -11,21 +11,16 @@
 
 mod rows;
 mod schema;
+mod store;
 
 use std::time::Duration;
 
 use deadpool_postgres::{Manager, ManagerConfig, Pool, PoolError, RecyclingMethod, Runtime};
-use serde_json::Value;
-use tokio_postgres::NoTls;
 use tokio_postgres::error::SqlState;
 use tokio_postgres::types::ToSql;
+use tokio_postgres::{NoTls, Row};
 
-use super::{
-    ClientRecord, GraphForm, JobFields, JobFilter, JobRecord, NewTemplateVersion, Store,
-    StoreError, StoreFuture, TemplateRecord, TokenRecord,
-};
-use crate::server::ids::now_ms;
-use rows::{JOB_COLUMNS, TEMPLATE_COLUMNS, job_record, template_record, version};
+use super::StoreError;
 
 /// How to reach the database and how many connections to keep.
 #[derive(Clone)]
@@ -144,458 +139,34 @@ impl PostgresStore {
         drop(client);
         Ok(PostgresStore { pool })
     }
-}
 
-/// Boxes a future as a [`StoreFuture`].
-fn run<'a, T>(
-    future: impl std::future::Future<Output = Result<T, StoreError>> + Send + 'a,
-) -> StoreFuture<'a, T> {
-    Box::pin(future)
-}
-
-impl Store for PostgresStore {
-    fn kind(&self) -> &'static str {
-        "postgres"
-    }
-
-    fn ping(&self) -> StoreFuture<'_, ()> {
-        run(async move {
-            let db = self.pool.get().await?;
-            db.simple_query("SELECT 1").await?;
-            Ok(())
-        })
-    }
-
-    fn put_client(&self, client: ClientRecord) -> StoreFuture<'_, ()> {
-        run(async move {
-            let db = self.pool.get().await?;
-            let statement = db
-                .prepare_cached(
-                    "INSERT INTO clients (client_id, org, secret_hash, created_at) VALUES ($1, $2, $3, $4) \
-                     ON CONFLICT (client_id) DO UPDATE SET org = excluded.org, secret_hash = excluded.secret_hash",
-                )
-                .await?;
-            db.execute(
-                &statement,
-                &[
-                    &client.client_id,
-                    &client.organization,
-                    &client.secret_hash,
-                    &now_ms(),
-                ],
-            )
-            .await?;
-            Ok(())
-        })
-    }
-
-    fn client(&self, client_id: String) -> StoreFuture<'_, Option<ClientRecord>> {
-        run(async move {
-            let db = self.pool.get().await?;
-            let statement = db
-                .prepare_cached(
-                    "SELECT client_id, org, secret_hash FROM clients WHERE client_id = $1",
-                )
-                .await?;
-            let row = db.query_opt(&statement, &[&client_id]).await?;
-            row.map(|row| {
-                Ok(ClientRecord {
-                    client_id: row.try_get(0)?,
-                    organization: row.try_get(1)?,
-                    secret_hash: row.try_get(2)?,
-                })
-            })
-            .transpose()
-        })
-    }
-
-    fn client_count(&self) -> StoreFuture<'_, u64> {
-        run(async move {
-            let db = self.pool.get().await?;
-            let row = db.query_one("SELECT COUNT(*) FROM clients", &[]).await?;
-            Ok(version(row.try_get(0)?))
-        })
-    }
-
-    fn put_token(&self, token: TokenRecord) -> StoreFuture<'_, ()> {
-        run(async move {
-            let mut db = self.pool.get().await?;
-            let tx = db.transaction().await?;
-            // Tokens expired for a day are of no use to anyone.
-            let purge = tx
-                .prepare_cached("DELETE FROM tokens WHERE expires_at < $1")
-                .await?;
-            tx.execute(&purge, &[&(now_ms() - 86_400_000)]).await?;
-            let insert = tx
-                .prepare_cached(
-                    "INSERT INTO tokens (token_hash, client_id, org, expires_at) VALUES ($1, $2, $3, $4)",
-                )
-                .await?;
-            tx.execute(
-                &insert,
-                &[
-                    &&token.token_hash[..],
-                    &token.client_id,
-                    &token.organization,
-                    &token.expires_at_ms,
-                ],
-            )
-            .await?;
-            tx.commit().await?;
-            Ok(())
-        })
-    }
-
-    fn token(&self, token_hash: [u8; 32]) -> StoreFuture<'_, Option<TokenRecord>> {
-        run(async move {
-            let db = self.pool.get().await?;
-            let statement = db
-                .prepare_cached(
-                    "SELECT client_id, org, expires_at FROM tokens WHERE token_hash = $1",
-                )
-                .await?;
-            let row = db.query_opt(&statement, &[&&token_hash[..]]).await?;
-            row.map(|row| {
-                Ok(TokenRecord {
-                    token_hash,
-                    client_id: row.try_get(0)?,
-                    organization: row.try_get(1)?,
-                    expires_at_ms: row.try_get(2)?,
-                })
-            })
-            .transpose()
-        })
-    }
-
-    fn create_template(
+    /// One statement on a pooled connection (prepared once per connection): its rows.
+    async fn rows(
         &self,
-        id: String,
-        new: NewTemplateVersion,
-    ) -> StoreFuture<'_, TemplateRecord> {
-        run(async move {
-            let mut db = self.pool.get().await?;
-            let tx = db.transaction().await?;
-            let now = now_ms();
-            let insert = tx
-                .prepare_cached(
-                    "INSERT INTO templates (id, org, latest_version, created_at) VALUES ($1, $2, 1, $3)",
-                )
-                .await?;
-            tx.execute(&insert, &[&id, &new.organization, &now]).await?;
-            rows::insert_template_version(&tx, &id, 1, &new, now).await?;
-            tx.commit().await?;
-            Ok(TemplateRecord {
-                id,
-                organization: new.organization,
-                version: 1,
-                latest: true,
-                created_at_ms: now,
-                updated_at_ms: now,
-                source_hash: new.source_hash,
-                edited_by: new.edited_by,
-                fields: new.fields,
-            })
-        })
+        sql: &str,
+        params: &[&(dyn ToSql + Sync)],
+    ) -> Result<Vec<Row>, StoreError> {
+        let db = self.pool.get().await?;
+        let statement = db.prepare_cached(sql).await?;
+        Ok(db.query(&statement, params).await?)
     }
 
-    fn append_template(
+    /// One statement on a pooled connection: its row, if any.
+    async fn row(
         &self,
-        id: String,
-        expected: Option<u64>,
-        new: NewTemplateVersion,
-    ) -> StoreFuture<'_, TemplateRecord> {
-        run(async move {
-            let mut db = self.pool.get().await?;
-            let tx = db.transaction().await?;
-            // The row lock orders concurrent appends, whichever replica they come through.
-            let lock = tx
-                .prepare_cached(
-                    "SELECT latest_version, created_at FROM templates \
-                     WHERE id = $1 AND org = $2 AND deleted_at IS NULL FOR UPDATE",
-                )
-                .await?;
-            let row = tx
-                .query_opt(&lock, &[&id, &new.organization])
-                .await?
-                .ok_or(StoreError::NotFound)?;
-            let current = version(row.try_get(0)?);
-            let created_at: i64 = row.try_get(1)?;
-            let next = current + 1;
-            if expected.is_some_and(|v| v != next) {
-                return Err(StoreError::Conflict { current });
-            }
-            let now = now_ms();
-            rows::insert_template_version(&tx, &id, next, &new, now).await?;
-            let bump = tx
-                .prepare_cached("UPDATE templates SET latest_version = $1 WHERE id = $2")
-                .await?;
-            tx.execute(&bump, &[&rows::sql_version(next), &id]).await?;
-            tx.commit().await?;
-            Ok(TemplateRecord {
-                id,
-                organization: new.organization,
-                version: next,
-                latest: true,
-                created_at_ms: created_at,
-                updated_at_ms: now,
-                source_hash: new.source_hash,
-                edited_by: new.edited_by,
-                fields: new.fields,
-            })
-        })
+        sql: &str,
+        params: &[&(dyn ToSql + Sync)],
+    ) -> Result<Option<Row>, StoreError> {
+        let db = self.pool.get().await?;
+        let statement = db.prepare_cached(sql).await?;
+        Ok(db.query_opt(&statement, params).await?)
     }
 
-    fn template(
-        &self,
-        organization: String,
-        id: String,
-        version: Option<u64>,
-    ) -> StoreFuture<'_, TemplateRecord> {
-        run(async move {
-            let db = self.pool.get().await?;
-            let statement = db
-                .prepare_cached(&format!(
-                    "SELECT {TEMPLATE_COLUMNS} FROM templates t JOIN template_versions v ON v.template_id = t.id \
-                     WHERE t.deleted_at IS NULL AND t.id = $1 AND t.org = $2 \
-                     AND v.version = COALESCE($3::BIGINT, t.latest_version)"
-                ))
-                .await?;
-            let row = db
-                .query_opt(
-                    &statement,
-                    &[&id, &organization, &version.map(rows::sql_version)],
-                )
-                .await?
-                .ok_or(StoreError::NotFound)?;
-            template_record(&row)
-        })
-    }
-
-    fn template_versions(
-        &self,
-        organization: String,
-        id: String,
-    ) -> StoreFuture<'_, Vec<TemplateRecord>> {
-        run(async move {
-            let db = self.pool.get().await?;
-            let statement = db
-                .prepare_cached(&format!(
-                    "SELECT {TEMPLATE_COLUMNS} FROM templates t JOIN template_versions v ON v.template_id = t.id \
-                     WHERE t.deleted_at IS NULL AND t.id = $1 AND t.org = $2 ORDER BY v.version"
-                ))
-                .await?;
-            let versions = db
-                .query(&statement, &[&id, &organization])
-                .await?
-                .iter()
-                .map(template_record)
-                .collect::<Result<Vec<_>, _>>()?;
-            if versions.is_empty() {
-                return Err(StoreError::NotFound);
-            }
-            Ok(versions)
-        })
-    }
-
-    fn list_templates(&self, organization: String) -> StoreFuture<'_, Vec<TemplateRecord>> {
-        run(async move {
-            let db = self.pool.get().await?;
-            let statement = db
-                .prepare_cached(&format!(
-                    "SELECT {TEMPLATE_COLUMNS} FROM templates t JOIN template_versions v ON v.template_id = t.id \
-                     WHERE t.deleted_at IS NULL AND t.org = $1 AND v.version = t.latest_version \
-                     ORDER BY t.created_at, t.id"
-                ))
-                .await?;
-            db.query(&statement, &[&organization])
-                .await?
-                .iter()
-                .map(template_record)
-                .collect()
-        })
-    }
-
-    fn delete_template(&self, organization: String, id: String) -> StoreFuture<'_, ()> {
-        run(async move {
-            let db = self.pool.get().await?;
-            let statement = db
-                .prepare_cached(
-                    "UPDATE templates SET deleted_at = $1 WHERE id = $2 AND org = $3 AND deleted_at IS NULL",
-                )
-                .await?;
-            let n = db
-                .execute(&statement, &[&now_ms(), &id, &organization])
-                .await?;
-            if n == 0 {
-                Err(StoreError::NotFound)
-            } else {
-                Ok(())
-            }
-        })
-    }
-
-    fn deleted_templates(
-        &self,
-        organization: String,
-        ids: Vec<String>,
-    ) -> StoreFuture<'_, Vec<String>> {
-        run(async move {
-            let db = self.pool.get().await?;
-            let statement = db
-                .prepare_cached(
-                    "SELECT id FROM templates WHERE org = $1 AND id = ANY($2) AND deleted_at IS NOT NULL",
-                )
-                .await?;
-            let deleted = db
-                .query(&statement, &[&organization, &ids])
-                .await?
-                .iter()
-                .map(|row| row.try_get::<_, String>(0))
-                .collect::<Result<std::collections::HashSet<_>, _>>()?;
-            Ok(ids.into_iter().filter(|id| deleted.contains(id)).collect())
-        })
-    }
-
-    fn create_job(
-        &self,
-        organization: String,
-        id: String,
-        fields: JobFields,
-    ) -> StoreFuture<'_, JobRecord> {
-        run(async move {
-            let mut db = self.pool.get().await?;
-            let tx = db.transaction().await?;
-            let now = now_ms();
-            let insert = tx
-                .prepare_cached(
-                    "INSERT INTO jobs (id, org, latest_version, created_at) VALUES ($1, $2, 1, $3)",
-                )
-                .await?;
-            tx.execute(&insert, &[&id, &organization, &now]).await?;
-            rows::insert_job_version(&tx, &id, 1, &fields, now).await?;
-            tx.commit().await?;
-            JobRecord::written(id, organization, 1, (now, now), fields)
-        })
-    }
-
-    fn update_job(
-        &self,
-        organization: String,
-        id: String,
-        from_version: Option<u64>,
-        fields: JobFields,
-    ) -> StoreFuture<'_, JobRecord> {
-        run(async move {
-            let mut db = self.pool.get().await?;
-            let tx = db.transaction().await?;
-            let lock = tx
-                .prepare_cached(
-                    "SELECT latest_version, created_at FROM jobs \
-                     WHERE id = $1 AND org = $2 AND deleted_at IS NULL FOR UPDATE",
-                )
-                .await?;
-            let row = tx
-                .query_opt(&lock, &[&id, &organization])
-                .await?
-                .ok_or(StoreError::NotFound)?;
-            let current = version(row.try_get(0)?);
-            let created_at: i64 = row.try_get(1)?;
-            if from_version.is_some_and(|v| v != current) {
-                return Err(StoreError::Conflict { current });
-            }
-            let now = now_ms();
-            rows::insert_job_version(&tx, &id, current + 1, &fields, now).await?;
-            let bump = tx
-                .prepare_cached("UPDATE jobs SET latest_version = $1 WHERE id = $2")
-                .await?;
-            tx.execute(&bump, &[&rows::sql_version(current + 1), &id])
-                .await?;
-            tx.commit().await?;
-            JobRecord::written(id, organization, current + 1, (created_at, now), fields)
-        })
-    }
-
-    fn job(
-        &self,
-        organization: String,
-        id: String,
-        version: Option<u64>,
-        form: GraphForm,
-    ) -> StoreFuture<'_, JobRecord> {
-        run(async move {
-            let db = self.pool.get().await?;
-            let statement = db
-                .prepare_cached(&format!(
-                    "SELECT {JOB_COLUMNS}, {} FROM jobs j JOIN job_versions v ON v.job_id = j.id \
-                     WHERE j.id = $1 AND j.org = $2 AND j.deleted_at IS NULL \
-                     AND v.version = COALESCE($3::BIGINT, j.latest_version)",
-                    form.column()
-                ))
-                .await?;
-            let row = db
-                .query_opt(
-                    &statement,
-                    &[&id, &organization, &version.map(rows::sql_version)],
-                )
-                .await?
-                .ok_or(StoreError::NotFound)?;
-            job_record(&row)
-        })
-    }
-
-    fn list_jobs(
-        &self,
-        organization: String,
-        filter: JobFilter,
-        form: GraphForm,
-    ) -> StoreFuture<'_, Vec<JobRecord>> {
-        run(async move {
-            let (sql, args) = rows::job_listing(organization, filter, form);
-            let db = self.pool.get().await?;
-            let statement = db.prepare_cached(&sql).await?;
-            let refs: Vec<&(dyn ToSql + Sync)> = args
-                .iter()
-                .map(|a| a.as_ref() as &(dyn ToSql + Sync))
-                .collect();
-            db.query(&statement, &refs)
-                .await?
-                .iter()
-                .map(job_record)
-                .collect()
-        })
-    }
-
-    fn delete_job(&self, organization: String, id: String) -> StoreFuture<'_, ()> {
-        run(async move {
-            let db = self.pool.get().await?;
-            let statement = db
-                .prepare_cached(
-                    "UPDATE jobs SET deleted_at = $1 WHERE id = $2 AND org = $3 AND deleted_at IS NULL",
-                )
-                .await?;
-            let n = db
-                .execute(&statement, &[&now_ms(), &id, &organization])
-                .await?;
-            if n == 0 {
-                Err(StoreError::NotFound)
-            } else {
-                Ok(())
-            }
-        })
-    }
-
-    fn put_trigger(&self, id: String, payload: Value) -> StoreFuture<'_, ()> {
-        run(async move {
-            let db = self.pool.get().await?;
-            let statement = db
-                .prepare_cached(
-                    "INSERT INTO triggers (id, payload, received_at) VALUES ($1, $2, $3)",
-                )
-                .await?;
-            db.execute(&statement, &[&id, &payload.to_string(), &now_ms()])
-                .await?;
-            Ok(())
-        })
+    /// One statement on a pooled connection: how many rows it changed.
+    async fn execute(&self, sql: &str, params: &[&(dyn ToSql + Sync)]) -> Result<u64, StoreError> {
+        let db = self.pool.get().await?;
+        let statement = db.prepare_cached(sql).await?;
+        Ok(db.execute(&statement, params).await?)
     }
 }
 

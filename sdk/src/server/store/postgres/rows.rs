@@ -67,6 +67,26 @@ pub(super) fn job_record(row: &Row) -> Result<JobRecord, StoreError> {
     })
 }
 
+/// One statement inside a transaction (prepared once per connection): rows changed.
+pub(super) async fn tx_execute(
+    tx: &Transaction<'_>,
+    sql: &str,
+    params: &[&(dyn ToSql + Sync)],
+) -> Result<u64, StoreError> {
+    let statement = tx.prepare_cached(sql).await?;
+    Ok(tx.execute(&statement, params).await?)
+}
+
+/// One statement inside a transaction: its row, if any.
+pub(super) async fn tx_row(
+    tx: &Transaction<'_>,
+    sql: &str,
+    params: &[&(dyn ToSql + Sync)],
+) -> Result<Option<Row>, StoreError> {
+    let statement = tx.prepare_cached(sql).await?;
+    Ok(tx.query_opt(&statement, params).await?)
+}
+
 fn to_text<T: serde::Serialize>(value: &T) -> Result<String, StoreError> {
     serde_json::to_string(value).map_err(|e| StoreError::Backend(e.to_string()))
 }
@@ -78,14 +98,10 @@ pub(super) async fn insert_template_version(
     new: &NewTemplateVersion,
     now: i64,
 ) -> Result<(), StoreError> {
-    let statement = tx
-        .prepare_cached(
-            "INSERT INTO template_versions (template_id, version, fields, source_hash, edited_by, created_at) \
-             VALUES ($1, $2, $3, $4, $5, $6)",
-        )
-        .await?;
-    tx.execute(
-        &statement,
+    tx_execute(
+        tx,
+        "INSERT INTO template_versions (template_id, version, fields, source_hash, edited_by, created_at) \
+         VALUES ($1, $2, $3, $4, $5, $6)",
         &[
             &id,
             &sql_version(version),
@@ -106,16 +122,12 @@ pub(super) async fn insert_job_version(
     fields: &JobFields,
     now: i64,
 ) -> Result<(), StoreError> {
-    let statement = tx
-        .prepare_cached(
-            "INSERT INTO job_versions (job_id, version, name, execution, processing, state, \
-             desired_state, tags, definition, resolved, templates, edited_by, created_at) \
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)",
-        )
-        .await?;
     let meta = &fields.meta;
-    tx.execute(
-        &statement,
+    tx_execute(
+        tx,
+        "INSERT INTO job_versions (job_id, version, name, execution, processing, state, \
+         desired_state, tags, definition, resolved, templates, edited_by, created_at) \
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)",
         &[
             &id,
             &sql_version(version),
