@@ -259,6 +259,28 @@ impl GraphForm {
     }
 }
 
+impl TemplateRecord {
+    /// The record a write returns: version `version` of `id`, the latest.
+    fn written(
+        id: String,
+        version: u64,
+        (created_at_ms, updated_at_ms): (i64, i64),
+        new: NewTemplateVersion,
+    ) -> TemplateRecord {
+        TemplateRecord {
+            id,
+            organization: new.organization,
+            version,
+            latest: true,
+            created_at_ms,
+            updated_at_ms,
+            source_hash: new.source_hash,
+            edited_by: new.edited_by,
+            fields: new.fields,
+        }
+    }
+}
+
 impl JobRecord {
     /// The record a write returns: the latest version, with the submitted graph.
     fn written(

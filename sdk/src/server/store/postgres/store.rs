@@ -143,17 +143,7 @@ impl Store for PostgresStore {
             .await?;
             rows::insert_template_version(&tx, &id, 1, &new, now).await?;
             tx.commit().await?;
-            Ok(TemplateRecord {
-                id,
-                organization: new.organization,
-                version: 1,
-                latest: true,
-                created_at_ms: now,
-                updated_at_ms: now,
-                source_hash: new.source_hash,
-                edited_by: new.edited_by,
-                fields: new.fields,
-            })
+            Ok(TemplateRecord::written(id, 1, (now, now), new))
         })
     }
 
@@ -190,17 +180,7 @@ impl Store for PostgresStore {
             )
             .await?;
             tx.commit().await?;
-            Ok(TemplateRecord {
-                id,
-                organization: new.organization,
-                version: next,
-                latest: true,
-                created_at_ms: created_at,
-                updated_at_ms: now,
-                source_hash: new.source_hash,
-                edited_by: new.edited_by,
-                fields: new.fields,
-            })
+            Ok(TemplateRecord::written(id, next, (created_at, now), new))
         })
     }
 

@@ -278,17 +278,7 @@ impl Store for SqliteStore {
             )?
             .execute(params![id, new.organization, now])?;
             insert_template_version(tx, &id, 1, &new, now)?;
-            Ok(TemplateRecord {
-                id,
-                organization: new.organization,
-                version: 1,
-                latest: true,
-                created_at_ms: now,
-                updated_at_ms: now,
-                source_hash: new.source_hash,
-                edited_by: new.edited_by,
-                fields: new.fields,
-            })
+            Ok(TemplateRecord::written(id, 1, (now, now), new))
         })
     }
 
@@ -318,17 +308,7 @@ impl Store for SqliteStore {
             insert_template_version(tx, &id, next, &new, now)?;
             tx.prepare_cached("UPDATE templates SET latest_version = ?1 WHERE id = ?2")?
                 .execute(params![sql_version(next), id])?;
-            Ok(TemplateRecord {
-                id,
-                organization: new.organization,
-                version: next,
-                latest: true,
-                created_at_ms: created_at,
-                updated_at_ms: now,
-                source_hash: new.source_hash,
-                edited_by: new.edited_by,
-                fields: new.fields,
-            })
+            Ok(TemplateRecord::written(id, next, (created_at, now), new))
         })
     }
 
