@@ -87,6 +87,38 @@ pub(super) async fn tx_row(
     Ok(tx.query_opt(&statement, params).await?)
 }
 
+/// The tables whose rows carry a `latest_version`.
+#[derive(Clone, Copy)]
+pub(super) enum Versioned {
+    Templates,
+    Jobs,
+}
+
+/// Locks a live template's or job's row for the rest of the transaction (`FOR UPDATE`: the
+/// lock orders concurrent writers, whichever replica they come through) and returns its latest
+/// version and creation time; not found when it does not exist or was deleted.
+pub(super) async fn lock_latest(
+    tx: &Transaction<'_>,
+    table: Versioned,
+    id: &str,
+    organization: &str,
+) -> Result<(u64, i64), StoreError> {
+    let sql = match table {
+        Versioned::Templates => {
+            "SELECT latest_version, created_at FROM templates \
+             WHERE id = $1 AND org = $2 AND deleted_at IS NULL FOR UPDATE"
+        }
+        Versioned::Jobs => {
+            "SELECT latest_version, created_at FROM jobs \
+             WHERE id = $1 AND org = $2 AND deleted_at IS NULL FOR UPDATE"
+        }
+    };
+    let row = tx_row(tx, sql, &[&id, &organization])
+        .await?
+        .ok_or(StoreError::NotFound)?;
+    Ok((version(row.try_get(0)?), row.try_get(1)?))
+}
+
 fn to_text<T: serde::Serialize>(value: &T) -> Result<String, StoreError> {
     serde_json::to_string(value).map_err(|e| StoreError::Backend(e.to_string()))
 }

@@ -6,8 +6,8 @@ use tokio_postgres::types::ToSql;
 
 use super::PostgresStore;
 use super::rows::{
-    self, JOB_COLUMNS, TEMPLATE_COLUMNS, job_record, sql_version, template_record, tx_execute,
-    tx_row, version,
+    self, JOB_COLUMNS, TEMPLATE_COLUMNS, Versioned, job_record, sql_version, template_record,
+    tx_execute, version,
 };
 use crate::server::ids::now_ms;
 use crate::server::store::{
@@ -156,17 +156,8 @@ impl Store for PostgresStore {
         run(async move {
             let mut db = self.pool.get().await?;
             let tx = db.transaction().await?;
-            // The row lock orders concurrent appends, whichever replica they come through.
-            let row = tx_row(
-                &tx,
-                "SELECT latest_version, created_at FROM templates \
-                 WHERE id = $1 AND org = $2 AND deleted_at IS NULL FOR UPDATE",
-                &[&id, &new.organization],
-            )
-            .await?
-            .ok_or(StoreError::NotFound)?;
-            let current = version(row.try_get(0)?);
-            let created_at: i64 = row.try_get(1)?;
+            let (current, created_at) =
+                rows::lock_latest(&tx, Versioned::Templates, &id, &new.organization).await?;
             let next = current + 1;
             if expected.is_some_and(|v| v != next) {
                 return Err(StoreError::Conflict { current });
@@ -296,16 +287,8 @@ impl Store for PostgresStore {
         run(async move {
             let mut db = self.pool.get().await?;
             let tx = db.transaction().await?;
-            let row = tx_row(
-                &tx,
-                "SELECT latest_version, created_at FROM jobs \
-                 WHERE id = $1 AND org = $2 AND deleted_at IS NULL FOR UPDATE",
-                &[&id, &organization],
-            )
-            .await?
-            .ok_or(StoreError::NotFound)?;
-            let current = version(row.try_get(0)?);
-            let created_at: i64 = row.try_get(1)?;
+            let (current, created_at) =
+                rows::lock_latest(&tx, Versioned::Jobs, &id, &organization).await?;
             if from_version.is_some_and(|v| v != current) {
                 return Err(StoreError::Conflict { current });
             }
