@@ -293,14 +293,21 @@ fn too_many_requests_is_retried_after_retry_after() {
         .unwrap();
     let token = s.token("busy", "busy-secret-9");
     std::thread::scope(|scope| {
-        // A script that runs until its worker is killed (~1.25 s) holds the one slot.
+        // A script that runs until its worker is killed (~1.25 s) holds the one slot. The
+        // probes below (or another test on this server) can hold the slot when it arrives: it
+        // is sent again after a 429 until it runs.
         let hostile = scope.spawn(|| {
-            s.call(
-                "POST",
-                "/v1/templates/test",
-                Some(&token),
-                Some(&json!({"template": {"template": "while (true) {}"}})),
-            )
+            loop {
+                let answer = s.call(
+                    "POST",
+                    "/v1/templates/test",
+                    Some(&token),
+                    Some(&json!({"template": {"template": "while (true) {}"}})),
+                );
+                if answer.status != 429 {
+                    return answer;
+                }
+            }
         });
         // Ready when the slot is taken.
         let probe = json!({"template": filter_template("probe")});
@@ -310,7 +317,14 @@ fn too_many_requests_is_retried_after_retry_after() {
             .status
             != 429
         {
-            assert!(!hostile.is_finished() && std::time::Instant::now() < deadline);
+            assert!(
+                !hostile.is_finished(),
+                "the hostile script ended before a probe was refused"
+            );
+            assert!(
+                std::time::Instant::now() < deadline,
+                "no probe refused with 429 within 10 s"
+            );
         }
         let request = TemplateTest {
             template: TemplateInput {
