@@ -182,15 +182,65 @@ function resolveArguments(job, options) {
   return [JSON.stringify(job), list, fetchTemplate, rest];
 }
 
-/** Resolves every template operation of a job (or a bare graph). */
-export async function resolve(job, options = {}) {
-  const args = resolveArguments(job, options);
+/**
+ * Runs one resolution to its end: `begin(fetchTemplate)` returns the module's `ResolveCall`,
+ * polled here, with the promises of the template fetches awaited between polls. Every poll is
+ * a call from this function, so a trap anywhere in the resolution (after a fetch too) is
+ * thrown here and becomes `WASM_TRAP`, never an uncaught exception in a microtask.
+ */
+async function drive(begin, fetchTemplate) {
+  const inflight = new Set();
+  const fetch = fetchTemplate
+    ? (id, version) => {
+        // A native promise: the module awaits this very object; a synchronous throw rejects it.
+        const promise = (async () => fetchTemplate(id, version))();
+        const settled = promise.then(
+          () => {},
+          () => {},
+        );
+        inflight.add(settled);
+        settled.then(() => inflight.delete(settled));
+        return promise;
+      }
+    : undefined;
   try {
-    const bindings = await instanceAsync();
-    return await bindings.resolveJson(...args);
+    const call = begin(fetch);
+    try {
+      for (let idle = 0; ; ) {
+        const result = call.poll();
+        if (result !== undefined) return result;
+        if (inflight.size > 0) {
+          // The module reacts to a fetch's promise itself, this wait to a promise derived from
+          // it: by the time the wait ends, the module holds the outcome.
+          idle = 0;
+          await Promise.race(inflight);
+        } else if (idle++ < 2) {
+          await new Promise((wake) => setTimeout(wake, 0));
+        } else {
+          throw new JobgraphError({
+            code: "UNEXPECTED",
+            prefix: "Unexpected error",
+            message: "Unexpected error: the resolution waits for no template fetch (please report this)",
+          });
+        }
+      }
+    } finally {
+      try {
+        call.free();
+      } catch {
+        // A trapped instance: it is replaced, its memory with it.
+      }
+    }
   } catch (error) {
     rethrow(error);
   }
+}
+
+/** Resolves every template operation of a job (or a bare graph). */
+export async function resolve(job, options = {}) {
+  const [text, list, fetchTemplate, rest] = resolveArguments(job, options);
+  const bindings = await instanceAsync();
+  return drive((fetch) => bindings.resolveJson(text, list, fetch, rest), fetchTemplate);
 }
 
 const MAX_USIZE = 2 ** 32 - 1; // wasm32
@@ -226,13 +276,9 @@ export function createResolver(options = {}) {
   call(() => current(instance()));
   return {
     async resolve(job, resolveOptions = {}) {
-      const args = resolveArguments(job, resolveOptions);
-      try {
-        const bindings = await instanceAsync();
-        return await current(bindings).resolveJson(...args);
-      } catch (error) {
-        rethrow(error);
-      }
+      const [text, list, fetchTemplate, rest] = resolveArguments(job, resolveOptions);
+      const bindings = await instanceAsync();
+      return drive((fetch) => current(bindings).resolveJson(text, list, fetch, rest), fetchTemplate);
     },
     clear() {
       call(() => current(instance()).clear());

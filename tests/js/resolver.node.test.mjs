@@ -4,7 +4,7 @@ import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
 import * as api from "../../pkg/index.js";
 
-const { JobgraphError, createResolver, resolve } = api;
+const { JobgraphError, createResolver, instanceGeneration, resolve } = api;
 
 async function example(name) {
   const url = (ext) => new URL(`../../examples/templates/${name}.${ext}`, import.meta.url);
@@ -225,4 +225,35 @@ test("after a WASM_TRAP the resolver carries on in the fresh instance, with an e
   assert.deepEqual(resolver.stats(), { entries: 50, bytes: resolver.stats().bytes, hits: 0, misses: 50 });
   await resolver.resolve(job, { templates });
   assert.equal(resolver.stats().hits, 50);
+});
+
+test("a trap after a template fetch rejects the call with WASM_TRAP, never an uncaught exception", { timeout: 30_000 }, async () => {
+  const huge = { id: "huge", version: 1, name: "huge", template: "'x'.repeat(2 ** 29 + 2 ** 28).length" };
+  const trapping = { vertices: [{ type: "template-operation", name: "h", templateId: "huge" }] };
+  const uncaught = [];
+  const record = (error) => uncaught.push(error);
+  process.on("uncaughtException", record);
+  process.on("unhandledRejection", record);
+  try {
+    const generation = instanceGeneration();
+    const options = { fetchTemplate: async () => huge, limits: { maxMemoryBytes: 4 * 2 ** 30 } };
+    // The script runs after the fetch's promise settled: in a continuation, not in the call.
+    await assert.rejects(resolve(trapping, options), { code: "WASM_TRAP" });
+    await assert.rejects(createResolver().resolve(trapping, options), { code: "WASM_TRAP" });
+    assert.equal(instanceGeneration(), generation + 2);
+    // The next lazy resolution runs on the fresh instance.
+    const fetched = [];
+    const fetchTemplate = async (id) => {
+      fetched.push(id);
+      return templates.find((t) => t.id === id) ?? null;
+    };
+    const { output } = await resolve(fiftyOperations(), { fetchTemplate });
+    assert.deepEqual(output, (await resolve(fiftyOperations(), { templates })).output);
+    assert.ok(fetched.length > 0);
+    await new Promise((wake) => setTimeout(wake, 10));
+    assert.deepEqual(uncaught, []);
+  } finally {
+    process.off("uncaughtException", record);
+    process.off("unhandledRejection", record);
+  }
 });

@@ -7,6 +7,8 @@
 //! `JobgraphError`s.
 
 use std::future::Future;
+use std::pin::Pin;
+use std::task::{Context, Poll, Waker};
 
 /// boa allocates heavily and Rust's default wasm allocator (dlmalloc) is slow at it; talc is
 /// made for WebAssembly (bench/RESULTS.md has the figures). Counted, so that
@@ -239,16 +241,16 @@ fn describe(value: &JsValue) -> String {
 }
 
 /// Resolves a job document (JSON text). `templates` is JSON text of a template array, or
-/// `undefined` when `fetch_template` supplies them. Returns a promise of
-/// `{output, provenance?}`.
+/// `undefined` when `fetch_template` supplies them. Nothing runs until the returned
+/// [`ResolveCall`] is polled.
 #[wasm_bindgen(js_name = resolveJson)]
 pub fn resolve_json(
     job: String,
     templates: Option<String>,
     fetch_template: Option<Function>,
     options: JsValue,
-) -> Promise {
-    run_now(async move {
+) -> ResolveCall {
+    pending(async move {
         let options: RawResolveOptions = from_js(options, "options")?;
         let document: Value = parse_json(&job, "job")?;
         let source = source_of(templates, fetch_template)?;
@@ -256,27 +258,54 @@ pub fn resolve_json(
     })
 }
 
-/// Runs `future` as far as it goes within this call, and returns a promise of its result:
-/// settled already when it needs nothing asynchronous (templates given as a list), else
-/// carried on by wasm-bindgen-futures once what it awaits (template fetches) is ready.
+/// One resolution under way, returned by `resolveJson`: the package's wrapper polls it
+/// (`poll`) until it gives its result, awaiting in between the promises its `fetchTemplate`
+/// returned.
 ///
-/// Why not `future_to_promise` alone: it polls the future first in a microtask of its own
-/// queue, so a trap while a script runs (the memory cap, the engine's stack) was thrown from
-/// that microtask as an uncaught exception and the call's promise never settled; the wrapper's
-/// `WASM_TRAP` recovery never saw it. Polled here, the trap is thrown from the call itself.
-/// A trap after a template fetch (past the first `await`) still happens in a microtask.
-fn run_now<F>(future: F) -> Promise
+/// Why the wrapper drives it rather than wasm-bindgen-futures' executor: that executor polls in
+/// microtasks of its own, so a trap while a script ran after a template fetch was thrown from
+/// one of them — an uncaught exception (in Node, the process's) — and the call's promise never
+/// settled. Polled from the wrapper's own code, a trap is thrown to the wrapper, which fails
+/// the call with `WASM_TRAP` and takes a fresh instance into service.
+#[wasm_bindgen]
+pub struct ResolveCall {
+    future: Option<Resolution>,
+}
+
+/// The future of one resolution: its `{output, provenance?}` or the error to throw.
+type Resolution = Pin<Box<dyn Future<Output = Result<JsValue, JsValue>>>>;
+
+#[wasm_bindgen]
+impl ResolveCall {
+    /// Runs the resolution as far as it goes now: its result (`{output, provenance?}`) once
+    /// done, `undefined` while it waits for a template fetch — poll again after one of the
+    /// promises `fetchTemplate` returned has settled. Errors are thrown.
+    pub fn poll(&mut self) -> Result<JsValue, JsValue> {
+        let Some(future) = self.future.as_mut() else {
+            return Err(RawError::usage(
+                "ResolveCall.poll: the resolution has already ended".into(),
+            )
+            .into_js());
+        };
+        // No waker is needed: the futures awaited inside (`JsFuture`s of the fetch promises)
+        // keep their outcome until polled, and the wrapper polls again after a settlement.
+        let mut context = Context::from_waker(Waker::noop());
+        match future.as_mut().poll(&mut context) {
+            Poll::Pending => Ok(JsValue::UNDEFINED),
+            Poll::Ready(result) => {
+                self.future = None;
+                result
+            }
+        }
+    }
+}
+
+fn pending<F>(future: F) -> ResolveCall
 where
     F: Future<Output = Result<JsValue, JsValue>> + 'static,
 {
-    let mut future = Box::pin(future);
-    let mut context = std::task::Context::from_waker(std::task::Waker::noop());
-    match future.as_mut().poll(&mut context) {
-        std::task::Poll::Ready(Ok(value)) => Promise::resolve(&value),
-        std::task::Poll::Ready(Err(error)) => Promise::reject(&error),
-        // Polled again at once by the executor, with a waker that works (every future awaited
-        // inside registers the waker of its latest poll).
-        std::task::Poll::Pending => wasm_bindgen_futures::future_to_promise(future),
+    ResolveCall {
+        future: Some(Box::pin(future)),
     }
 }
 
@@ -324,9 +353,9 @@ impl CachedResolver {
         templates: Option<String>,
         fetch_template: Option<Function>,
         options: JsValue,
-    ) -> Promise {
+    ) -> ResolveCall {
         let cache = self.cache.clone();
-        run_now(async move {
+        pending(async move {
             let options: RawResolveOptions = from_js(options, "options")?;
             let document: Value = parse_json(&job, "job")?;
             let source = source_of(templates, fetch_template)?;
