@@ -237,6 +237,103 @@ fn token_endpoint_forms_and_errors() {
     r.error();
 }
 
+/// The `oauth2` crate, as an OAuth 2.0 client library meets the service: the token request
+/// it builds (HTTP Basic by default, or the credentials in the form body), the answer it
+/// parses, and the RFC 6749 error codes it classifies. Only the transport is ours (one
+/// loopback request per call); nothing of the request or the answer is written by hand.
+#[test]
+fn a_standard_oauth2_client_gets_tokens_and_reads_the_errors() {
+    use oauth2::basic::{BasicClient, BasicErrorResponse, BasicErrorResponseType, BasicTokenType};
+    use oauth2::{
+        AuthType, ClientId, ClientSecret, RequestTokenError, ResourceOwnerPassword,
+        ResourceOwnerUsername, Scope, TokenResponse, TokenUrl,
+    };
+
+    let transport = |req: oauth2::HttpRequest| -> Result<oauth2::HttpResponse, std::io::Error> {
+        let path = req.uri().path_and_query().map_or("/", |p| p.as_str());
+        let headers: Vec<(String, String)> = req
+            .headers()
+            .iter()
+            .map(|(k, v)| (k.as_str().to_owned(), v.to_str().unwrap().to_owned()))
+            .collect();
+        let r = request(
+            server().addr,
+            req.method().as_str(),
+            path,
+            &headers,
+            Some(req.body()),
+        );
+        let mut answer = oauth2::http::Response::builder().status(r.status);
+        for (k, v) in &r.headers {
+            answer = answer.header(k, v);
+        }
+        answer
+            .body(r.body.into_bytes())
+            .map_err(std::io::Error::other)
+    };
+    let client = |secret: &str, auth: AuthType| {
+        BasicClient::new(ClientId::new("alice".into()))
+            .set_client_secret(ClientSecret::new(secret.into()))
+            .set_token_uri(TokenUrl::new(format!("{}/oauth/token", server().url())).unwrap())
+            .set_auth_type(auth)
+    };
+    fn error_of<T>(
+        result: Result<T, RequestTokenError<std::io::Error, BasicErrorResponse>>,
+    ) -> BasicErrorResponseType {
+        match result {
+            Err(RequestTokenError::ServerResponse(e)) => e.error().clone(),
+            Err(other) => panic!("expected an RFC 6749 error answer, got {other:?}"),
+            Ok(_) => panic!("expected an RFC 6749 error answer, got a token"),
+        }
+    }
+
+    for auth in [AuthType::BasicAuth, AuthType::RequestBody] {
+        let token = client("alice-secret-1", auth.clone())
+            .exchange_client_credentials()
+            .add_extra_param("audience", "service")
+            .request(&transport)
+            .unwrap_or_else(|e| panic!("{auth:?}: {e:?}"));
+        assert_eq!(token.token_type(), &BasicTokenType::Bearer, "{auth:?}");
+        assert_eq!(token.expires_in(), Some(Duration::from_secs(86_400)));
+        assert_eq!(token.scopes(), Some(&vec![Scope::new("service".into())]));
+        let r = call(
+            "GET",
+            "/v1/templates",
+            Some(token.access_token().secret()),
+            None,
+        );
+        assert_eq!(r.status, 200, "{auth:?}: {}", r.body);
+
+        // Without `audience` (a generic client does not send it) the token is the same kind.
+        let token = client("alice-secret-1", auth.clone())
+            .exchange_client_credentials()
+            .request(&transport)
+            .unwrap_or_else(|e| panic!("{auth:?} without audience: {e:?}"));
+        assert_eq!(token.scopes(), Some(&vec![Scope::new("service".into())]));
+
+        let wrong = client("not-the-secret", auth.clone())
+            .exchange_client_credentials()
+            .request(&transport);
+        assert_eq!(error_of(wrong), BasicErrorResponseType::InvalidClient);
+
+        let scope = client("alice-secret-1", auth.clone())
+            .exchange_client_credentials()
+            .add_scope(Scope::new("admin".into()))
+            .request(&transport);
+        assert_eq!(error_of(scope), BasicErrorResponseType::InvalidScope);
+
+        let username = ResourceOwnerUsername::new("alice".into());
+        let password = ResourceOwnerPassword::new("alice-secret-1".into());
+        let grant = client("alice-secret-1", auth.clone())
+            .exchange_password(&username, &password)
+            .request(&transport);
+        assert_eq!(
+            error_of(grant),
+            BasicErrorResponseType::UnsupportedGrantType
+        );
+    }
+}
+
 #[test]
 fn v1_requires_a_bearer_token() {
     let cases = [
