@@ -5,7 +5,10 @@
 # Prints one line per scenario; bench/RESULTS.md records them.
 # DATABASE_URL=postgres://… runs the server(s) on that PostgreSQL database (emptied first:
 # use a throwaway one, e.g. from scripts/pg-cluster.sh) instead of SQLite; REPLICAS=2 starts
-# two servers on it and spreads the connections over both.
+# two servers on it and spreads the connections over both. CEILING=1 also measures the
+# ceiling on this machine: nginx serving the template read's answer as a static file and
+# jobgraph's own /healthz (no database, no token), then wrk against nginx and the template
+# read for a second client's opinion (Debian: apt-get install nginx wrk).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 SECONDS_PER_RUN="${1:-10}"
@@ -75,3 +78,39 @@ run --path "/v1/templates/$ID?latest=true"
 run --path "/v1/jobs"
 run --method POST --path /v1/templates/test --body-file "$WORK/test.json"
 run --method POST --path /v1/jobs --body-file "$WORK/job.json"
+
+if [ -n "${CEILING:-}" ]; then
+  mkdir -p "$WORK/static"
+  curl -s "$BASE/v1/templates/$ID?latest=true" -H "$AUTH" > "$WORK/static/template.json"
+  # nginx's workers run as nobody when started as root: they must be able to read the file.
+  chmod a+rx "$WORK" "$WORK/static" && chmod a+r "$WORK/static/template.json"
+  PORT="$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
+  cat > "$WORK/nginx.conf" <<CONF
+worker_processes auto;
+daemon off;
+pid $WORK/nginx.pid;
+error_log $WORK/nginx-error.log;
+events { worker_connections 1024; }
+http {
+  access_log off;
+  types { application/json json; }
+  client_body_temp_path $WORK/nginx-body;
+  proxy_temp_path $WORK/nginx-proxy;
+  fastcgi_temp_path $WORK/nginx-fastcgi;
+  uwsgi_temp_path $WORK/nginx-uwsgi;
+  scgi_temp_path $WORK/nginx-scgi;
+  server { listen 127.0.0.1:$PORT; root $WORK/static; keepalive_requests 1000000; }
+}
+CONF
+  nice -n 10 nginx -e "$WORK/nginx-error.log" -c "$WORK/nginx.conf" &
+  SERVERS+=($!)
+  until curl -sf -o /dev/null "http://127.0.0.1:$PORT/template.json"; do sleep 0.05; done
+  echo "== ceiling: $(nginx -v 2>&1 | sed 's/^nginx version: //') serving the same answer ($(wc -c < "$WORK/static/template.json") B) as a static file, and jobgraph's /healthz"
+  nice -n 10 "$LOAD" --addr "127.0.0.1:$PORT" --connections 32 --seconds "$SECONDS_PER_RUN" --path /template.json
+  run --path /healthz
+  if command -v wrk > /dev/null; then
+    echo "== wrk (2 threads, 32 connections): nginx, then the template read"
+    nice -n 10 wrk -t2 -c32 -d"${SECONDS_PER_RUN}s" --latency "http://127.0.0.1:$PORT/template.json" | grep -E 'Requests/sec|^ +(50|99)%'
+    nice -n 10 wrk -t2 -c32 -d"${SECONDS_PER_RUN}s" --latency -H "$AUTH" "$BASE/v1/templates/$ID?latest=true" | grep -E 'Requests/sec|^ +(50|99)%'
+  fi
+fi
