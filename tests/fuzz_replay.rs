@@ -3,14 +3,15 @@
 //! fixed (they are kept in the corpus) stay fixed, and the targets' properties hold on stable
 //! Rust under plain `cargo test`.
 //!
-//! The checks themselves live in `fuzz/src/lib.rs`, compiled in here through `#[path]` (the
-//! fuzz crate is its own workspace, so this crate cannot depend on it); see docs/fuzzing.md.
+//! The checks themselves live in `fuzz/src/` (one file per target, re-exported by its
+//! `lib.rs`), compiled in here through `#[path]` (the fuzz crate is its own workspace, so this
+//! crate cannot depend on it); see docs/fuzzing.md.
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-#[allow(dead_code, unreachable_pub)]
+#[allow(dead_code, unreachable_pub, unused_imports)]
 #[path = "../fuzz/src/lib.rs"]
 mod checks;
 
