@@ -5,27 +5,21 @@
 // hand. Writes target/adversarial/npm-{in-process,worker}-chromium.json.
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
-import { chromium } from "playwright-core";
-import { CHROMIUM, startServer } from "./static-server.mjs";
+import { openPage } from "./browser.mjs";
 import { ROOT, checkAndReport, loadCorpus } from "./adversarial-check.mjs";
 
 const { cases, scripts } = loadCorpus();
-let server;
-let browser;
 let page;
-const errors = [];
+/** Uncaught exceptions of the page. */
+let errors;
+let close;
 
 before(async () => {
-  server = await startServer(ROOT);
-  browser = await chromium.launch(CHROMIUM);
-  page = await browser.newPage();
-  page.on("pageerror", (e) => errors.push(String(e)));
-  await page.goto(`${server.url}/tests/js/blank.html`);
+  ({ page, pageErrors: errors, close } = await openPage(ROOT, { path: "/tests/js/blank.html" }));
 });
 
 after(async () => {
-  await browser?.close();
-  await server?.close();
+  await close?.();
 });
 
 test("adversarial corpus through the npm package in-process (Chromium)", { timeout: 600_000 }, async () => {

@@ -3,24 +3,15 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
-import { chromium } from "playwright-core";
-import { CHROMIUM, startServer } from "./static-server.mjs";
+import { openPage } from "./browser.mjs";
 import { compare } from "./conformance-runner.mjs";
 import { loadCases, nativeOutcomes } from "./cases.mjs";
 
 const root = fileURLToPath(new URL("../../", import.meta.url));
 
 test("Chromium: conformance parity and worker timeout", async (t) => {
-  const server = await startServer(root);
-  const browser = await chromium.launch(CHROMIUM);
-  t.after(async () => {
-    await browser.close();
-    await server.close();
-  });
-  const page = await browser.newPage();
-  const errors = [];
-  page.on("pageerror", (e) => errors.push(String(e)));
-  await page.goto(`${server.url}/tests/js/blank.html`);
+  const { page, pageErrors: errors, close } = await openPage(root, { path: "/tests/js/blank.html" });
+  t.after(close);
 
   const cases = await loadCases();
   const native = await nativeOutcomes();

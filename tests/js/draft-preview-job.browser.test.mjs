@@ -7,37 +7,23 @@ import assert from "node:assert/strict";
 import { mkdir } from "node:fs/promises";
 import { resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { chromium } from "playwright-core";
-import { CHROMIUM, startServer } from "./static-server.mjs";
+import { openPage } from "./browser.mjs";
 
 const ROOT = resolve(fileURLToPath(new URL(".", import.meta.url)), "../..");
 const SCREENSHOT = fileURLToPath(new URL("../../target/screenshots/draft-preview-job.png", import.meta.url));
 
 let server;
-let browser;
 let page;
-/** Page errors and console errors: any one fails the test. */
-const problems = [];
+/** Page errors, console errors, failed requests: any one fails the test. */
+let problems;
+let close;
 
 before(async () => {
-  server = await startServer(ROOT);
-  browser = await chromium.launch(CHROMIUM);
-  page = await browser.newPage({ viewport: { width: 1600, height: 1000 } });
-  page.on("pageerror", (error) => problems.push(`page error: ${error.message}`));
-  page.on("console", (message) => {
-    if (message.type() === "error") problems.push(`console error: ${message.text()}`);
-  });
-  page.on("requestfailed", (request) => problems.push(`request failed: ${request.url()}`));
-  page.on("response", (response) => {
-    if (response.status() >= 400) problems.push(`HTTP ${response.status()}: ${response.url()}`);
-  });
-  page.setDefaultTimeout(15_000);
+  ({ server, page, problems, close } = await openPage(ROOT, { viewport: { width: 1600, height: 1000 }, timeout: 15_000 }));
 });
 
 after(async () => {
-  if (problems.length) console.error("Errors seen in the page:\n" + problems.join("\n"));
-  await browser?.close();
-  await server?.close();
+  await close?.();
 });
 
 const vertex = (name) => page.locator(`#diagram g.vertex[data-name="${name}"]`);

@@ -2,23 +2,14 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
-import { chromium } from "playwright-core";
-import { CHROMIUM, startServer } from "./static-server.mjs";
+import { openPage } from "./browser.mjs";
 import { loadSuite, NATIVE } from "./json-schema-suite.mjs";
 
 const root = fileURLToPath(new URL("../../", import.meta.url));
 
 test("Chromium: JSON Schema Test Suite 2020-12 (required + optional regex), every test passes", async (t) => {
-  const server = await startServer(root);
-  const browser = await chromium.launch(CHROMIUM);
-  t.after(async () => {
-    await browser.close();
-    await server.close();
-  });
-  const page = await browser.newPage();
-  const errors = [];
-  page.on("pageerror", (e) => errors.push(String(e)));
-  await page.goto(`${server.url}/tests/js/blank.html`);
+  const { page, pageErrors: errors, close } = await openPage(root, { path: "/tests/js/blank.html" });
+  t.after(close);
   // As JSON text: structured cloning would drop own `__proto__` keys, which the suite tests.
   const { failures, ...counts } = await page.evaluate(async (text) => {
     const api = await import("/pkg/index.js");

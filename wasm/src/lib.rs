@@ -6,10 +6,6 @@
 //! thrown as plain objects `{code, prefix, message, …}` that the wrapper turns into
 //! `JobgraphError`s.
 
-use std::future::Future;
-use std::pin::Pin;
-use std::task::{Context, Poll, Waker};
-
 /// boa allocates heavily and Rust's default wasm allocator (dlmalloc) is slow at it; talc is
 /// made for WebAssembly (bench/RESULTS.md has the figures). Counted, so that
 /// `limits.maxMemoryBytes` is enforced in the browser too.
@@ -18,51 +14,27 @@ use std::task::{Context, Poll, Waker};
 static ALLOCATOR: jobgraph_core::memory::CountingAllocator<talc::wasm::WasmDynamicTalc> =
     jobgraph_core::memory::CountingAllocator::new(talc::wasm::new_wasm_dynamic_allocator());
 
+mod convert;
+mod edges;
+mod host_stack;
+mod source;
+
+use std::future::Future;
+use std::pin::Pin;
+use std::task::{Context, Poll, Waker};
+
 use jobgraph_core::{
-    Error, ExecutionCache, FetchError, Limits, ResolveOptions, Resolver, Template, TemplateSet,
-    TemplateSource, TestInput, TestRequest, parse_edge, validate_job_graph,
+    ExecutionCache, Limits, ResolveOptions, Resolver, TemplateSet, TestInput, TestRequest,
+    validate_job_graph,
 };
-use js_sys::{Function, Promise};
-use serde::{Deserialize, Serialize};
+use js_sys::Function;
+use serde::Deserialize;
 use serde_json::Value;
 use wasm_bindgen::prelude::*;
-use wasm_bindgen_futures::JsFuture;
 
-/// Argument slots (8 bytes each) pushed on the host's call stack to see whether it has room:
-/// 256 KiB, more than the deepest stretch of recursion between two checks takes there.
-const HOST_STACK_PROBE_ARGS: u32 = 32 * 1024;
-
-thread_local! {
-    /// `Function.prototype` (callable, does nothing) and an array of
-    /// [`HOST_STACK_PROBE_ARGS`] zeros to call it with.
-    static HOST_STACK_PROBE: Option<(Function, js_sys::Array)> = host_stack_probe();
-}
-
-fn host_stack_probe() -> Option<(Function, js_sys::Array)> {
-    let constructor =
-        js_sys::Reflect::get(&js_sys::global(), &JsValue::from_str("Function")).ok()?;
-    let prototype = js_sys::Reflect::get(&constructor, &JsValue::from_str("prototype")).ok()?;
-    let noop = prototype.dyn_into::<Function>().ok()?;
-    let args = js_sys::Array::new_with_length(HOST_STACK_PROBE_ARGS);
-    args.fill(&JsValue::from_f64(0.0), 0, HOST_STACK_PROBE_ARGS);
-    Some((noop, args))
-}
-
-/// Whether the host's own call stack (V8's) has room for another stretch of recursion: the
-/// engine's frames live there too, and exhausting it traps the instance. `Reflect.apply` with
-/// [`HOST_STACK_PROBE_ARGS`] arguments throws `RangeError` when they do not fit.
-fn host_stack_has_room() -> bool {
-    HOST_STACK_PROBE.with(|probe| match probe {
-        Some((noop, args)) => js_sys::Reflect::apply(noop, &JsValue::UNDEFINED, args).is_ok(),
-        None => true,
-    })
-}
-
-/// Runs when the instance starts: registers [`host_stack_has_room`] with the sandbox.
-#[wasm_bindgen(start)]
-fn start() {
-    jobgraph_core::set_host_stack_check(host_stack_has_room);
-}
+use convert::{RawError, from_js, json_out, parse_json, to_js};
+pub use edges::{format_edge_js, parse_edge_js};
+use source::{Source, source_of};
 
 /// Options of `resolve`, as the wrapper passes them.
 #[derive(Deserialize, Default)]
@@ -95,149 +67,6 @@ struct RawTestOptions {
     is_draft: bool,
     user: Option<String>,
     limits: Option<Limits>,
-}
-
-/// The error object thrown to JavaScript.
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-struct RawError {
-    code: String,
-    prefix: String,
-    message: String,
-    template_id: Option<String>,
-    template_version: Option<u64>,
-    operation_path: Vec<String>,
-    line: Option<u32>,
-    column: Option<u32>,
-    pointer: Option<String>,
-    problems: Vec<jobgraph_core::Problem>,
-    limit: Option<jobgraph_core::LimitHit>,
-}
-
-impl RawError {
-    fn from_core(error: &Error) -> Self {
-        let location = error.location();
-        let failure = error.script_failure();
-        let problems = error.problems().to_vec();
-        RawError {
-            code: error.code().to_owned(),
-            prefix: error.prefix().to_owned(),
-            message: error.to_string(),
-            template_id: location.and_then(|l| l.template_id.clone()),
-            template_version: location.and_then(|l| l.template_version),
-            operation_path: location
-                .map(|l| l.operation_path.clone())
-                .unwrap_or_default(),
-            line: failure.and_then(|f| f.line),
-            column: failure.and_then(|f| f.column),
-            pointer: problems.first().map(|p| p.pointer.clone()),
-            limit: failure.and_then(|f| f.limit),
-            problems,
-        }
-    }
-
-    /// An error of the binding layer itself (no location).
-    fn new(code: &str, prefix: &str, message: String) -> Self {
-        RawError {
-            code: code.into(),
-            prefix: prefix.into(),
-            message,
-            template_id: None,
-            template_version: None,
-            operation_path: Vec::new(),
-            line: None,
-            column: None,
-            pointer: None,
-            problems: Vec::new(),
-            limit: None,
-        }
-    }
-
-    fn usage(message: String) -> Self {
-        Self::new(
-            "INVALID_ARGUMENT",
-            "Invalid argument",
-            format!("Invalid argument: {message}"),
-        )
-    }
-
-    fn into_js(self) -> JsValue {
-        to_js(&self).unwrap_or_else(|e| e)
-    }
-}
-
-/// Through JSON text: serde_json's `arbitrary_precision` numbers (which keep a number's exact
-/// text) serialize as a private map with any other serializer.
-fn to_js<T: Serialize>(value: &T) -> Result<JsValue, JsValue> {
-    let text = serde_json::to_string(value).map_err(|e| JsValue::from_str(&e.to_string()))?;
-    js_sys::JSON::parse(&text)
-}
-
-fn from_js<T: for<'de> Deserialize<'de> + Default>(
-    value: JsValue,
-    what: &str,
-) -> Result<T, JsValue> {
-    if value.is_undefined() || value.is_null() {
-        return Ok(T::default());
-    }
-    serde_wasm_bindgen::from_value(value)
-        .map_err(|e| RawError::usage(format!("{what}: {e}")).into_js())
-}
-
-/// Reads a document as every entry point does (`jobgraph_core::parse_json`: byte-order mark,
-/// duplicate keys, depth), then as `T`.
-fn parse_json<T: for<'de> Deserialize<'de>>(text: &str, what: &str) -> Result<T, JsValue> {
-    let value = jobgraph_core::parse_json(text)
-        .map_err(|e| RawError::usage(format!("{what}: {e}")).into_js())?;
-    serde_json::from_value(value).map_err(|e| RawError::usage(format!("{what}: {e}")).into_js())
-}
-
-/// Templates from a list, or fetched through a JavaScript callback
-/// `(id, version) => Promise<Template | null>`.
-enum Source {
-    List(TemplateSet),
-    Callback(Function),
-}
-
-impl TemplateSource for Source {
-    fn fetch(
-        &self,
-        id: &str,
-        version: Option<u64>,
-    ) -> impl Future<Output = Result<Template, FetchError>> {
-        let call = match self {
-            Source::List(set) => Err(set.get(id, version).cloned().ok_or(FetchError::NotFound)),
-            Source::Callback(callback) => {
-                let version = version.map_or(JsValue::UNDEFINED, |v| JsValue::from_f64(v as f64));
-                Ok(callback.call2(&JsValue::NULL, &JsValue::from_str(id), &version))
-            }
-        };
-        async move {
-            let returned = match call {
-                Err(answer) => return answer,
-                Ok(returned) => returned.map_err(|e| FetchError::Failed(describe(&e)))?,
-            };
-            let value = JsFuture::from(Promise::resolve(&returned))
-                .await
-                .map_err(|e| FetchError::Failed(describe(&e)))?;
-            if value.is_null() || value.is_undefined() {
-                return Err(FetchError::NotFound);
-            }
-            let text =
-                js_sys::JSON::stringify(&value).map_err(|e| FetchError::Failed(describe(&e)))?;
-            let text = String::from(text);
-            serde_json::from_str(&text).map_err(|e| {
-                FetchError::Failed(format!("the callback returned an invalid template: {e}"))
-            })
-        }
-    }
-}
-
-fn describe(value: &JsValue) -> String {
-    if let Some(error) = value.dyn_ref::<js_sys::Error>() {
-        return String::from(error.message());
-    }
-    value.as_string().unwrap_or_else(|| format!("{value:?}"))
 }
 
 /// Resolves a job document (JSON text). `templates` is JSON text of a template array, or
@@ -307,20 +136,6 @@ where
     ResolveCall {
         future: Some(Box::pin(future)),
     }
-}
-
-fn source_of(
-    templates: Option<String>,
-    fetch_template: Option<Function>,
-) -> Result<Source, JsValue> {
-    Ok(match (templates, fetch_template) {
-        (_, Some(callback)) => Source::Callback(callback),
-        (Some(list), None) => {
-            let list: Vec<Template> = parse_json(&list, "templates")?;
-            Source::List(list.into_iter().collect())
-        }
-        (None, None) => Source::List(TemplateSet::new()),
-    })
 }
 
 /// A resolver that keeps the results of template executions across calls (the npm package's
@@ -447,67 +262,4 @@ pub fn validate_inputs_json(schema: String, values: String) -> Result<JsValue, J
 pub fn validate_job_graph_json(graph: String) -> Result<JsValue, JsValue> {
     let graph: Value = parse_json(&graph, "graph")?;
     to_js(&validate_job_graph(&graph))
-}
-
-/// Parses an edge into `{from: {vertex, port?}, to: {vertex, port?}}`.
-#[wasm_bindgen(js_name = parseEdge)]
-pub fn parse_edge_js(text: &str) -> Result<JsValue, JsValue> {
-    let edge = parse_edge(text)
-        .map_err(|e| RawError::new("MALFORMED_EDGE", "malformed edge", e.to_string()).into_js())?;
-    to_js(&EdgeJs::from(&edge))
-}
-
-/// The canonical text of an edge: `from[:port] -> to[:port]`.
-#[wasm_bindgen(js_name = formatEdge)]
-pub fn format_edge_js(edge: JsValue) -> Result<String, JsValue> {
-    let edge: EdgeJs = serde_wasm_bindgen::from_value(edge)
-        .map_err(|e| RawError::usage(format!("edge: {e}")).into_js())?;
-    let text = format!("{} -> {}", edge.from.text(), edge.to.text());
-    // Round-trip through the parser so that only well-formed edges are written.
-    parse_edge(&text)
-        .map(|e| e.to_string())
-        .map_err(|e| RawError::usage(e.to_string()).into_js())
-}
-
-/// An edge as JavaScript sees it.
-#[derive(Serialize, Deserialize)]
-struct EdgeJs {
-    from: EndpointJs,
-    to: EndpointJs,
-}
-
-#[derive(Serialize, Deserialize)]
-struct EndpointJs {
-    vertex: String,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    port: Option<String>,
-}
-
-impl EndpointJs {
-    fn text(&self) -> String {
-        match &self.port {
-            Some(port) => format!("{}:{port}", self.vertex),
-            None => self.vertex.clone(),
-        }
-    }
-}
-
-impl From<&jobgraph_core::Edge> for EdgeJs {
-    fn from(edge: &jobgraph_core::Edge) -> Self {
-        let end = |e: &jobgraph_core::Endpoint| EndpointJs {
-            vertex: e.vertex.clone(),
-            port: e.port.clone(),
-        };
-        EdgeJs {
-            from: end(&edge.from),
-            to: end(&edge.to),
-        }
-    }
-}
-
-/// Results go out as JSON text parsed by the engine: exact, and faster than building objects
-/// field by field across the boundary.
-fn json_out(value: &Value) -> Result<JsValue, JsValue> {
-    let text = serde_json::to_string(value).map_err(|e| JsValue::from_str(&e.to_string()))?;
-    js_sys::JSON::parse(&text)
 }

@@ -1,5 +1,5 @@
 //! What the client sends. The service reads bodies field by field (so that a 400 names the
-//! field) and documents them in `/openapi.json`; `sdk/tests/client.rs` checks that every field
+//! field) and documents them in `/openapi.json`; `sdk/tests/client/endpoints.rs` checks that every field
 //! these types write is a documented one.
 
 use indexmap::IndexMap;

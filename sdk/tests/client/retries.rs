@@ -1,0 +1,105 @@
+//! Retries: a 429 sent again after its `Retry-After`, an unreachable service retried and
+//! then named in the error.
+
+use super::*;
+
+#[test]
+fn too_many_requests_is_retried_after_retry_after() {
+    let s = short_server();
+    let rt = runtime();
+    let (trace, lines) = recorder();
+    let client = Client::builder(s.url())
+        .credentials(Credentials::new("busy", "busy-secret-9"))
+        .trace(trace)
+        .retry(RetryPolicy {
+            max_retries: 5,
+            ..RetryPolicy::default()
+        })
+        .build()
+        .unwrap();
+    let token = s.token("busy", "busy-secret-9");
+    std::thread::scope(|scope| {
+        // A script that runs until its worker is killed (~1.25 s) holds the one slot. The
+        // probes below (or another test on this server) can hold the slot when it arrives: it
+        // is sent again after a 429 until it runs.
+        let hostile = scope.spawn(|| {
+            loop {
+                let answer = s.call(
+                    "POST",
+                    "/v1/templates/test",
+                    Some(&token),
+                    Some(&json!({"template": {"template": "while (true) {}"}})),
+                );
+                if answer.status != 429 {
+                    return answer;
+                }
+            }
+        });
+        // Ready when the slot is taken.
+        let probe = json!({"template": filter_template("probe")});
+        let deadline = std::time::Instant::now() + Duration::from_secs(10);
+        while s
+            .call("POST", "/v1/templates/test", Some(&token), Some(&probe))
+            .status
+            != 429
+        {
+            assert!(
+                !hostile.is_finished(),
+                "the hostile script ended before a probe was refused"
+            );
+            assert!(
+                std::time::Instant::now() < deadline,
+                "no probe refused with 429 within 10 s"
+            );
+        }
+        let request = TemplateTest {
+            template: TemplateInput {
+                name: "probe".into(),
+                ..serde_json::from_value(filter_template("probe")).unwrap()
+            },
+            ..TemplateTest::default()
+        };
+        let graph = rt.block_on(client.test_template(&request)).unwrap();
+        assert_eq!(graph["vertices"][0]["name"], "f");
+        assert_eq!(hostile.join().unwrap().status, 400);
+    });
+    let lines = lines.lock().unwrap();
+    assert!(
+        lines.iter().any(|l| l.contains("in 1000 ms after 429")),
+        "Retry-After: 1 honoured: {lines:#?}"
+    );
+}
+
+#[test]
+fn an_unreachable_service_is_retried_then_named() {
+    let port = {
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        listener.local_addr().unwrap().port()
+    };
+    let (trace, lines) = recorder();
+    let client = Client::builder(format!("http://127.0.0.1:{port}/api"))
+        .credentials(Credentials::new("nobody", "nobody-secret"))
+        .retry(RetryPolicy {
+            max_retries: 2,
+            base_delay: Duration::from_millis(10),
+            ..RetryPolicy::default()
+        })
+        .trace(trace)
+        .build()
+        .unwrap();
+    let err = runtime()
+        .block_on(client.list_jobs(&JobFilter::default()))
+        .unwrap_err();
+    match &err {
+        ClientError::Unreachable { url, .. } => {
+            assert_eq!(url, &format!("http://127.0.0.1:{port}/api/oauth/token"));
+        }
+        other => panic!("{other:?}"),
+    }
+    let lines = lines.lock().unwrap();
+    assert_eq!(
+        lines.iter().filter(|l| l.starts_with("retry ")).count(),
+        2,
+        "{lines:#?}"
+    );
+}
