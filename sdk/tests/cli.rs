@@ -345,3 +345,55 @@ fn isolated_sandbox_stops_what_in_process_cannot_and_gives_the_same_results() {
         "JavaScript execution failed: time limit of 200 ms exceeded (raise `timeoutMs`, CLI `--timeout-ms`) (template hostile@2, operation op)"
     );
 }
+
+/// `jobgraph sandbox-worker` (what the isolated mode starts) applies its seccomp filter before it
+/// answers its first request, and runs scripts under it (`docs/sandbox.md`, "System calls").
+#[cfg(target_os = "linux")]
+#[test]
+fn the_sandbox_worker_confines_itself_before_its_first_answer() {
+    use std::io::{BufRead, BufReader, Read, Write};
+    use std::process::Stdio;
+
+    let mut worker = Command::new(env!("CARGO_BIN_EXE_jobgraph"))
+        .arg("sandbox-worker")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the worker starts");
+    let mut stdin = worker.stdin.take().expect("piped stdin");
+    let mut stdout = BufReader::new(worker.stdout.take().expect("piped stdout"));
+    let request = serde_json::json!({"request": {
+        "source": "({vertices: [{type: 't', name: 'v' + n}], edges: []})",
+        "declared": ["n"],
+        "variables": {"n": 1},
+        "user": "cli-tester"
+    }});
+    writeln!(stdin, "{request}").expect("request written");
+    let mut line = String::new();
+    stdout.read_line(&mut line).expect("an answer");
+    let answer: Value = serde_json::from_str(&line).expect("the answer is JSON");
+    assert_eq!(
+        answer["result"]["Ok"]["value"]["vertices"][0]["name"], "v1",
+        "the script ran under the filter: {answer}"
+    );
+
+    let status = std::fs::read_to_string(format!("/proc/{}/status", worker.id()))
+        .expect("the worker's /proc status");
+    assert!(
+        status.lines().any(|l| l == "Seccomp:\t2"),
+        "the worker runs in seccomp filter mode:\n{status}"
+    );
+
+    drop(stdin);
+    let ended = worker.wait().expect("the worker ends when stdin closes");
+    let mut stderr = String::new();
+    worker
+        .stderr
+        .take()
+        .expect("piped stderr")
+        .read_to_string(&mut stderr)
+        .expect("stderr read");
+    assert!(ended.success(), "worker exit: {ended}, stderr: {stderr}");
+    assert_eq!(stderr, "", "no warning: the filter was applied");
+}

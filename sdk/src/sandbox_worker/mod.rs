@@ -4,7 +4,12 @@
 //! `jobgraph sandbox-worker` runs [`serve`]; an embedder with its own binary can call it from a
 //! hidden subcommand in the same way. The worker caps its own address space before every
 //! request (so a single huge allocation fails inside the worker, which then dies, instead of
-//! taking the machine's memory), disables core dumps, and ends when stdin closes.
+//! taking the machine's memory), disables core dumps, and ends when stdin closes. On Linux it
+//! confines itself with a seccomp filter before reading its first request (`confine`): from
+//! then on it cannot open a file, connect, start a program or touch another process.
+
+#[cfg(target_os = "linux")]
+mod confine;
 
 use std::io::{BufRead, Write};
 use std::time::Instant;
@@ -45,6 +50,12 @@ pub struct WorkerResponse {
 /// Serves requests from stdin until it closes. Returns the I/O error that ended it, if any.
 pub fn serve() -> std::io::Result<()> {
     disable_core_dumps();
+    // Opened before the filter, which allows reading it but no new file.
+    let status = ProcStatus::open();
+    #[cfg(target_os = "linux")]
+    if let Err(e) = confine::confine() {
+        eprintln!("jobgraph sandbox-worker: {e}; scripts run without system-call confinement");
+    }
     let stdin = std::io::stdin();
     let mut stdout = std::io::stdout().lock();
     let mut line = String::new();
@@ -55,7 +66,7 @@ pub fn serve() -> std::io::Result<()> {
         }
         let response = match serde_json::from_str::<WorkerRequest>(&line) {
             Ok(WorkerRequest { request }) => {
-                cap_address_space(request.limits.max_memory_bytes);
+                cap_address_space(&status, request.limits.max_memory_bytes);
                 execute(&request)
             }
             Err(e) => refusal(format!(
@@ -114,25 +125,50 @@ fn execute(request: &ScriptRequest) -> WorkerResponse {
 /// Sets the soft address-space limit to what is mapped now plus `max_memory_bytes` and
 /// [`ADDRESS_SPACE_HEADROOM`]. Best effort: where it cannot be read or set, the counting cap
 /// still applies.
-fn cap_address_space(max_memory_bytes: u64) {
+fn cap_address_space(status: &ProcStatus, max_memory_bytes: u64) {
     #[cfg(target_os = "linux")]
-    if let Some(mapped) = mapped_bytes() {
+    if let Some(mapped) = status.mapped_bytes() {
         let soft = mapped
             .saturating_add(max_memory_bytes)
             .saturating_add(ADDRESS_SPACE_HEADROOM);
         let _ = rlimit::setrlimit(rlimit::Resource::AS, soft, rlimit::INFINITY);
     }
     #[cfg(not(target_os = "linux"))]
-    let _ = max_memory_bytes;
+    let _ = (status, max_memory_bytes);
 }
 
-/// The process's mapped address space (`VmSize`), in bytes.
-#[cfg(target_os = "linux")]
-fn mapped_bytes() -> Option<u64> {
-    let status = std::fs::read_to_string("/proc/self/status").ok()?;
-    let line = status.lines().find(|l| l.starts_with("VmSize:"))?;
-    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
-    Some(kib * 1024)
+/// `/proc/self/status`, opened once (the confined worker can open no file) and read again from
+/// its start for every request.
+struct ProcStatus(Option<std::fs::File>);
+
+impl ProcStatus {
+    fn open() -> Self {
+        #[cfg(target_os = "linux")]
+        let file = std::fs::File::open("/proc/self/status").ok();
+        #[cfg(not(target_os = "linux"))]
+        let file = None;
+        ProcStatus(file)
+    }
+
+    /// The process's mapped address space (`VmSize`), in bytes.
+    #[cfg(target_os = "linux")]
+    fn mapped_bytes(&self) -> Option<u64> {
+        use std::os::unix::fs::FileExt;
+        let file = self.0.as_ref()?;
+        let mut buffer = [0u8; 8192];
+        let mut len = 0;
+        while len < buffer.len() {
+            match file.read_at(&mut buffer[len..], len as u64) {
+                Ok(0) => break,
+                Ok(n) => len += n,
+                Err(_) => return None,
+            }
+        }
+        let text = std::str::from_utf8(&buffer[..len]).ok()?;
+        let line = text.lines().find(|l| l.starts_with("VmSize:"))?;
+        let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+        Some(kib * 1024)
+    }
 }
 
 fn disable_core_dumps() {
