@@ -397,3 +397,49 @@ fn the_sandbox_worker_confines_itself_before_its_first_answer() {
     assert!(ended.success(), "worker exit: {ended}, stderr: {stderr}");
     assert_eq!(stderr, "", "no warning: the filter was applied");
 }
+
+/// On a host that refuses the filter (here: the command runs under a filter of its own that
+/// answers `seccomp` with `EPERM`, as some containers do), scripts still run, and the warning
+/// that they run unconfined reaches the user once, on the command's stderr.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_host_that_refuses_the_worker_filter_is_told_once() {
+    use std::collections::BTreeMap;
+    use std::os::unix::process::CommandExt;
+
+    use seccompiler::{SeccompAction, SeccompFilter, TargetArch};
+
+    let refuse_seccomp = SeccompFilter::new(
+        BTreeMap::from([(libc::SYS_seccomp, Vec::new())]),
+        SeccompAction::Allow,
+        SeccompAction::Errno(libc::EPERM as u32),
+        TargetArch::try_from(std::env::consts::ARCH).expect("a known processor"),
+    )
+    .expect("filter");
+    let program: seccompiler::BpfProgram = refuse_seccomp.try_into().expect("BPF program");
+    let mut command = Command::new(env!("CARGO_BIN_EXE_jobgraph"));
+    command.current_dir(root()).args([
+        "template:test",
+        "examples/templates/tag-enrich.json",
+        "--values",
+        r#"{"tags": {"env": "dev"}}"#,
+        "--compact",
+    ]);
+    // SAFETY: between fork and exec the closure only calls prctl and seccomp on a program built
+    // before the fork (no allocation on success).
+    unsafe {
+        command
+            .pre_exec(move || seccompiler::apply_filter(&program).map_err(std::io::Error::other));
+    }
+    let out = command.output().expect("the binary runs");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert_eq!(names(&stdout_json(&out)), ["tag"]);
+    let warning = stderr.trim_end();
+    assert!(
+        warning.starts_with("jobgraph sandbox-worker: the kernel refused the system-call filter: ")
+            && warning.ends_with("; scripts run without system-call confinement")
+            && warning.lines().count() == 1,
+        "one warning line, got: {stderr}"
+    );
+}

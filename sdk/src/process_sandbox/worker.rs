@@ -18,6 +18,22 @@ pub(super) struct Worker {
     stderr: Option<JoinHandle<String>>,
 }
 
+/// What a worker writes first when it could not confine itself (`sandbox_worker::serve`).
+const UNCONFINED: &str = "jobgraph sandbox-worker: ";
+
+/// Passes a worker's warning that it runs without its system-call filter on to this process's
+/// stderr (once per process: every worker of a host that refuses the filter says the same), so
+/// that whoever runs the CLI or the service sees it.
+fn pass_on_warning(kept: &[u8]) {
+    static SAID: std::sync::Once = std::sync::Once::new();
+    if !kept.starts_with(UNCONFINED.as_bytes()) || SAID.is_completed() {
+        return;
+    }
+    if let Some(end) = kept.iter().position(|&b| b == b'\n') {
+        SAID.call_once(|| eprintln!("{}", String::from_utf8_lossy(&kept[..end])));
+    }
+}
+
 /// What the parent keeps of a worker's stderr: the beginning, where the allocator or runtime
 /// says why it stopped.
 const STDERR_KEPT: usize = 4096;
@@ -62,6 +78,7 @@ impl Worker {
                 while let Ok(n @ 1..) = stderr.read(&mut buf) {
                     let room = STDERR_KEPT.saturating_sub(kept.len());
                     kept.extend_from_slice(&buf[..n.min(room)]);
+                    pass_on_warning(&kept);
                 }
                 String::from_utf8_lossy(&kept).into_owned()
             })?;
