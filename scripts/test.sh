@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Runs every check and test of the project:
-#   Rust: format, lints, unit + conformance + JSON Schema suite + CLI + doc tests, wasm32 check;
+#   Rust: format, lints, API docs (warnings denied), unit + conformance + JSON Schema suite + CLI + doc tests, wasm32 check;
 #   npm package: build, size budget of the .wasm, conformance parity and the JSON Schema Test
 #   Suite in Node and in headless Chromium, worker and trap recovery, the draft-preview page.
 set -euo pipefail
@@ -12,6 +12,8 @@ echo "== cargo fmt --check" >&2
 cargo fmt --all -- --check
 echo "== cargo clippy" >&2
 cargo clippy --workspace --all-targets --quiet -- -D warnings
+echo "== cargo doc (public items documented, links resolve)" >&2
+RUSTDOCFLAGS="-D warnings" cargo doc --no-deps --quiet -p jobgraph-core -p jobgraph-sdk
 echo "== cargo test (unit, conformance, JSON Schema suite, CLI, service on SQLite, doctests)" >&2
 cargo test --workspace --exclude jobgraph-wasm
 

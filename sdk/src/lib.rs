@@ -5,6 +5,8 @@
 //! processes, see `docs/sandbox.md`), the `jobgraph` command-line client, and, with the
 //! `server` feature (on by default), the service behind `jobgraph serve` ([`server`]).
 
+#![warn(missing_docs)]
+
 pub mod api;
 #[cfg(feature = "client")]
 pub mod client;

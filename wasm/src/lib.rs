@@ -6,6 +6,8 @@
 //! thrown as plain objects `{code, prefix, message, …}` that the wrapper turns into
 //! `JobgraphError`s.
 
+#![warn(missing_docs)]
+
 /// boa allocates heavily and Rust's default wasm allocator (dlmalloc) is slow at it; talc is
 /// made for WebAssembly (bench/RESULTS.md has the figures). Counted, so that
 /// `limits.maxMemoryBytes` is enforced in the browser too.

@@ -48,7 +48,8 @@ impl InputSchema {
     ///
     /// Fails with the schema problem when the schema itself is invalid.
     ///
-    /// `pattern` and `patternProperties` are matched by [`Patterns::DEFAULT`].
+    /// `pattern` and `patternProperties` are matched by jsonschema's built-in engines natively
+    /// and by regress (ECMA-262, boa's `RegExp` engine) in the wasm build.
     pub fn compile(schema: Option<&Value>) -> Result<Self, SchemaError> {
         Self::compile_with(schema, Patterns::DEFAULT)
     }

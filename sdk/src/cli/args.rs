@@ -259,6 +259,8 @@ pub enum ConfigCommand {
 #[cfg(feature = "client")]
 #[derive(Subcommand)]
 pub enum JobCommand {
+    // The doc comment is also `--help` text, where the markers must read as printed.
+    #[allow(rustdoc::broken_intra_doc_links)]
     /// Create a job from a JSON file (`name`, `execution`, `processing`, `jobGraph`, optional
     /// `tags`). The service resolves its template operations.
     ///

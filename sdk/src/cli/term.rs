@@ -8,7 +8,7 @@ use super::Failure;
 use super::args::Global;
 use super::output::{Format, OutputArgs, Style, parse_timezone};
 
-/// Whether `NO_COLOR` is set to something (https://no-color.org).
+/// Whether `NO_COLOR` is set to something (<https://no-color.org>).
 fn no_color_env() -> bool {
     std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty())
 }

@@ -61,7 +61,7 @@ impl std::fmt::Debug for PostgresOptions {
     }
 }
 
-/// The PostgreSQL [`Store`].
+/// The PostgreSQL [`Store`](super::Store).
 #[derive(Clone)]
 pub struct PostgresStore {
     pool: Pool,
