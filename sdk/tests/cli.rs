@@ -354,13 +354,30 @@ fn the_sandbox_worker_confines_itself_before_its_first_answer() {
     use std::io::{BufRead, BufReader, Read, Write};
     use std::process::Stdio;
 
-    let mut worker = Command::new(env!("CARGO_BIN_EXE_jobgraph"))
+    // A descriptor the worker inherits (dup2 clears close-on-exec): it must not keep it.
+    let inherited = tempfile::tempfile().expect("a temporary file");
+    let inherited_fd = {
+        use std::os::fd::AsRawFd;
+        inherited.as_raw_fd()
+    };
+    let mut command = Command::new(env!("CARGO_BIN_EXE_jobgraph"));
+    command
         .arg("sandbox-worker")
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the worker starts");
+        .stderr(Stdio::piped());
+    // SAFETY: between fork and exec the closure only calls dup2.
+    unsafe {
+        use std::os::unix::process::CommandExt;
+        command.pre_exec(move || {
+            if libc::dup2(inherited_fd, 10) == 10 {
+                Ok(())
+            } else {
+                Err(std::io::Error::last_os_error())
+            }
+        });
+    }
+    let mut worker = command.spawn().expect("the worker starts");
     let mut stdin = worker.stdin.take().expect("piped stdin");
     let mut stdout = BufReader::new(worker.stdout.take().expect("piped stdout"));
     let request = serde_json::json!({"request": {
@@ -384,6 +401,13 @@ fn the_sandbox_worker_confines_itself_before_its_first_answer() {
         status.lines().any(|l| l == "Seccomp:\t2"),
         "the worker runs in seccomp filter mode:\n{status}"
     );
+    // stdin, stdout, stderr and its own /proc/self/status: nothing inherited.
+    let mut open: Vec<u32> = std::fs::read_dir(format!("/proc/{}/fd", worker.id()))
+        .expect("the worker's descriptors")
+        .filter_map(|e| e.ok()?.file_name().to_str()?.parse().ok())
+        .collect();
+    open.sort_unstable();
+    assert_eq!(open, [0, 1, 2, 3], "the worker's open descriptors");
 
     drop(stdin);
     let ended = worker.wait().expect("the worker ends when stdin closes");

@@ -69,6 +69,31 @@ const ALLOWED: &[i64] = &[
     libc::SYS_setrlimit,
 ];
 
+/// Closes every descriptor but stdin, stdout and stderr. The parent opens its own files and
+/// sockets close-on-exec, but one that is not (a library's, an embedder's) would otherwise stay
+/// open in the worker, where the filter's `read` and `write` would reach it.
+pub fn close_inherited_descriptors() {
+    // SAFETY: close_range(2) over descriptors 3 and up, which this process does not use yet
+    // (the worker calls this first thing).
+    let closed = unsafe { libc::syscall(libc::SYS_close_range, 3u32, u32::MAX, 0u32) } == 0;
+    if closed {
+        return;
+    }
+    // Kernels before 5.9: close what /proc lists (the listing's own descriptor is closed when
+    // the iterator is dropped, before the loop; closing it again is harmless).
+    let listed: Vec<libc::c_int> = std::fs::read_dir("/proc/self/fd")
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter_map(|entry| entry.file_name().to_str()?.parse().ok())
+        .filter(|&fd| fd > 2)
+        .collect();
+    for fd in listed {
+        // SAFETY: closing a descriptor number; nothing in this process holds it.
+        unsafe { libc::close(fd) };
+    }
+}
+
 /// Applies the filter to every thread of this process, for the rest of its life (it cannot be
 /// lifted, and `no_new_privs` is set with it).
 pub fn confine() -> Result<(), ConfineError> {

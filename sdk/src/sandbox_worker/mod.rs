@@ -50,6 +50,8 @@ pub struct WorkerResponse {
 /// Serves requests from stdin until it closes. Returns the I/O error that ended it, if any.
 pub fn serve() -> std::io::Result<()> {
     disable_core_dumps();
+    #[cfg(target_os = "linux")]
+    confine::close_inherited_descriptors();
     // Opened before the filter, which allows reading it but no new file.
     let status = ProcStatus::open();
     #[cfg(target_os = "linux")]
