@@ -42,6 +42,10 @@ impl Worker {
     pub fn spawn(config: &ProcessConfig) -> std::io::Result<Worker> {
         let mut child = Command::new(&config.program)
             .args(&config.args)
+            // Nothing of the parent's environment: it can hold the database URL with its
+            // password (`JOBGRAPH_DATABASE_URL`) or a client secret, which code that took over
+            // the worker could read from its own memory without a system call.
+            .env_clear()
             // Its last words must be the reason, not a backtrace.
             .env("RUST_BACKTRACE", "0")
             .env("RUST_LIB_BACKTRACE", "0")
