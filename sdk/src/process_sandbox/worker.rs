@@ -152,7 +152,12 @@ pub(super) fn death(
         return limit(limits, LimitKind::Recursion);
     }
     let how = status.map_or_else(|| "unknown status".to_owned(), |s| s.to_string());
-    let said = stderr.lines().next().unwrap_or("").trim();
+    // The first line that is not the warning about running unconfined (said at start).
+    let said = stderr
+        .lines()
+        .find(|line| !line.starts_with(UNCONFINED))
+        .unwrap_or("")
+        .trim();
     ScriptError::Failed(ScriptFailure {
         message: format!(
             "the sandbox worker ended unexpectedly ({how}){}",
