@@ -14,7 +14,7 @@ cd "$(dirname "$0")/.."
 SECONDS_PER_RUN="${1:-10}"
 # NO_BUILD=1 uses the release binaries already built.
 if [ -z "${NO_BUILD:-}" ]; then
-  nice -n 10 cargo build -q --release -p jobgraph-sdk --bin jobgraph
+  nice -n 10 cargo build -q --release -p jobgraph-cli --bin jobgraph
   nice -n 10 cargo build -q --release -p jobgraph-load
 fi
 BIN=target/release/jobgraph

@@ -1,6 +1,6 @@
 // Prints the docs/sandbox.md table of the adversarial corpus: case × mode → outcome, time, peak
 // memory, from the reports the corpus tests write: target/adversarial/{in-process,isolated}.json
-// (cargo test -p jobgraph-sdk --test adversarial) and npm-{in-process,worker}-{node,chromium}.json
+// (cargo test -p jobgraph-cli --test adversarial) and npm-{in-process,worker}-{node,chromium}.json
 // (node --test tests/js/adversarial.node.test.mjs tests/js/adversarial.browser.test.mjs).
 // Usage: node scripts/adversarial-table.mjs > /tmp/table.md
 import { existsSync, readFileSync } from "node:fs";

@@ -10,10 +10,12 @@ bash scripts/setup.sh
 
 echo "== cargo fmt --check" >&2
 cargo fmt --all -- --check
+echo "== no import circles between modules (scripts/check-module-cycles.py)" >&2
+python3 scripts/check-module-cycles.py core/src sdk/src server/src cli/src wasm/src
 echo "== cargo clippy" >&2
 cargo clippy --workspace --all-targets --quiet -- -D warnings
 echo "== cargo doc (public items documented, links resolve)" >&2
-RUSTDOCFLAGS="-D warnings" cargo doc --no-deps --quiet -p jobgraph-core -p jobgraph-sdk
+RUSTDOCFLAGS="-D warnings" cargo doc --no-deps --quiet -p jobgraph-core -p jobgraph-sdk -p jobgraph-server -p jobgraph-cli
 echo "== cargo test (unit, conformance, JSON Schema suite, CLI, service on SQLite, doctests)" >&2
 cargo test --workspace --exclude jobgraph-wasm
 
@@ -24,7 +26,7 @@ trap 'bash scripts/pg-cluster.sh down "$PG_DIR" || true' EXIT
 if PG_URL="$(bash scripts/pg-cluster.sh start "$PG_DIR" 2> target/pg-cluster.err)"; then
   echo "== service suites on PostgreSQL, two replicas on one database" >&2
   JOBGRAPH_TEST_DATABASE_URL="$PG_URL" JOBGRAPH_TEST_PG_CLUSTER="$PG_DIR" \
-    cargo test -q -p jobgraph-sdk --test serve_api --test serve_durability --test serve_limits \
+    cargo test -q -p jobgraph-cli --test serve_api --test serve_durability --test serve_limits \
       --test client --test cli_online --test serve_replicas
   bash scripts/pg-cluster.sh down "$PG_DIR"
 else

@@ -4,7 +4,7 @@
 //
 // Usage: node bench/node-vm/compare.mjs [--jobgraph PATH] [--runs N] [-- EXTRA JOBGRAPH FLAGS]
 //   --jobgraph  the binary (default target/release/jobgraph; build it with
-//               `cargo build --release -p jobgraph-sdk`)
+//               `cargo build --release -p jobgraph-cli`)
 //   --runs      timed runs of each command (default 7), interleaved, after one warm-up each
 //   --keep      keep the generated job and templates (their folder is printed), for profiling
 // The figures are printed, never asserted: the machine may be shared.

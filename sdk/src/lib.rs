@@ -1,9 +1,43 @@
 //! # jobgraph-sdk
 //!
-//! Local tooling around `jobgraph-core`: a [`DirectorySource`] that reads templates from a
-//! folder, the isolated execution mode [`ProcessSandbox`] (scripts in a pool of worker
-//! processes, see `docs/sandbox.md`), the `jobgraph` command-line client, and, with the
-//! `server` feature (on by default), the service behind `jobgraph serve` ([`server`]).
+//! The client side of jobgraph, around `jobgraph-core`: what a Rust program needs to resolve
+//! job graphs and to talk to the service, without the service itself or the command line.
+//!
+//! - [`client`] (feature `client`, on by default): the typed API client of `jobgraph serve`,
+//!   OAuth 2.0 tokens with an optional [`TokenStore`](client::TokenStore), and
+//!   [`RemoteSource`](client::RemoteSource), templates fetched from the service.
+//! - [`DirectorySource`]: templates from a folder.
+//! - [`ProcessSandbox`]: scripts in a pool of confined worker processes (`docs/sandbox.md`);
+//!   [`sandbox_worker`] is the workers' side, which a program calls from its own binary.
+//! - [`api`]: the request and response types of the service's API, shared with the service.
+//!
+//! Its default dependency tree has no HTTP server, database driver, password hashing,
+//! OpenAPI generator or command-line parser: the service is `jobgraph-server`, the `jobgraph`
+//! command line `jobgraph-cli`.
+//!
+//! ## Running scripts isolated from your own program
+//!
+//! A [`ProcessSandbox`] starts worker processes: a program that answers one argument by
+//! calling [`sandbox_worker::serve`]. This crate ships one, `jobgraph-sandbox-worker`
+//! (`cargo install jobgraph-sdk`), and the `jobgraph` binary answers `jobgraph sandbox-worker`.
+//! Or give your own binary the subcommand, with the counting allocator that enforces
+//! `maxMemoryBytes`:
+//!
+//! ```no_run
+//! #[global_allocator]
+//! static ALLOCATOR: jobgraph_core::memory::CountingAllocator<std::alloc::System> =
+//!     jobgraph_core::memory::CountingAllocator::new(std::alloc::System);
+//!
+//! fn main() -> std::io::Result<()> {
+//!     if std::env::args().nth(1).as_deref() == Some("sandbox-worker") {
+//!         return jobgraph_sdk::sandbox_worker::serve();
+//!     }
+//!     // … the program; its sandbox runs this same binary:
+//!     let sandbox = jobgraph_sdk::ProcessSandbox::start(jobgraph_sdk::ProcessConfig::current_exe()?);
+//!     # drop(sandbox);
+//!     Ok(())
+//! }
+//! ```
 
 #![warn(missing_docs)]
 
@@ -13,8 +47,6 @@ pub mod client;
 pub mod directory;
 pub mod process_sandbox;
 pub mod sandbox_worker;
-#[cfg(feature = "server")]
-pub mod server;
 
 pub use directory::{DirectorySource, LoadError};
 pub use process_sandbox::{ExecutionStats, ProcessConfig, ProcessSandbox};

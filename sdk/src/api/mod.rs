@@ -1,14 +1,20 @@
-//! The bodies of the service's API: one definition shared by the service (feature `server`,
-//! which also derives their OpenAPI schemas) and the client (feature `client`). Compiled
-//! with neither feature, so that any program can read and write the API's JSON.
+//! The bodies of the service's API: one definition shared by the service (`jobgraph-server`,
+//! which turns on the feature `openapi` to derive their OpenAPI schemas) and the client
+//! (feature `client`). Compiled with neither feature, so that any program can read and write
+//! the API's JSON.
 //!
 //! - Answers: [`TemplateOut`], [`TemplateSummary`], [`JobOut`], [`Items`],
 //!   [`TriggerAccepted`], [`ErrorBody`].
 //! - Requests: [`TemplateInput`] (create and update), [`TemplateTest`], [`CreateJob`],
 //!   [`UpdateJob`], with [`Execution`] and [`Processing`].
 //!
+//! - [`request_docs`] (feature `openapi`): the request bodies as the OpenAPI document states
+//!   them.
+//!
 //! Field names are the wire's (`camelCase`); `docs/api.md` lists every endpoint.
 
+#[cfg(feature = "openapi")]
+pub mod request_docs;
 mod requests;
 mod responses;
 

@@ -12,26 +12,26 @@ use serde_json::{Map, Value};
 
 /// A list: `{items: […]}`.
 #[derive(Debug, Clone, Serialize, Deserialize)]
-#[cfg_attr(feature = "server", derive(utoipa::ToSchema))]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Items<T> {
     /// The elements.
     #[serde(default = "Vec::new")]
-    #[cfg_attr(feature = "server", schema(required = true))]
+    #[cfg_attr(feature = "openapi", schema(required = true))]
     pub items: Vec<T>,
 }
 
 /// One template version.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(feature = "server", derive(utoipa::ToSchema))]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct TemplateOut {
     /// Template id (16 URL-safe characters).
     #[serde(default)]
-    #[cfg_attr(feature = "server", schema(required = true))]
+    #[cfg_attr(feature = "openapi", schema(required = true))]
     pub id: String,
     /// Name.
     #[serde(default)]
-    #[cfg_attr(feature = "server", schema(required = true))]
+    #[cfg_attr(feature = "openapi", schema(required = true))]
     pub name: String,
     /// Description.
     #[serde(default)]
@@ -39,59 +39,59 @@ pub struct TemplateOut {
     pub description: Option<String>,
     /// This version (1, 2, …).
     #[serde(default)]
-    #[cfg_attr(feature = "server", schema(required = true))]
+    #[cfg_attr(feature = "openapi", schema(required = true))]
     pub version: u64,
     /// Owning organization.
     #[serde(default)]
-    #[cfg_attr(feature = "server", schema(required = true))]
+    #[cfg_attr(feature = "openapi", schema(required = true))]
     pub organization_id: String,
     /// When version 1 was created (ISO 8601 UTC).
     #[serde(default)]
-    #[cfg_attr(feature = "server", schema(required = true))]
+    #[cfg_attr(feature = "openapi", schema(required = true))]
     pub created_at: String,
     /// When this version was created (ISO 8601 UTC).
     #[serde(default)]
-    #[cfg_attr(feature = "server", schema(required = true))]
+    #[cfg_attr(feature = "openapi", schema(required = true))]
     pub updated_at: String,
     /// The parameters' JSON Schema.
     #[serde(default)]
     #[serde(skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(feature = "server", schema(value_type = Option<Object>))]
+    #[cfg_attr(feature = "openapi", schema(value_type = Option<Object>))]
     pub input_schema: Option<Value>,
     /// The script.
     #[serde(default)]
-    #[cfg_attr(feature = "server", schema(required = true))]
+    #[cfg_attr(feature = "openapi", schema(required = true))]
     pub template: String,
     /// Input map.
     #[serde(default)]
-    #[cfg_attr(feature = "server", schema(required = true, value_type = BTreeMap<String, String>))]
+    #[cfg_attr(feature = "openapi", schema(required = true, value_type = BTreeMap<String, String>))]
     pub inputs: IndexMap<String, String>,
     /// Output map.
     #[serde(default)]
-    #[cfg_attr(feature = "server", schema(required = true, value_type = BTreeMap<String, String>))]
+    #[cfg_attr(feature = "openapi", schema(required = true, value_type = BTreeMap<String, String>))]
     pub outputs: IndexMap<String, String>,
     /// Draft outputs.
     #[serde(default)]
     #[cfg_attr(
-        feature = "server",
-        schema(required = true, value_type = Vec<crate::server::request_docs::DraftOutputDoc>)
+        feature = "openapi",
+        schema(required = true, value_type = Vec<super::request_docs::DraftOutputDoc>)
     )]
     pub draft_outputs: Vec<jobgraph_core::DraftOutput>,
     /// SHA-256 of the script and the schema (`Template::source_hash`).
     #[serde(default)]
-    #[cfg_attr(feature = "server", schema(required = true))]
+    #[cfg_attr(feature = "openapi", schema(required = true))]
     pub source_hash: String,
     /// Whether this is the latest version.
     #[serde(default)]
-    #[cfg_attr(feature = "server", schema(required = true))]
+    #[cfg_attr(feature = "openapi", schema(required = true))]
     pub is_latest: bool,
     /// Same as `isLatest` (the public client reads either).
     #[serde(default)]
-    #[cfg_attr(feature = "server", schema(required = true))]
+    #[cfg_attr(feature = "openapi", schema(required = true))]
     pub latest: bool,
     /// The client that wrote this version.
     #[serde(default)]
-    #[cfg_attr(feature = "server", schema(required = true))]
+    #[cfg_attr(feature = "openapi", schema(required = true))]
     pub edited_by: String,
 }
 
@@ -117,16 +117,16 @@ impl TemplateOut {
 
 /// A template in a list: its latest version, without the script.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(feature = "server", derive(utoipa::ToSchema))]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct TemplateSummary {
     /// Template id.
     #[serde(default)]
-    #[cfg_attr(feature = "server", schema(required = true))]
+    #[cfg_attr(feature = "openapi", schema(required = true))]
     pub id: String,
     /// Name.
     #[serde(default)]
-    #[cfg_attr(feature = "server", schema(required = true))]
+    #[cfg_attr(feature = "openapi", schema(required = true))]
     pub name: String,
     /// Description.
     #[serde(default)]
@@ -134,116 +134,116 @@ pub struct TemplateSummary {
     pub description: Option<String>,
     /// Latest version.
     #[serde(default)]
-    #[cfg_attr(feature = "server", schema(required = true))]
+    #[cfg_attr(feature = "openapi", schema(required = true))]
     pub version: u64,
     /// Owning organization.
     #[serde(default)]
-    #[cfg_attr(feature = "server", schema(required = true))]
+    #[cfg_attr(feature = "openapi", schema(required = true))]
     pub organization_id: String,
     /// When version 1 was created.
     #[serde(default)]
-    #[cfg_attr(feature = "server", schema(required = true))]
+    #[cfg_attr(feature = "openapi", schema(required = true))]
     pub created_at: String,
     /// When the latest version was created.
     #[serde(default)]
-    #[cfg_attr(feature = "server", schema(required = true))]
+    #[cfg_attr(feature = "openapi", schema(required = true))]
     pub updated_at: String,
 }
 
 /// A job version.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(feature = "server", derive(utoipa::ToSchema))]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct JobOut {
     /// Job id.
     #[serde(default)]
-    #[cfg_attr(feature = "server", schema(required = true))]
+    #[cfg_attr(feature = "openapi", schema(required = true))]
     pub id: String,
     /// Name.
     #[serde(default)]
-    #[cfg_attr(feature = "server", schema(required = true))]
+    #[cfg_attr(feature = "openapi", schema(required = true))]
     pub name: String,
     /// Owning organization.
     #[serde(default)]
-    #[cfg_attr(feature = "server", schema(required = true))]
+    #[cfg_attr(feature = "openapi", schema(required = true))]
     pub organization_id: String,
     /// `SYNCHRONOUS` or `ASYNCHRONOUS`.
     #[serde(default)]
-    #[cfg_attr(feature = "server", schema(required = true))]
+    #[cfg_attr(feature = "openapi", schema(required = true))]
     pub execution: String,
     /// `BATCH` or `STREAMING`.
     #[serde(default)]
-    #[cfg_attr(feature = "server", schema(required = true))]
+    #[cfg_attr(feature = "openapi", schema(required = true))]
     pub processing: String,
     /// Always `PENDING` in `jobgraph serve`: it stores and resolves jobs and runs none.
     #[serde(default)]
-    #[cfg_attr(feature = "server", schema(required = true))]
+    #[cfg_attr(feature = "openapi", schema(required = true))]
     pub state: String,
     /// What the job was asked to do (`RUNNING` by default).
     #[serde(default)]
-    #[cfg_attr(feature = "server", schema(required = true))]
+    #[cfg_attr(feature = "openapi", schema(required = true))]
     pub desired_state: String,
     /// The graph as submitted, or resolved with `?resolved=true`.
     #[serde(default)]
     #[cfg_attr(
-        feature = "server",
-        schema(required = true, value_type = crate::server::request_docs::JobGraphDoc)
+        feature = "openapi",
+        schema(required = true, value_type = super::request_docs::JobGraphDoc)
     )]
     pub job_graph: Value,
     /// Tags.
     #[serde(default)]
-    #[cfg_attr(feature = "server", schema(required = true, value_type = Object))]
+    #[cfg_attr(feature = "openapi", schema(required = true, value_type = Object))]
     pub tags: Map<String, Value>,
     /// When version 1 was created.
     #[serde(default)]
-    #[cfg_attr(feature = "server", schema(required = true))]
+    #[cfg_attr(feature = "openapi", schema(required = true))]
     pub created_at: String,
     /// When this version was created.
     #[serde(default)]
-    #[cfg_attr(feature = "server", schema(required = true))]
+    #[cfg_attr(feature = "openapi", schema(required = true))]
     pub updated_at: String,
     /// This version.
     #[serde(default)]
-    #[cfg_attr(feature = "server", schema(required = true))]
+    #[cfg_attr(feature = "openapi", schema(required = true))]
     pub version: u64,
     /// The client that wrote this version.
     #[serde(default)]
-    #[cfg_attr(feature = "server", schema(required = true))]
+    #[cfg_attr(feature = "openapi", schema(required = true))]
     pub edited_by: String,
     /// Whether this is the latest version.
     #[serde(default)]
-    #[cfg_attr(feature = "server", schema(required = true))]
+    #[cfg_attr(feature = "openapi", schema(required = true))]
     pub is_latest: bool,
     /// Ids of the templates its resolution used.
     #[serde(default)]
-    #[cfg_attr(feature = "server", schema(required = true))]
+    #[cfg_attr(feature = "openapi", schema(required = true))]
     pub template_ids: Vec<String>,
 }
 
 /// `202` of `POST /v1/triggers`.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(feature = "server", derive(utoipa::ToSchema))]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct TriggerAccepted {
     /// The trigger's id.
     #[serde(default)]
-    #[cfg_attr(feature = "server", schema(required = true))]
+    #[cfg_attr(feature = "openapi", schema(required = true))]
     pub id: String,
 }
 
 /// An error body: `{"error": "…", "message": "…"}` and, depending on the error, more.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(feature = "server", derive(utoipa::ToSchema))]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct ErrorBody {
     /// What went wrong. For resolution and test errors it starts with the contract prefix
     /// (`Template not found`, `Input validation failed`, `JavaScript execution failed`, …);
     /// for `POST /oauth/token` it is the RFC 6749 error code.
     #[serde(default)]
-    #[cfg_attr(feature = "server", schema(required = true))]
+    #[cfg_attr(feature = "openapi", schema(required = true))]
     pub error: String,
     /// The same text as `error` (RFC 6749 errors: the description).
     #[serde(default)]
-    #[cfg_attr(feature = "server", schema(required = true))]
+    #[cfg_attr(feature = "openapi", schema(required = true))]
     pub message: String,
     /// RFC 6749 errors: what is wrong, in words (named as RFC 6749 §5.2 names it).
     #[serde(default)]

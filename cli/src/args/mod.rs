@@ -1,0 +1,460 @@
+//! The command line's definition: global options, commands, their help and examples. Only
+//! data: what the commands do with it lives in `commands`.
+
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+
+mod output;
+mod scripts;
+#[cfg(feature = "server")]
+mod serve;
+
+pub use output::{Format, OutputArgs};
+pub use scripts::{Common, SandboxMode};
+#[cfg(feature = "server")]
+pub use serve::ServeArgs;
+
+/// Resolve data-pipeline job graphs that use templates, and test templates, offline or
+/// against the service; manage the service's templates and jobs.
+///
+/// Offline: `resolve JOB --templates DIR` and `template:test FILE` need no service. Against
+/// the service (`jobgraph serve`, or any service with the same API): save a configuration
+/// once (`config:save`), give the client secret in JOBGRAPH_CLIENT_SECRET, then use the
+/// `template:*` and `job:*` commands. Tokens are cached in ~/.jobgraph/auth/.
+///
+/// Settings come from flags, then JOBGRAPH_* environment variables, then the saved
+/// configuration (`--conf NAME`, else the default one), then defaults. Errors are one line on
+/// stderr; exit status 0 success, 1 failed operation, 2 bad usage or unreadable input.
+#[derive(Parser)]
+#[command(
+    name = "jobgraph",
+    version,
+    long_about,
+    max_term_width = 100,
+    after_help = "Examples:\n  jobgraph resolve examples/jobs/errors-to-vendor.json --templates examples/templates\n  jobgraph config:save local --api-base-url http://127.0.0.1:8080/api --client-id ci --default\n  JOBGRAPH_CLIENT_SECRET=… jobgraph jobs -f csv\n\nSee docs/cli.md for configurations, the token cache and output formats."
+)]
+pub struct Cli {
+    /// Options of every command.
+    #[command(flatten)]
+    pub global: Global,
+    /// The command.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// Options every command takes, before or after its name.
+#[derive(Debug, Clone, Args)]
+pub struct Global {
+    /// Saved configuration to use [default: the one marked default].
+    #[arg(long, global = true, value_name = "NAME", env = "JOBGRAPH_CONF")]
+    pub conf: Option<String>,
+    /// Organization name (shown in messages; the service takes it from the token).
+    #[arg(long, global = true, value_name = "NAME", env = "JOBGRAPH_ORG_NAME")]
+    pub org_name: Option<String>,
+    /// API base address [default: http://127.0.0.1:8080/api].
+    #[arg(long, global = true, value_name = "URL", env = "JOBGRAPH_API_BASE_URL")]
+    pub api_base_url: Option<String>,
+    /// Identity provider base address; tokens come from URL/oauth/token [default: the API
+    /// base address without its trailing /api].
+    #[arg(
+        long,
+        global = true,
+        value_name = "URL",
+        env = "JOBGRAPH_AUTH_BASE_URL"
+    )]
+    pub auth_base_url: Option<String>,
+    /// OAuth 2.0 client id (its secret: JOBGRAPH_CLIENT_SECRET, never a flag or a file).
+    #[arg(long, global = true, value_name = "ID", env = "JOBGRAPH_CLIENT_ID")]
+    pub client_id: Option<String>,
+    /// Time zone of timestamps in table and csv output: IANA name, UTC or +HH:MM
+    /// [default: the system's].
+    #[arg(long, global = true, value_name = "TZ")]
+    pub timezone: Option<String>,
+    /// Write the result to FILE instead of stdout.
+    #[arg(short = 'o', long, global = true, value_name = "FILE")]
+    pub output: Option<PathBuf>,
+    /// Print each request, token event and setting source on stderr (never a secret).
+    #[arg(short = 'd', long, global = true)]
+    pub debug: bool,
+    /// Print nothing but results and errors.
+    #[arg(short = 'q', long, global = true)]
+    pub quiet: bool,
+    /// No colours (also: NO_COLOR set and not empty).
+    #[arg(long, global = true)]
+    pub no_color: bool,
+}
+
+/// The commands.
+#[derive(Subcommand)]
+pub enum Command {
+    /// Resolve every template operation of a job: with templates from a folder (offline) or
+    /// from the service.
+    ///
+    /// Vertices produced by operation `op` are named `op.<name>` (`outer.inner.name` when
+    /// nested). See docs/resolution.md for every rule. Without --templates, templates are
+    /// fetched from the configured service (each id@version once, a level's templates
+    /// together) and scripts run here, as the service would run them.
+    #[command(
+        after_help = "Examples:\n  jobgraph resolve examples/jobs/errors-to-vendor.json --templates examples/templates\n  jobgraph resolve examples/jobs/draft-preview.json -t examples/templates --draft --provenance\n  jobgraph resolve job.json --conf local          # templates from the service"
+    )]
+    Resolve(ResolveArgs),
+    /// Run one template's script with input values, as `POST /v1/templates/test` does:
+    /// here, or in the service with --remote.
+    #[command(
+        name = "template:test",
+        after_help = "Examples:\n  jobgraph template:test examples/templates/severity-filter-v2.json --values '{\"minLevel\":\"error\"}'\n  jobgraph template:test examples/service/level-filter.json --values '{\"level\":\"warn\"}' --remote"
+    )]
+    TemplateTest(TemplateTestArgs),
+    /// Configurations of ~/.jobgraph/cli-config.json.
+    #[command(flatten)]
+    Config(ConfigCommand),
+    /// Jobs in the service.
+    #[command(flatten)]
+    Job(JobCommand),
+    /// Templates in the service.
+    #[command(flatten)]
+    Template(TemplateCommand),
+    /// Print a shell completion script.
+    #[command(
+        after_help = "Examples:\n  jobgraph completions bash > ~/.local/share/bash-completion/completions/jobgraph\n  jobgraph completions zsh > ~/.zfunc/_jobgraph\n  jobgraph completions fish > ~/.config/fish/completions/jobgraph.fish"
+    )]
+    Completions {
+        /// The shell.
+        #[arg(value_enum)]
+        shell: CompletionShell,
+    },
+    /// Run the service: templates, jobs and tokens over HTTP, kept in SQLite (default) or
+    /// PostgreSQL (--database).
+    ///
+    /// With no client configured (and none stored), one is generated for organization
+    /// `default` and printed once. Endpoints: docs/api.md and GET /openapi.json. SIGINT or
+    /// SIGTERM stops it gracefully.
+    #[cfg(feature = "server")]
+    #[command(
+        after_help = "Examples:\n  jobgraph serve --addr 127.0.0.1:8080 --data ./data --client ci:s3cret:acme\n  curl -s -X POST http://127.0.0.1:8080/oauth/token -H 'Content-Type: application/json' \\\n    -d '{\"client_id\":\"ci\",\"client_secret\":\"s3cret\",\"audience\":\"service\",\"grant_type\":\"client_credentials\"}'\n  JOBGRAPH_DATABASE_URL=postgres://app:…@db/jobgraph jobgraph serve --addr 0.0.0.0:8080"
+    )]
+    Serve(ServeArgs),
+    /// Serve script executions on stdin/stdout for `--sandbox isolated` (internal).
+    #[command(name = "sandbox-worker", hide = true)]
+    SandboxWorker,
+}
+
+/// Shells with completion scripts.
+#[derive(Debug, Clone, Copy, ValueEnum)]
+pub enum CompletionShell {
+    /// bash.
+    Bash,
+    /// zsh.
+    Zsh,
+    /// fish.
+    Fish,
+}
+
+/// `resolve`.
+#[derive(Args)]
+pub struct ResolveArgs {
+    /// A job file (`name`, `execution`, `processing`, `jobGraph`, …) or a bare graph
+    /// `{vertices, edges}`.
+    pub job_file: PathBuf,
+    /// Folder of templates: every `*.json` file is one template version; its script may live
+    /// in a `.js` file of the same name. Without it: the configured service's templates.
+    #[arg(long, short = 't', value_name = "DIR")]
+    pub templates: Option<PathBuf>,
+    /// Add a top-level `provenance` object: for each produced vertex, its original name,
+    /// operation path, template id and version.
+    #[arg(long)]
+    pub provenance: bool,
+    /// Resolve every operation in draft mode (draft outputs and draft-only vertices).
+    #[arg(long)]
+    pub draft: bool,
+    /// Sandbox and limits.
+    #[command(flatten)]
+    pub common: Common,
+    /// Output.
+    #[command(flatten)]
+    pub output: OutputArgs,
+}
+
+/// `template:test`.
+#[derive(Args)]
+pub struct TemplateTestArgs {
+    /// A template file (its script inline or in a `.js` file of the same name).
+    pub template_file: PathBuf,
+    /// Input values: JSON text, or @FILE to read them from a file.
+    #[arg(long, value_name = "JSON_OR_@FILE", default_value = "{}")]
+    pub values: String,
+    /// Run in draft mode.
+    #[arg(long)]
+    pub draft: bool,
+    /// Fail unless the result is a valid job graph (every problem is listed).
+    #[arg(long)]
+    pub check_valid_job_graph: bool,
+    /// Run it in the service (`POST /v1/templates/test`) instead of here.
+    #[arg(long)]
+    pub remote: bool,
+    /// Sandbox and limits (offline only).
+    #[command(flatten)]
+    pub common: Common,
+    /// Output.
+    #[command(flatten)]
+    pub output: OutputArgs,
+}
+
+/// `config:*`.
+#[derive(Subcommand)]
+pub enum ConfigCommand {
+    /// Save the current settings (flags and JOBGRAPH_* variables over what NAME already
+    /// holds) as configuration NAME. The client secret is never saved.
+    #[command(
+        name = "config:save",
+        after_help = "Example:\n  jobgraph config:save local --api-base-url http://127.0.0.1:8080/api --client-id ci --org-name acme --default"
+    )]
+    Save {
+        /// The configuration's name.
+        name: String,
+        /// Make it the default configuration (the first one saved becomes the default too).
+        #[arg(long)]
+        default: bool,
+    },
+    /// Delete a saved configuration.
+    #[command(
+        name = "config:delete",
+        after_help = "Example:\n  jobgraph config:delete staging"
+    )]
+    Delete {
+        /// The configuration's name.
+        name: String,
+    },
+    /// List the saved configurations.
+    #[command(
+        name = "config:list",
+        after_help = "Example:\n  jobgraph config:list -f csv"
+    )]
+    List {
+        /// Output.
+        #[command(flatten)]
+        output: OutputArgs,
+    },
+    /// Show a saved configuration [default: the one in use].
+    #[command(
+        name = "config:show",
+        after_help = "Example:\n  jobgraph config:show local -f pretty"
+    )]
+    Show {
+        /// The configuration's name.
+        name: Option<String>,
+        /// Output.
+        #[command(flatten)]
+        output: OutputArgs,
+    },
+    /// Make a saved configuration the default.
+    #[command(
+        name = "config:default",
+        after_help = "Example:\n  jobgraph config:default local"
+    )]
+    Default {
+        /// The configuration's name.
+        name: String,
+    },
+}
+
+/// `job:*`.
+#[derive(Subcommand)]
+pub enum JobCommand {
+    // The doc comment is also `--help` text, where the markers must read as printed.
+    #[allow(rustdoc::broken_intra_doc_links)]
+    /// Create a job from a JSON file (`name`, `execution`, `processing`, `jobGraph`, optional
+    /// `tags`). The service resolves its template operations.
+    ///
+    /// Status markers ([CONNECTING], [CONNECTED], then the job's state) go to stderr.
+    /// ASYNCHRONOUS jobs are created in the background (POST /v1/jobs/async); SYNCHRONOUS
+    /// jobs stream their results (POST /v1/jobs/sync).
+    #[command(
+        name = "job:create",
+        after_help = "Example:\n  jobgraph job:create examples/service/job.json"
+    )]
+    Create {
+        /// The job file.
+        job_file: PathBuf,
+        /// Output.
+        #[command(flatten)]
+        output: OutputArgs,
+    },
+    /// List jobs (the latest version of each, unless --all-versions).
+    #[command(
+        name = "job:list",
+        visible_alias = "jobs",
+        after_help = "Examples:\n  jobgraph jobs\n  jobgraph job:list --since PT24H --processing STREAMING -f csv\n  jobgraph jobs --name errors-to-vendor --all-versions -s version:desc"
+    )]
+    List {
+        /// Only jobs in this state (repeatable or comma-separated).
+        #[arg(long, value_name = "STATE", value_delimiter = ',')]
+        state: Vec<String>,
+        /// Only versions written since: an ISO 8601 duration before now (PT24H, P7D) or time.
+        #[arg(long, value_name = "DURATION_OR_TIME")]
+        since: Option<String>,
+        /// Only jobs with this exact name.
+        #[arg(long)]
+        name: Option<String>,
+        /// Every version of each job.
+        #[arg(long)]
+        all_versions: bool,
+        /// Only BATCH or STREAMING jobs (repeatable or comma-separated).
+        #[arg(long, value_enum, value_delimiter = ',', ignore_case = true)]
+        processing: Vec<ProcessingArg>,
+        /// Only SYNCHRONOUS or ASYNCHRONOUS jobs (repeatable or comma-separated).
+        #[arg(long, value_enum, value_delimiter = ',', ignore_case = true)]
+        execution: Vec<ExecutionArg>,
+        /// Only these job ids (repeatable or comma-separated).
+        #[arg(long, value_name = "ID", value_delimiter = ',')]
+        id: Vec<String>,
+        /// The resolved definitions (template operations expanded).
+        #[arg(long)]
+        resolved: bool,
+        /// Output.
+        #[command(flatten)]
+        output: OutputArgs,
+    },
+    /// Show a job (its latest version by default); -o saves it to a file as JSON.
+    #[command(
+        name = "job:get",
+        after_help = "Examples:\n  jobgraph job:get dn1PSt2sLlfxzCOi\n  jobgraph job:get dn1PSt2sLlfxzCOi --resolved -o job.json"
+    )]
+    Get {
+        /// The job id.
+        job_id: String,
+        /// This version.
+        #[arg(long, value_name = "N")]
+        version: Option<u64>,
+        /// The resolved definition.
+        #[arg(long)]
+        resolved: bool,
+        /// Output.
+        #[command(flatten)]
+        output: OutputArgs,
+    },
+    /// Update a job from a file: a job file (`jobGraph`, optional `name`, `tags`,
+    /// `desiredState`) or a bare graph (`vertices`, `edges`). Creates a new version.
+    #[command(
+        name = "job:update",
+        after_help = "Example:\n  jobgraph job:update dn1PSt2sLlfxzCOi job.json --from-version 1 --rollback-enabled"
+    )]
+    Update {
+        /// The job id.
+        job_id: String,
+        /// The file.
+        job_file: PathBuf,
+        /// Enable rollback (`?rollbackEnabled=true`).
+        #[arg(long)]
+        rollback_enabled: bool,
+        /// Fail (409) unless the job's current version is N.
+        #[arg(long, value_name = "N")]
+        from_version: Option<u64>,
+        /// Output.
+        #[command(flatten)]
+        output: OutputArgs,
+    },
+    /// Delete a job.
+    #[command(
+        name = "job:delete",
+        after_help = "Example:\n  jobgraph job:delete dn1PSt2sLlfxzCOi"
+    )]
+    Delete {
+        /// The job id.
+        job_id: String,
+    },
+}
+
+/// `BATCH` or `STREAMING`.
+#[derive(Debug, Clone, Copy, ValueEnum)]
+#[value(rename_all = "SCREAMING_SNAKE_CASE")]
+pub enum ProcessingArg {
+    /// A bounded set of data.
+    Batch,
+    /// Data as it arrives.
+    Streaming,
+}
+
+/// `SYNCHRONOUS` or `ASYNCHRONOUS`.
+#[derive(Debug, Clone, Copy, ValueEnum)]
+#[value(rename_all = "SCREAMING_SNAKE_CASE")]
+pub enum ExecutionArg {
+    /// Streams results to the caller.
+    Synchronous,
+    /// Runs in the background.
+    Asynchronous,
+}
+
+/// `template:*` (besides `template:test`).
+#[derive(Subcommand)]
+pub enum TemplateCommand {
+    /// Create a template from a file: the same JSON (+ optional `.js` beside it) a
+    /// --templates folder holds; its `id` and `version`, if any, are ignored.
+    #[command(
+        name = "template:create",
+        after_help = "Example:\n  jobgraph template:create examples/templates/severity-filter-v2.json"
+    )]
+    Create {
+        /// The template file.
+        template_file: PathBuf,
+        /// Output.
+        #[command(flatten)]
+        output: OutputArgs,
+    },
+    /// List templates (the latest version of each, without scripts).
+    #[command(
+        name = "template:list",
+        visible_alias = "templates",
+        after_help = "Examples:\n  jobgraph templates\n  jobgraph template:list -f csv -s name:asc"
+    )]
+    List {
+        /// Output.
+        #[command(flatten)]
+        output: OutputArgs,
+    },
+    /// Show a template: every version by default, or one.
+    #[command(
+        name = "template:get",
+        after_help = "Examples:\n  jobgraph template:get DWa28F4NkgpCzt3n --latest\n  jobgraph template:get DWa28F4NkgpCzt3n --version 1 -f pretty -o level-filter.json"
+    )]
+    Get {
+        /// The template id.
+        template_id: String,
+        /// This version.
+        #[arg(long, value_name = "N", conflicts_with = "latest")]
+        version: Option<u64>,
+        /// The latest version.
+        #[arg(long)]
+        latest: bool,
+        /// Output.
+        #[command(flatten)]
+        output: OutputArgs,
+    },
+    /// Update a template from a file: creates a new version.
+    #[command(
+        name = "template:update",
+        after_help = "Example:\n  jobgraph template:update DWa28F4NkgpCzt3n examples/service/level-filter.json --expected-version 1"
+    )]
+    Update {
+        /// The template id.
+        template_id: String,
+        /// The template file.
+        template_file: PathBuf,
+        /// Fail (409) unless the template's current version is N.
+        #[arg(long, value_name = "N")]
+        expected_version: Option<u64>,
+        /// Output.
+        #[command(flatten)]
+        output: OutputArgs,
+    },
+    /// Delete a template and all its versions.
+    #[command(
+        name = "template:delete",
+        after_help = "Example:\n  jobgraph template:delete DWa28F4NkgpCzt3n"
+    )]
+    Delete {
+        /// The template id.
+        template_id: String,
+    },
+}

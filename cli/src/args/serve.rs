@@ -1,0 +1,63 @@
+//! `jobgraph serve`'s flags; the service itself is the `jobgraph-server` crate.
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+
+use clap::Args;
+use jobgraph_server::ServeOptions;
+use jobgraph_server::config::{ClientSpec, DatabaseUrl};
+
+/// `jobgraph serve` options.
+#[derive(Debug, Clone, Args)]
+pub struct ServeArgs {
+    /// Address to listen on (port 0: any free port) [default: 127.0.0.1:8080].
+    #[arg(long, value_name = "HOST:PORT")]
+    pub addr: Option<SocketAddr>,
+    /// Folder of the database (created if missing) [default: $XDG_DATA_HOME/jobgraph, else
+    /// ~/.local/share/jobgraph].
+    #[arg(long, value_name = "DIR")]
+    pub data: Option<PathBuf>,
+    /// An API client: its id, secret and organization (default `default`). Repeatable. Stored
+    /// hashed; a client given again gets the new secret. Prefer the config file for secrets:
+    /// command lines are visible to other local users.
+    #[arg(long = "client", value_name = "ID:SECRET[:ORG]")]
+    pub clients: Vec<ClientSpec>,
+    /// A PostgreSQL database instead of SQLite in --data, for replicas that share it
+    /// (docs/deploy.md). Migrations are applied at start.
+    #[arg(
+        long,
+        value_name = "postgres://USER:PASSWORD@HOST:PORT/DB",
+        env = "JOBGRAPH_DATABASE_URL",
+        hide_env_values = true
+    )]
+    pub database: Option<DatabaseUrl>,
+    /// Most PostgreSQL connections this replica opens [default: 16].
+    #[arg(long, value_name = "N")]
+    pub database_pool_size: Option<usize>,
+    /// How long connecting to PostgreSQL, or waiting for a free connection, may take before a
+    /// request fails with 503 [default: 5000].
+    #[arg(long, value_name = "MS")]
+    pub database_timeout_ms: Option<u64>,
+    /// A JSON settings file (see docs/api.md): `addr`, `data`, `clients`, `tokenTtlSeconds`,
+    /// `maxBodyBytes`, `maxConcurrentScripts`, `limits`, `maxOperations`, `workers`,
+    /// `synchronous`, `database`, `databasePoolSize`, `databaseTimeoutMs`. Flags win over the
+    /// file.
+    #[arg(long, value_name = "FILE")]
+    pub config: Option<PathBuf>,
+}
+
+impl From<ServeArgs> for ServeOptions {
+    fn from(args: ServeArgs) -> Self {
+        ServeOptions {
+            addr: args.addr,
+            data: args.data,
+            clients: args.clients,
+            database: args.database,
+            database_pool_size: args.database_pool_size,
+            database_timeout_ms: args.database_timeout_ms,
+            config: args.config,
+            // This binary answers `jobgraph sandbox-worker`.
+            sandbox_worker: None,
+        }
+    }
+}

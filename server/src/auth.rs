@@ -1,0 +1,432 @@
+//! Authentication: client secrets (Argon2id), access tokens (opaque, stored as SHA-256), the
+//! token endpoint `POST /oauth/token`, and the [`Caller`] extractor that guards `/v1`.
+//!
+//! Tokens are 32 random bytes (URL-safe base64, 43 characters): opaque, so that revoking one
+//! is deleting a row and nothing about the caller can be read from it. The database keeps
+//! their SHA-256 only (a copy of the database lets no one call the API); the expiry is
+//! checked on every request; they survive restarts because they live in the store. A
+//! process-wide cache avoids a database read per request.
+
+use std::sync::{Arc, OnceLock};
+
+use argon2::Argon2;
+use argon2::password_hash::phc::PasswordHash;
+use argon2::password_hash::{PasswordHasher, PasswordVerifier};
+use axum::Json;
+use axum::extract::{FromRequestParts, Request, State};
+use axum::http::request::Parts;
+use axum::http::{HeaderMap, StatusCode, header};
+use axum::response::IntoResponse;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use utoipa::ToSchema;
+
+use super::body::{is_json, media_type, read_bytes};
+use super::error::{ApiError, ErrorBody};
+use super::ids::{now_ms, random_token};
+use super::state::AppState;
+use super::store::{ClientRecord, TokenRecord};
+use super::token_cache::sha256;
+
+/// Why a secret could not be hashed.
+#[derive(Debug, thiserror::Error)]
+#[error("cannot hash the client secret: {0}")]
+pub struct HashError(String);
+
+/// The Argon2id hash (PHC string) of a client secret, with a random salt.
+pub fn hash_secret(secret: &str) -> Result<String, HashError> {
+    Argon2::default()
+        .hash_password(secret.as_bytes())
+        .map(|hash| hash.to_string())
+        .map_err(|e| HashError(e.to_string()))
+}
+
+/// Whether `secret` matches the PHC string `hash` (constant-time comparison inside argon2).
+pub fn verify_secret(secret: &str, hash: &str) -> bool {
+    PasswordHash::new(hash).is_ok_and(|parsed| {
+        Argon2::default()
+            .verify_password(secret.as_bytes(), &parsed)
+            .is_ok()
+    })
+}
+
+/// A hash that matches no secret, verified for unknown clients so that an unknown id costs
+/// the same time as a wrong secret.
+fn decoy_hash() -> &'static str {
+    static DECOY: OnceLock<String> = OnceLock::new();
+    DECOY.get_or_init(|| {
+        let secret = random_token(32).unwrap_or_else(|_| "decoy".into());
+        hash_secret(&secret).unwrap_or_default()
+    })
+}
+
+/// Where the request log line finds the caller's organization (set once it is known).
+#[derive(Clone, Default, Debug)]
+pub struct RequestOrg(pub Arc<OnceLock<String>>);
+
+/// The authenticated caller of a `/v1` endpoint.
+#[derive(Debug, Clone)]
+pub struct Caller {
+    /// Its organization: every record it reads or writes belongs to it.
+    pub organization: String,
+    /// Its client id: `user.getName()` in scripts, `editedBy` of what it writes.
+    pub client_id: String,
+}
+
+impl FromRequestParts<AppState> for Caller {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, ApiError> {
+        let unauthorized = |message: &str, token_sent: bool| ApiError::Unauthorized {
+            message: message.to_owned(),
+            token_sent,
+        };
+        let Some(value) = parts.headers.get(header::AUTHORIZATION) else {
+            return Err(unauthorized(
+                "missing Authorization header: send `Authorization: Bearer <token>` (get one at POST /oauth/token)",
+                false,
+            ));
+        };
+        let token = value
+            .to_str()
+            .ok()
+            .and_then(|v| {
+                let (scheme, token) = v.trim().split_once(' ')?;
+                scheme.eq_ignore_ascii_case("bearer").then(|| token.trim())
+            })
+            .filter(|t| !t.is_empty())
+            .ok_or_else(|| {
+                unauthorized(
+                    "malformed Authorization header: expected `Bearer <token>`",
+                    false,
+                )
+            })?;
+        let hash = sha256(token);
+        let record = match state.tokens.get(&hash) {
+            Some(record) => record,
+            None => {
+                let record = state
+                    .store
+                    .token(hash)
+                    .await?
+                    .ok_or_else(|| unauthorized("unknown access token", true))?;
+                state.tokens.put(record.clone());
+                Arc::new(record)
+            }
+        };
+        if record.expires_at_ms <= now_ms() {
+            return Err(unauthorized(
+                "the access token has expired: get a new one",
+                true,
+            ));
+        }
+        if let Some(slot) = parts.extensions.get::<RequestOrg>() {
+            let _ = slot.0.set(record.organization.clone());
+        }
+        Ok(Caller {
+            organization: record.organization.clone(),
+            client_id: record.client_id.clone(),
+        })
+    }
+}
+
+/// A token request (JSON or form-encoded; the client may instead authenticate with HTTP
+/// Basic).
+#[derive(Deserialize, ToSchema)]
+pub struct TokenRequest {
+    /// The client id (or HTTP Basic credentials instead); missing credentials are a 401
+    /// `invalid_client`.
+    pub client_id: Option<String>,
+    /// The client secret (or HTTP Basic credentials instead).
+    pub client_secret: Option<String>,
+    /// Must be `client_credentials`.
+    #[schema(value_type = String, pattern = "^client_credentials$")]
+    pub grant_type: Option<String>,
+    /// `service` when given.
+    #[schema(pattern = "^service$")]
+    pub audience: Option<String>,
+    /// `service` when given.
+    #[schema(pattern = "^service$")]
+    pub scope: Option<String>,
+}
+
+/// A token.
+#[derive(Serialize, ToSchema)]
+pub struct TokenResponse {
+    /// The bearer token.
+    pub access_token: String,
+    /// `Bearer`.
+    pub token_type: &'static str,
+    /// Seconds until it expires.
+    pub expires_in: u64,
+    /// `service`.
+    pub scope: &'static str,
+}
+
+fn oauth(status: StatusCode, code: &'static str, description: impl Into<String>) -> ApiError {
+    ApiError::OAuth {
+        status,
+        code,
+        description: description.into(),
+    }
+}
+
+fn text(value: &Value) -> Option<String> {
+    value.as_str().map(str::to_owned)
+}
+
+/// The request's fields, from a JSON or a form body.
+fn parse_request(headers: &HeaderMap, body: &[u8]) -> Result<TokenRequest, ApiError> {
+    let bad = |d: String| oauth(StatusCode::BAD_REQUEST, "invalid_request", d);
+    if is_json(headers) {
+        let value = super::body::parse_body(body)
+            .map_err(|e| bad(format!("the body is not valid JSON: {e}")))?;
+        let Value::Object(map) = value else {
+            return Err(bad("the body must be a JSON object".into()));
+        };
+        let field = |name: &str| -> Result<Option<String>, ApiError> {
+            match map.get(name) {
+                None | Some(Value::Null) => Ok(None),
+                Some(v) => text(v)
+                    .map(Some)
+                    .ok_or_else(|| bad(format!("`{name}` must be a string"))),
+            }
+        };
+        Ok(TokenRequest {
+            client_id: field("client_id")?,
+            client_secret: field("client_secret")?,
+            grant_type: field("grant_type")?,
+            audience: field("audience")?,
+            scope: field("scope")?,
+        })
+    } else if media_type(headers).as_deref() == Some("application/x-www-form-urlencoded") {
+        serde_urlencoded::from_bytes(body)
+            .map_err(|e| bad(format!("cannot read the form body: {e}")))
+    } else {
+        Err(ApiError::UnsupportedMediaType(
+            "send the token request as application/json or application/x-www-form-urlencoded"
+                .into(),
+        ))
+    }
+}
+
+/// `Authorization: Basic base64(urlencode(id):urlencode(secret))` (RFC 6749 §2.3.1).
+fn basic_credentials(headers: &HeaderMap) -> Result<Option<(String, String)>, ApiError> {
+    let Some(value) = headers.get(header::AUTHORIZATION) else {
+        return Ok(None);
+    };
+    let invalid = || {
+        oauth(
+            StatusCode::UNAUTHORIZED,
+            "invalid_client",
+            "malformed HTTP Basic credentials",
+        )
+    };
+    let value = value.to_str().map_err(|_| invalid())?.trim();
+    let Some((scheme, encoded)) = value.split_once(' ') else {
+        return Err(invalid());
+    };
+    if !scheme.eq_ignore_ascii_case("basic") {
+        return Ok(None);
+    }
+    let decoded = decode_base64(encoded.trim()).ok_or_else(invalid)?;
+    let decoded = String::from_utf8(decoded).map_err(|_| invalid())?;
+    let (id, secret) = decoded.split_once(':').ok_or_else(invalid)?;
+    let unescape = |s: &str| form_decode(s).ok_or_else(invalid);
+    Ok(Some((unescape(id)?, unescape(secret)?)))
+}
+
+/// Undoes `application/x-www-form-urlencoded` encoding (`+` is a space, `%XX` a byte), which
+/// RFC 6749 §2.3.1 applies to the id and secret before HTTP Basic. A `%` not followed by two
+/// hex digits stays as it is (clients such as `curl -u` send the text unencoded). `None` when
+/// the bytes are not UTF-8.
+fn form_decode(text: &str) -> Option<String> {
+    let bytes = text.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        let hex = |b: u8| char::from(b).to_digit(16);
+        match bytes[i] {
+            b'+' => out.push(b' '),
+            b'%' if i + 2 < bytes.len() => match (hex(bytes[i + 1]), hex(bytes[i + 2])) {
+                (Some(h), Some(l)) => {
+                    out.push(u8::try_from(h * 16 + l).ok()?);
+                    i += 2;
+                }
+                _ => out.push(b'%'),
+            },
+            other => out.push(other),
+        }
+        i += 1;
+    }
+    String::from_utf8(out).ok()
+}
+
+/// Standard base64 (padding optional).
+fn decode_base64(text: &str) -> Option<Vec<u8>> {
+    let mut out = Vec::with_capacity(text.len() * 3 / 4);
+    let (mut buffer, mut bits) = (0u32, 0u32);
+    for c in text.trim_end_matches('=').bytes() {
+        let v = match c {
+            b'A'..=b'Z' => c - b'A',
+            b'a'..=b'z' => c - b'a' + 26,
+            b'0'..=b'9' => c - b'0' + 52,
+            b'+' | b'-' => 62,
+            b'/' | b'_' => 63,
+            _ => return None,
+        };
+        buffer = (buffer << 6) | u32::from(v);
+        bits += 6;
+        if bits >= 8 {
+            bits -= 8;
+            out.push((buffer >> bits) as u8);
+            buffer &= (1 << bits) - 1;
+        }
+    }
+    Some(out)
+}
+
+/// Issue an access token (OAuth 2.0 client credentials).
+///
+/// Accepts a JSON body (the interface document's form), a form-encoded body (what OAuth 2.0
+/// libraries send), and client authentication by HTTP Basic instead of body fields.
+#[utoipa::path(
+    post, path = "/oauth/token", operation_id = "issueToken", tag = "auth",
+    request_body(
+        content(
+            (TokenRequest = "application/json"),
+            (jobgraph_sdk::api::request_docs::TokenForm = "application/x-www-form-urlencoded"),
+        ),
+        description = "client_id and client_secret may come as HTTP Basic credentials instead (RFC 6749 §2.3.1)."
+    ),
+    responses(
+        (status = 200, description = "A token (`Cache-Control: no-store`)", body = TokenResponse),
+        (status = 400, description = "`invalid_request` (malformed, `grant_type` missing, `audience` not `service`), `unsupported_grant_type`, `invalid_scope`", body = ErrorBody),
+        (status = 401, description = "`invalid_client`: no client credentials, unknown client or wrong secret", body = ErrorBody),
+        (status = 413, description = "Body over the limit", body = ErrorBody),
+        (status = 415, description = "Neither JSON nor form-encoded", body = ErrorBody),
+    )
+)]
+pub async fn issue_token(
+    State(state): State<AppState>,
+    request: Request,
+) -> Result<impl IntoResponse, ApiError> {
+    let headers = request.headers().clone();
+    let org_slot = request.extensions().get::<RequestOrg>().cloned();
+    let body = read_bytes(request, &state).await?;
+    let mut form = parse_request(&headers, &body)?;
+    if let Some((id, secret)) = basic_credentials(&headers)? {
+        form.client_id = Some(id);
+        form.client_secret = Some(secret);
+    }
+    let bad = |d: &str| oauth(StatusCode::BAD_REQUEST, "invalid_request", d);
+    let grant = form
+        .grant_type
+        .ok_or_else(|| bad("`grant_type` is required (client_credentials)"))?;
+    if grant != "client_credentials" {
+        return Err(oauth(
+            StatusCode::BAD_REQUEST,
+            "unsupported_grant_type",
+            format!("grant type {grant:?} is not supported: use client_credentials"),
+        ));
+    }
+    for (name, value) in [("audience", &form.audience), ("scope", &form.scope)] {
+        if value.as_deref().is_some_and(|v| v != "service") {
+            return Err(oauth(
+                StatusCode::BAD_REQUEST,
+                if name == "scope" {
+                    "invalid_scope"
+                } else {
+                    "invalid_request"
+                },
+                format!("`{name}` must be \"service\""),
+            ));
+        }
+    }
+    // RFC 6749 §5.2: a request without client authentication is `invalid_client`.
+    let no_client = || {
+        oauth(
+            StatusCode::UNAUTHORIZED,
+            "invalid_client",
+            "client authentication is required: `client_id` and `client_secret` in the body, or HTTP Basic",
+        )
+    };
+    let client_id = form
+        .client_id
+        .filter(|s| !s.is_empty())
+        .ok_or_else(no_client)?;
+    let secret = form.client_secret.ok_or_else(no_client)?;
+    let client = state.store.client(client_id.clone()).await?;
+    let hash = client
+        .as_ref()
+        .map_or_else(|| decoy_hash().to_owned(), |c| c.secret_hash.clone());
+    let matches = tokio::task::spawn_blocking(move || verify_secret(&secret, &hash))
+        .await
+        .map_err(|e| ApiError::Internal(e.to_string()))?;
+    let Some(ClientRecord { organization, .. }) = client.filter(|_| matches) else {
+        return Err(oauth(
+            StatusCode::UNAUTHORIZED,
+            "invalid_client",
+            "unknown client or wrong secret",
+        ));
+    };
+    let token = random_token(32).map_err(|e| ApiError::Internal(e.to_string()))?;
+    let ttl = state.config.token_ttl_seconds;
+    let ttl_ms = i64::try_from(ttl.saturating_mul(1000)).unwrap_or(i64::MAX);
+    let record = TokenRecord {
+        token_hash: sha256(&token),
+        client_id,
+        organization: organization.clone(),
+        expires_at_ms: now_ms().saturating_add(ttl_ms),
+    };
+    state.store.put_token(record.clone()).await?;
+    state.tokens.put(record);
+    if let Some(slot) = org_slot {
+        let _ = slot.0.set(organization);
+    }
+    // RFC 6749 §5.1: the answer carries a credential, so no cache may keep it.
+    Ok((
+        [
+            (header::CACHE_CONTROL, "no-store"),
+            (header::PRAGMA, "no-cache"),
+        ],
+        Json(TokenResponse {
+            access_token: token,
+            token_type: "Bearer",
+            expires_in: ttl,
+            scope: "service",
+        }),
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn secrets_hash_and_verify() {
+        let hash = hash_secret("s3cret").unwrap();
+        assert!(hash.starts_with("$argon2id$"));
+        assert!(!hash.contains("s3cret"));
+        assert!(verify_secret("s3cret", &hash));
+        assert!(!verify_secret("s3cret!", &hash));
+        assert!(!verify_secret("s3cret", "not a hash"));
+        assert!(!verify_secret("", decoy_hash()));
+    }
+
+    #[test]
+    fn basic_credentials_are_form_decoded() {
+        assert_eq!(form_decode("a+b%26c%3Ad").as_deref(), Some("a b&c:d"));
+        assert_eq!(form_decode("100%").as_deref(), Some("100%"));
+        assert_eq!(form_decode("%zz%4").as_deref(), Some("%zz%4"));
+        assert_eq!(form_decode("x&y=z").as_deref(), Some("x&y=z"));
+        assert_eq!(form_decode("%ff"), None);
+    }
+
+    #[test]
+    fn base64_decodes() {
+        assert_eq!(decode_base64("Zm9vOmJhcg==").unwrap(), b"foo:bar");
+        assert_eq!(decode_base64("Zm9vOmJhcg").unwrap(), b"foo:bar");
+        assert!(decode_base64("Zm9v!").is_none());
+    }
+}

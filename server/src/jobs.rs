@@ -1,0 +1,398 @@
+//! `/v1/jobs`: create (also `/async`), list, get, update, delete; `/sync` is refused.
+//!
+//! Jobs are stored and resolved, never run: every version's `state` is `PENDING`, whatever its
+//! `desiredState` (docs/api.md).
+
+use axum::Json;
+use axum::extract::{Path, State};
+use axum::http::StatusCode;
+use serde_json::{Map, Value};
+
+use super::auth::Caller;
+use super::body::{JsonBody, QueryPairs};
+use super::error::{ApiError, ErrorBody};
+use super::ids::{new_id, now_ms, parse_duration, parse_iso8601};
+use super::model::{Items, JobOut, JobView};
+use jobgraph_sdk::api::request_docs::{CreateJobDoc, Execution, Processing, UpdateJobDoc};
+use super::scripts;
+use super::state::AppState;
+use super::store::{GraphForm, JobFields, JobFilter, JobMeta, StoreError};
+use super::validate::{
+    job_graph, object, one_of, optional_string, optional_version, required_string, string_map,
+};
+
+/// The state of every job version: nothing runs here.
+pub const STATE: &str = "PENDING";
+const EXECUTIONS: &[&str] = &["SYNCHRONOUS", "ASYNCHRONOUS"];
+const PROCESSINGS: &[&str] = &["BATCH", "STREAMING"];
+
+fn not_found(id: &str) -> impl Fn(StoreError) -> ApiError + '_ {
+    move |e| match e {
+        StoreError::NotFound => ApiError::job_not_found(id),
+        other => other.into(),
+    }
+}
+
+fn desired_state(map: &Map<String, Value>, default: &str) -> Result<String, ApiError> {
+    Ok(optional_string(map, "", "desiredState")?
+        .filter(|s| !s.is_empty())
+        .unwrap_or_else(|| default.to_owned()))
+}
+
+async fn create_job(
+    state: AppState,
+    caller: Caller,
+    body: Value,
+) -> Result<(StatusCode, Json<JobView>), ApiError> {
+    let map = object(&body, "the body")?;
+    let name = required_string(map, "", "name")?;
+    let execution = one_of(
+        required_string(map, "", "execution")?,
+        EXECUTIONS,
+        "execution",
+    )?;
+    let processing = one_of(
+        required_string(map, "", "processing")?,
+        PROCESSINGS,
+        "processing",
+    )?;
+    let definition = job_graph(
+        map.get("jobGraph")
+            .ok_or_else(|| ApiError::BadRequest("`jobGraph` is required".into()))?,
+        "jobGraph",
+    )?;
+    let mut tags = string_map(map, "tags")?.unwrap_or_default();
+    tags.entry("createdUsing").or_insert_with(|| "api".into());
+    tags.entry("createdByUser")
+        .or_insert_with(|| caller.client_id.clone().into());
+    let desired_state = desired_state(map, "RUNNING")?;
+    let (resolved, templates) = scripts::resolve(&state, &caller, definition.clone()).await?;
+    let id = new_id().map_err(|e| ApiError::Internal(e.to_string()))?;
+    let fields = JobFields {
+        meta: JobMeta {
+            name,
+            execution,
+            processing,
+            state: STATE.into(),
+            desired_state,
+            tags,
+            templates,
+            edited_by: caller.client_id.clone(),
+        },
+        definition,
+        resolved,
+    };
+    let record = state
+        .store
+        .create_job(caller.organization, id, fields)
+        .await?;
+    Ok((StatusCode::CREATED, Json(record.into())))
+}
+
+/// Create a job: its template operations are resolved (as the caller) and both the
+/// definition and the resolved graph are stored. `state` is `PENDING`: nothing runs.
+#[utoipa::path(
+    post, path = "/v1/jobs", operation_id = "createJob", tag = "jobs",
+    request_body = CreateJobDoc,
+    responses(
+        (status = 201, description = "Created: version 1, with the graph as submitted", body = JobOut),
+        (status = 400, description = "A field is missing or invalid, or resolution failed (contract message)", body = ErrorBody),
+        (status = 401, description = "Missing, malformed, expired or unknown access token (`WWW-Authenticate: Bearer`)", body = ErrorBody),
+        (status = 413, description = "The request body is over `maxBodyBytes` (10 MiB by default)", body = ErrorBody),
+        (status = 415, description = "The body is not `application/json`", body = ErrorBody),
+        (status = 429, description = "The organization already has `maxConcurrentScripts` requests running scripts (`Retry-After`)", body = ErrorBody),
+    ),
+    security(("bearer" = []))
+)]
+pub async fn create(
+    State(state): State<AppState>,
+    caller: Caller,
+    JsonBody(body): JsonBody,
+) -> Result<(StatusCode, Json<JobView>), ApiError> {
+    create_job(state, caller, body).await
+}
+
+/// Create a job (the public client's asynchronous form; same as `POST /v1/jobs`).
+#[utoipa::path(
+    post, path = "/v1/jobs/async", operation_id = "createJobAsync", tag = "jobs",
+    request_body = CreateJobDoc,
+    responses(
+        (status = 201, description = "Created", body = JobOut),
+        (status = 400, description = "The body is not valid JSON, a field is missing or invalid, or resolution failed (contract message)", body = ErrorBody),
+        (status = 401, description = "Missing, malformed, expired or unknown access token (`WWW-Authenticate: Bearer`)", body = ErrorBody),
+        (status = 413, description = "The request body is over `maxBodyBytes` (10 MiB by default)", body = ErrorBody),
+        (status = 415, description = "The body is not `application/json`", body = ErrorBody),
+        (status = 429, description = "The organization already has `maxConcurrentScripts` requests running scripts (`Retry-After`)", body = ErrorBody),
+    ),
+    security(("bearer" = []))
+)]
+pub async fn create_async(
+    State(state): State<AppState>,
+    caller: Caller,
+    JsonBody(body): JsonBody,
+) -> Result<(StatusCode, Json<JobView>), ApiError> {
+    create_job(state, caller, body).await
+}
+
+/// Synchronous jobs stream the results of a run: this service runs no job, so it refuses
+/// (400; a 4xx because clients retry 5xx answers, and retrying cannot help).
+#[utoipa::path(
+    post, path = "/v1/jobs/sync", operation_id = "createJobSync", tag = "jobs",
+    responses(
+        (status = 401, description = "Missing, malformed, expired or unknown access token (`WWW-Authenticate: Bearer`)", body = ErrorBody),
+        (status = 400, description = "Always: this service stores and resolves jobs; it does not run them", body = ErrorBody),
+    ),
+    security(("bearer" = []))
+)]
+pub async fn sync(_caller: Caller) -> ApiError {
+    ApiError::BadRequest(
+        "synchronous jobs are not supported: this service stores and resolves jobs but does not run them; create the job with POST /v1/jobs/async and read it back resolved with GET /v1/jobs/{id}?resolved=true".into(),
+    )
+}
+
+/// Every value of `key`, each one of `allowed` (400 naming it otherwise).
+fn enumerated(query: &QueryPairs, key: &str, allowed: &[&str]) -> Result<Vec<String>, ApiError> {
+    query
+        .0
+        .iter()
+        .filter(|(k, _)| k == key)
+        .flat_map(|(_, v)| v.split(','))
+        .map(|value| one_of(value.trim().to_owned(), allowed, key))
+        .collect()
+}
+
+/// `?resolved=true`: the resolved graph instead of the submitted one.
+fn graph_form(query: &QueryPairs) -> Result<GraphForm, ApiError> {
+    Ok(if query.flag("resolved")?.unwrap_or(false) {
+        GraphForm::Resolved
+    } else {
+        GraphForm::Submitted
+    })
+}
+
+fn filter(query: &QueryPairs) -> Result<(JobFilter, GraphForm), ApiError> {
+    let since_ms = match query.last("since") {
+        None => None,
+        Some(text) => Some(
+            parse_duration(text)
+                .map(|d| now_ms().saturating_sub(d))
+                .or_else(|| parse_iso8601(text))
+                .ok_or_else(|| {
+                    ApiError::BadRequest(format!(
+                        "query parameter `since` must be an ISO 8601 time (2026-01-31T12:00:00Z) or duration (PT24H), not {text:?}"
+                    ))
+                })?,
+        ),
+    };
+    let latest = query.flag("latest")?;
+    let all = query.flag("allVersions")?.unwrap_or(false);
+    Ok((
+        JobFilter {
+            processing: enumerated(query, "processing", PROCESSINGS)?,
+            execution: enumerated(query, "execution", EXECUTIONS)?,
+            states: query.all("state"),
+            name: query
+                .last("name")
+                .filter(|n| !n.is_empty())
+                .map(str::to_owned),
+            since_ms,
+            ids: query.all("id"),
+            all_versions: all || latest == Some(false),
+        },
+        graph_form(query)?,
+    ))
+}
+
+/// List the organization's jobs (latest versions unless `latest=false` or `allVersions=true`).
+#[utoipa::path(
+    get, path = "/v1/jobs", operation_id = "listJobs", tag = "jobs",
+    params(
+        ("processing" = Option<Vec<Processing>>, Query, description = "BATCH or STREAMING (repeatable, or comma-separated)"),
+        ("execution" = Option<Vec<Execution>>, Query, description = "SYNCHRONOUS or ASYNCHRONOUS (repeatable, or comma-separated)"),
+        ("state" = Option<Vec<String>>, Query, description = "States (repeatable or comma-separated; empty values are ignored)"),
+        ("name" = Option<String>, Query, description = "Exact name (empty: no filter)"),
+        ("since" = Option<String>, Query, pattern = r"^(\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])([Tt ]([01]\d|2[0-3]):[0-5]\d(:([0-5]\d|60)(\.\d+)?)?([Zz]|[+-]([01]\d|2[0-3])(:[0-5]\d)?)?)?|[Pp](\d+([.,]\d+)?[YyMmWwDd])+([Tt](\d+([.,]\d+)?[HhMmSs])+)?|[Pp][Tt](\d+([.,]\d+)?[HhMmSs])+)$", description = "Versions written since: an ISO 8601 time (2026-11-23T07:00:00Z), or an ISO 8601 duration before now (PT6H)"),
+        ("id" = Option<Vec<String>>, Query, description = "Job ids (repeatable)"),
+        ("latest" = Option<bool>, Query, description = "Default true; false lists every version"),
+        ("allVersions" = Option<bool>, Query, description = "true lists every version"),
+        ("resolved" = Option<bool>, Query, description = "true: resolved graphs"),
+    ),
+    responses(
+        (status = 200, description = "Matching jobs, oldest first", body = Items<JobOut>),
+        (status = 400, description = "A query parameter is invalid (an unknown `processing` or `execution` value, a bad `since`, a non-boolean flag; the message names it)", body = ErrorBody),
+        (status = 401, description = "Missing, malformed, expired or unknown access token (`WWW-Authenticate: Bearer`)", body = ErrorBody),
+    ),
+    security(("bearer" = []))
+)]
+pub async fn list(
+    State(state): State<AppState>,
+    caller: Caller,
+    query: QueryPairs,
+) -> Result<Json<Items<JobView>>, ApiError> {
+    let (filter, form) = filter(&query)?;
+    let records = state
+        .store
+        .list_jobs(caller.organization, filter, form)
+        .await?;
+    Ok(Json(Items {
+        items: records.into_iter().map(JobView::from).collect(),
+    }))
+}
+
+/// Get a job: the latest version or `?version=N`, its graph as submitted or `?resolved=true`.
+#[utoipa::path(
+    get, path = "/v1/jobs/{id}", operation_id = "getJob", tag = "jobs",
+    params(
+        ("id" = String, Path, description = "Job id"),
+        ("version" = Option<u64>, Query, minimum = 1, description = "This version (default: the latest)"),
+        ("resolved" = Option<bool>, Query, description = "true: the resolved graph"),
+    ),
+    responses(
+        (status = 200, description = "The job version", body = JobOut),
+        (status = 400, description = "A query parameter is invalid (`version` not a positive integer, `resolved` not a boolean; the message names it)", body = ErrorBody),
+        (status = 401, description = "Missing, malformed, expired or unknown access token (`WWW-Authenticate: Bearer`)", body = ErrorBody),
+        (status = 404, description = "No such job or version in the caller's organization (or deleted)", body = ErrorBody),
+    ),
+    security(("bearer" = []))
+)]
+pub async fn get(
+    State(state): State<AppState>,
+    caller: Caller,
+    Path(id): Path<String>,
+    query: QueryPairs,
+) -> Result<Json<JobView>, ApiError> {
+    let version = query.positive("version")?;
+    let form = graph_form(&query)?;
+    let record = state
+        .store
+        .job(caller.organization, id.clone(), version, form)
+        .await
+        .map_err(not_found(&id))?;
+    Ok(Json(record.into()))
+}
+
+/// Update a job: a new version, resolved again. `fromVersion` other than the current version
+/// is a 409; a job whose current version uses a deleted template cannot be updated (409).
+#[utoipa::path(
+    put, path = "/v1/jobs/{id}", operation_id = "updateJob", tag = "jobs",
+    params(
+        ("id" = String, Path, description = "Job id"),
+        ("rollbackEnabled" = Option<bool>, Query, description = "Accepted; nothing runs, so nothing to roll back"),
+    ),
+    request_body = UpdateJobDoc,
+    responses(
+        (status = 200, description = "The new version", body = JobOut),
+        (status = 400, description = "Invalid body, or resolution failed", body = ErrorBody),
+        (status = 401, description = "Missing, malformed, expired or unknown access token (`WWW-Authenticate: Bearer`)", body = ErrorBody),
+        (status = 404, description = "No such job in the caller's organization (or deleted)", body = ErrorBody),
+        (status = 409, description = "`fromVersion` is not current (`currentVersion` given), or the job uses a deleted template", body = ErrorBody),
+        (status = 413, description = "The request body is over `maxBodyBytes` (10 MiB by default)", body = ErrorBody),
+        (status = 415, description = "The body is not `application/json`", body = ErrorBody),
+        (status = 429, description = "The organization already has `maxConcurrentScripts` requests running scripts (`Retry-After`)", body = ErrorBody),
+    ),
+    security(("bearer" = []))
+)]
+pub async fn update(
+    State(state): State<AppState>,
+    caller: Caller,
+    Path(id): Path<String>,
+    query: QueryPairs,
+    JsonBody(body): JsonBody,
+) -> Result<Json<JobView>, ApiError> {
+    query.flag("rollbackEnabled")?;
+    let map = object(&body, "the body")?;
+    let from_version = optional_version(map, "", "fromVersion")?;
+    let org = caller.organization.clone();
+    let current = state
+        .store
+        .job(org.clone(), id.clone(), None, GraphForm::Submitted)
+        .await
+        .map_err(not_found(&id))?;
+    if let Some(v) = from_version.filter(|v| *v != current.version) {
+        return Err(conflict(&id, v, current.version));
+    }
+    let deleted = state
+        .store
+        .deleted_templates(org.clone(), current.meta.templates.clone())
+        .await?;
+    if let Some(template) = deleted.first() {
+        return Err(ApiError::Conflict {
+            message: format!(
+                "job {id:?} uses template {template:?}, which was deleted: a job that uses a deleted template cannot be updated"
+            ),
+            current_version: None,
+        });
+    }
+    let definition = match (
+        map.get("jobGraph").filter(|g| !g.is_null()),
+        map.get("vertices"),
+    ) {
+        (Some(graph), _) => job_graph(graph, "jobGraph")?,
+        (None, Some(_)) => job_graph(&body, "body")?,
+        (None, None) => serde_json::from_str(current.graph.get())
+            .map_err(|e| ApiError::Internal(format!("job {id:?}: stored graph: {e}")))?,
+    };
+    let mut meta = current.meta;
+    if let Some(name) = optional_string(map, "", "name")? {
+        if name.is_empty() {
+            return Err(ApiError::BadRequest("`name` must not be empty".into()));
+        }
+        meta.name = name;
+    }
+    if let Some(tags) = string_map(map, "tags")? {
+        meta.tags = tags;
+    }
+    meta.desired_state = desired_state(map, &meta.desired_state)?;
+    let (resolved, templates) = scripts::resolve(&state, &caller, definition.clone()).await?;
+    meta.templates = templates;
+    meta.edited_by = caller.client_id.clone();
+    let fields = JobFields {
+        meta,
+        definition,
+        resolved,
+    };
+    let record = state
+        .store
+        .update_job(org, id.clone(), Some(current.version), fields)
+        .await
+        .map_err(|e| match e {
+            StoreError::Conflict { current: now } => {
+                conflict(&id, from_version.unwrap_or(current.version), now)
+            }
+            other => not_found(&id)(other),
+        })?;
+    Ok(Json(record.into()))
+}
+
+fn conflict(id: &str, from: u64, current: u64) -> ApiError {
+    ApiError::Conflict {
+        message: format!(
+            "version conflict: job {id:?} is at version {current}, not {from}; fetch it again and retry"
+        ),
+        current_version: Some(current),
+    }
+}
+
+/// Delete a job (every version is tombstoned).
+#[utoipa::path(
+    delete, path = "/v1/jobs/{id}", operation_id = "deleteJob", tag = "jobs",
+    params(("id" = String, Path, description = "Job id")),
+    responses(
+        (status = 204, description = "Deleted"),
+        (status = 401, description = "Missing, malformed, expired or unknown access token (`WWW-Authenticate: Bearer`)", body = ErrorBody),
+        (status = 404, description = "No such job in the caller's organization (or already deleted)", body = ErrorBody),
+    ),
+    security(("bearer" = []))
+)]
+pub async fn delete(
+    State(state): State<AppState>,
+    caller: Caller,
+    Path(id): Path<String>,
+) -> Result<StatusCode, ApiError> {
+    state
+        .store
+        .delete_job(caller.organization, id.clone())
+        .await
+        .map_err(not_found(&id))?;
+    Ok(StatusCode::NO_CONTENT)
+}

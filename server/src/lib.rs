@@ -1,0 +1,56 @@
+//! # jobgraph-server
+//!
+//! The jobgraph service as a library: templates, jobs and tokens over HTTP on SQLite or
+//! PostgreSQL. `jobgraph serve` (crate `jobgraph-cli`) runs it; any Rust program can mount it.
+//!
+//! - [`router`] — an axum [`Router`](axum::Router) over an [`AppState`] (a [`Store`], a
+//!   sandbox, [`ServiceConfig`]); mount it in any axum program.
+//! - [`Store`] — the storage interface; [`SqliteStore`] implements it, and `PostgresStore`
+//!   with the `postgres` feature (on by default).
+//! - [`serve`] — what `jobgraph serve` runs ([`ServeOptions`]): settings, database, clients,
+//!   sandbox pool, listener, graceful stop.
+//! - [`openapi`] — the OpenAPI 3.1 document, generated from the handlers (served at
+//!   `/openapi.json`).
+//!
+//! Endpoints, statuses and bodies: `docs/api.md`.
+//!
+//! ```no_run
+//! use std::sync::Arc;
+//! use jobgraph_server::{AppState, ServiceConfig, SqliteStore, Synchronous, router};
+//! use jobgraph_sdk::{ProcessConfig, ProcessSandbox};
+//! # async fn run() -> Result<(), Box<dyn std::error::Error>> {
+//! let store = SqliteStore::open("jobgraph.db".as_ref(), Synchronous::Full, 4)?;
+//! // Scripts run in worker processes: this program must answer `sandbox-worker` by calling
+//! // `jobgraph_sdk::sandbox_worker::serve()` (see that module).
+//! let sandbox = ProcessSandbox::start(ProcessConfig::current_exe()?);
+//! let state = AppState::new(Arc::new(store), Arc::new(sandbox), ServiceConfig::default());
+//! let listener = tokio::net::TcpListener::bind("127.0.0.1:8080").await?;
+//! axum::serve(listener, router(state)).await?;
+//! # Ok(()) }
+//! ```
+
+#![warn(missing_docs)]
+
+pub mod auth;
+mod body;
+pub mod config;
+pub mod error;
+pub mod ids;
+mod jobs;
+mod log;
+pub mod model;
+mod routes;
+mod run;
+mod scripts;
+mod state;
+pub mod store;
+mod templates;
+mod token_cache;
+mod validate;
+
+pub use config::{ClientSpec, ServeOptions};
+pub use error::{ApiError, ErrorBody};
+pub use routes::{openapi, router};
+pub use run::{ServeError, serve};
+pub use state::{AppState, ServiceConfig};
+pub use store::{SqliteStore, Store, StoreError, Synchronous};

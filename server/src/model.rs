@@ -1,0 +1,152 @@
+//! The shapes the API answers with (and documents in `/openapi.json`). The types are defined
+//! once in [`crate::api`], shared with the client; here is how records become them.
+
+use serde::Serialize;
+use serde_json::value::RawValue;
+use serde_json::{Map, Value};
+use utoipa::ToSchema;
+
+pub use jobgraph_sdk::api::{Items, JobOut, TemplateOut, TemplateSummary, TriggerAccepted};
+
+use super::ids::iso8601;
+use super::store::{JobRecord, TemplateFields, TemplateRecord};
+
+impl From<TemplateRecord> for TemplateOut {
+    fn from(record: TemplateRecord) -> Self {
+        let TemplateFields {
+            name,
+            description,
+            input_schema,
+            template,
+            inputs,
+            outputs,
+            draft_outputs,
+        } = record.fields;
+        TemplateOut {
+            id: record.id,
+            name,
+            description,
+            version: record.version,
+            organization_id: record.organization,
+            created_at: iso8601(record.created_at_ms),
+            updated_at: iso8601(record.updated_at_ms),
+            input_schema,
+            template,
+            inputs,
+            outputs,
+            draft_outputs,
+            source_hash: record.source_hash,
+            is_latest: record.latest,
+            latest: record.latest,
+            edited_by: record.edited_by,
+        }
+    }
+}
+
+impl From<TemplateRecord> for TemplateSummary {
+    fn from(record: TemplateRecord) -> Self {
+        TemplateSummary {
+            id: record.id,
+            name: record.fields.name,
+            description: record.fields.description,
+            version: record.version,
+            organization_id: record.organization,
+            created_at: iso8601(record.created_at_ms),
+            updated_at: iso8601(record.updated_at_ms),
+        }
+    }
+}
+
+/// A job version as the API answers it: the fields of [`JobOut`] (which documents it in
+/// `/openapi.json` and which the client reads), with the graph copied from the store as JSON
+/// text instead of parsed and serialized again. A test checks that both serialize alike.
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct JobView {
+    id: String,
+    name: String,
+    organization_id: String,
+    execution: String,
+    processing: String,
+    state: String,
+    desired_state: String,
+    job_graph: Box<RawValue>,
+    tags: Map<String, Value>,
+    created_at: String,
+    updated_at: String,
+    version: u64,
+    edited_by: String,
+    is_latest: bool,
+    template_ids: Vec<String>,
+}
+
+impl From<JobRecord> for JobView {
+    fn from(record: JobRecord) -> Self {
+        let meta = record.meta;
+        JobView {
+            id: record.id,
+            name: meta.name,
+            organization_id: record.organization,
+            execution: meta.execution,
+            processing: meta.processing,
+            state: meta.state,
+            desired_state: meta.desired_state,
+            job_graph: record.graph,
+            tags: meta.tags,
+            created_at: iso8601(record.created_at_ms),
+            updated_at: iso8601(record.updated_at_ms),
+            version: record.version,
+            edited_by: meta.edited_by,
+            is_latest: record.latest,
+            template_ids: meta.templates,
+        }
+    }
+}
+
+/// `GET /healthz`.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct Health {
+    /// `ok`.
+    pub status: &'static str,
+    /// The store it runs on and found answering: `sqlite` or `postgres`.
+    pub database: &'static str,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::store::JobMeta;
+
+    /// `JobView` is what the server sends, `JobOut` what `/openapi.json` documents and the
+    /// client reads: a field one has and the other lacks shows up as a difference here.
+    #[test]
+    fn a_job_view_serializes_as_the_documented_job_out() {
+        let record = JobRecord {
+            id: "j1".into(),
+            organization: "acme".into(),
+            version: 3,
+            latest: true,
+            created_at_ms: 1_700_000_000_000,
+            updated_at_ms: 1_700_000_360_000,
+            meta: JobMeta {
+                name: "nightly".into(),
+                execution: "ASYNCHRONOUS".into(),
+                processing: "BATCH".into(),
+                state: "PENDING".into(),
+                desired_state: "RUNNING".into(),
+                tags: serde_json::from_str(r#"{"team":"data"}"#).unwrap(),
+                templates: vec!["t1".into()],
+                edited_by: "ci".into(),
+            },
+            graph: RawValue::from_string(
+                r#"{"vertices":[{"type":"x","name":"a"}],"edges":[]}"#.into(),
+            )
+            .unwrap(),
+        };
+        let sent = serde_json::to_value(JobView::from(record)).unwrap();
+        let documented: JobOut = serde_json::from_value(sent.clone()).unwrap();
+        assert_eq!(serde_json::to_value(&documented).unwrap(), sent);
+        assert_eq!(sent["jobGraph"]["vertices"][0]["name"], "a");
+        assert_eq!(sent["templateIds"][0], "t1");
+    }
+}

@@ -1,0 +1,172 @@
+//! The router: every endpoint at the root and again under `/api`, the OpenAPI document, JSON
+//! 404/405 answers, the body limit and the request log.
+
+use std::sync::Arc;
+
+use axum::Json;
+use axum::Router;
+use axum::extract::{DefaultBodyLimit, State};
+use axum::http::{StatusCode, header};
+use axum::response::IntoResponse;
+use axum::routing::get;
+use utoipa::openapi::OpenApi;
+use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
+
+use super::auth::{self};
+use super::body::JsonBody;
+use super::error::{ApiError, ErrorBody};
+use super::ids::new_id;
+use super::jobs;
+use super::log;
+use super::model::{Health, TriggerAccepted};
+use super::state::AppState;
+use super::templates;
+
+/// Create an external trigger: no token needed; the payload (any JSON) is stored.
+#[utoipa::path(
+    post, path = "/v1/triggers", operation_id = "createTrigger", tag = "triggers",
+    request_body(content = serde_json::Value, description = "Any JSON value"),
+    responses(
+        (status = 202, description = "Stored", body = TriggerAccepted),
+        (status = 400, description = "The body is not valid JSON (the message gives line and column)", body = ErrorBody),
+        (status = 413, description = "The request body is over `maxBodyBytes` (10 MiB by default)", body = ErrorBody),
+        (status = 415, description = "The body is not `application/json`", body = ErrorBody),
+    )
+)]
+pub async fn create_trigger(
+    State(state): State<AppState>,
+    JsonBody(payload): JsonBody,
+) -> Result<(StatusCode, Json<TriggerAccepted>), ApiError> {
+    let id = new_id().map_err(|e| ApiError::Internal(e.to_string()))?;
+    state.store.put_trigger(id.clone(), payload).await?;
+    Ok((StatusCode::ACCEPTED, Json(TriggerAccepted { id })))
+}
+
+/// Liveness and storage check: a query on the database, every time.
+#[utoipa::path(
+    get, path = "/healthz", operation_id = "health", tag = "service",
+    responses(
+        (status = 200, description = "Serving, and the database answers", body = Health),
+        (status = 503, description = "The database does not answer now (`Retry-After: 1`)", body = ErrorBody),
+        (status = 500, description = "Internal error: the cause is logged by the server, never sent", body = ErrorBody),
+    )
+)]
+pub async fn health(State(state): State<AppState>) -> Result<Json<Health>, ApiError> {
+    state.store.ping().await?;
+    Ok(Json(Health {
+        status: "ok",
+        database: state.store.kind(),
+    }))
+}
+
+/// The routes with their OpenAPI description, before state and layers.
+fn api() -> (Router<AppState>, OpenApi) {
+    let (router, mut openapi) = OpenApiRouter::new()
+        .routes(routes!(auth::issue_token))
+        .routes(routes!(templates::create, templates::list))
+        .routes(routes!(templates::test))
+        .routes(routes!(
+            templates::get,
+            templates::update,
+            templates::delete
+        ))
+        .routes(routes!(jobs::create, jobs::list))
+        .routes(routes!(jobs::create_async))
+        .routes(routes!(jobs::sync))
+        .routes(routes!(jobs::get, jobs::update, jobs::delete))
+        .routes(routes!(create_trigger))
+        .routes(routes!(health))
+        .split_for_parts();
+    openapi.info.title = "jobgraph service".into();
+    openapi.info.version = env!("CARGO_PKG_VERSION").into();
+    openapi.info.description = Some(
+        "Templates, jobs and tokens of `jobgraph serve`. Every path is also served under `/api`. See docs/api.md.".into(),
+    );
+    let components = openapi.components.get_or_insert_with(Default::default);
+    components.add_security_scheme(
+        "bearer",
+        SecurityScheme::Http(HttpBuilder::new().scheme(HttpAuthScheme::Bearer).build()),
+    );
+    every_operation_may_be_unavailable(&mut openapi);
+    (router, openapi)
+}
+
+/// Every endpoint reads or writes the database, so every one answers 503 (`Retry-After: 1`)
+/// while it cannot be reached; documented once here rather than on each handler.
+fn every_operation_may_be_unavailable(openapi: &mut OpenApi) {
+    use utoipa::openapi::{ContentBuilder, Ref, RefOr, ResponseBuilder};
+    let response = ResponseBuilder::new()
+        .description(
+            "The database cannot be reached now; retry after `Retry-After` seconds (the service recovers when it is back)",
+        )
+        .content(
+            "application/json",
+            ContentBuilder::new()
+                .schema(Some(Ref::from_schema_name("ErrorBody")))
+                .build(),
+        )
+        .build();
+    for item in openapi.paths.paths.values_mut() {
+        for operation in [
+            &mut item.get,
+            &mut item.put,
+            &mut item.post,
+            &mut item.delete,
+            &mut item.patch,
+        ]
+        .into_iter()
+        .flatten()
+        {
+            operation
+                .responses
+                .responses
+                .entry("503".into())
+                .or_insert_with(|| RefOr::T(response.clone()));
+        }
+    }
+}
+
+/// The OpenAPI 3.1 document of the API, generated from the handlers.
+pub fn openapi() -> OpenApi {
+    api().1
+}
+
+async fn not_found() -> ApiError {
+    ApiError::NotFound("no such endpoint (see /openapi.json)".into())
+}
+
+async fn method_not_allowed() -> ApiError {
+    ApiError::MethodNotAllowed
+}
+
+/// The service's router over `state`: mount it in any axum program, or run it with
+/// `jobgraph serve`.
+pub fn router(state: AppState) -> Router {
+    let (api, openapi) = api();
+    let document: Arc<str> = openapi.to_json().unwrap_or_else(|_| "{}".into()).into();
+    let api = api
+        .route(
+            "/openapi.json",
+            get(move || {
+                let document = Arc::clone(&document);
+                async move {
+                    (
+                        [(header::CONTENT_TYPE, "application/json")],
+                        document.to_string(),
+                    )
+                        .into_response()
+                }
+            }),
+        )
+        .method_not_allowed_fallback(method_not_allowed);
+    let limit = state.config.max_body_bytes;
+    Router::new()
+        .merge(api.clone())
+        .nest("/api", api)
+        .fallback(not_found)
+        .layer(DefaultBodyLimit::max(limit))
+        .layer(axum::middleware::from_fn(log::log_request))
+        .with_state(state)
+}

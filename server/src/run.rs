@@ -1,0 +1,209 @@
+//! `jobgraph serve`: open the database, store the clients, start the sandbox pool, listen,
+//! and stop gracefully on SIGINT or SIGTERM.
+
+use std::io::Write;
+use std::path::Path;
+use std::sync::Arc;
+
+use super::auth::hash_secret;
+use super::config::{ConfigError, ServeOptions, Settings};
+use super::ids::random_token;
+use super::routes::router;
+use super::state::AppState;
+use super::store::{ClientRecord, SqliteStore, Store};
+#[cfg(feature = "postgres")]
+use super::store::{PostgresOptions, PostgresStore};
+use jobgraph_sdk::{ProcessConfig, ProcessSandbox};
+
+/// Why the service could not start or stopped with an error.
+#[derive(Debug, thiserror::Error)]
+pub enum ServeError {
+    /// Bad settings.
+    #[error(transparent)]
+    Config(#[from] ConfigError),
+    /// Anything else, said in words.
+    #[error("{0}")]
+    Failed(String),
+}
+
+fn failed(what: &str) -> impl Fn(&dyn std::fmt::Display) -> ServeError + '_ {
+    move |e| ServeError::Failed(format!("{what}: {e}"))
+}
+
+/// The database file in `dir`, created owner-only (the folder too).
+fn database_path(dir: &Path) -> Result<std::path::PathBuf, ServeError> {
+    let mut builder = std::fs::DirBuilder::new();
+    builder.recursive(true);
+    #[cfg(unix)]
+    std::os::unix::fs::DirBuilderExt::mode(&mut builder, 0o700);
+    builder
+        .create(dir)
+        .map_err(|e| failed(&format!("cannot create {}", dir.display()))(&e))?;
+    let path = dir.join("jobgraph.db");
+    let mut options = std::fs::OpenOptions::new();
+    options.create(true).append(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+    options
+        .open(&path)
+        .map_err(|e| failed(&format!("cannot create {}", path.display()))(&e))?;
+    Ok(path)
+}
+
+/// Stores the configured clients; with none configured and none stored, generates one for
+/// organization `default` and prints it (once: only its hash is kept).
+async fn bootstrap_clients(store: &dyn Store, settings: &Settings) -> Result<(), ServeError> {
+    let mut out = std::io::stdout().lock();
+    for client in &settings.clients {
+        let secret = client.secret.clone();
+        let secret_hash = tokio::task::spawn_blocking(move || hash_secret(&secret))
+            .await
+            .map_err(|e| failed("hashing")(&e))?
+            .map_err(|e| failed("hashing")(&e))?;
+        store
+            .put_client(ClientRecord {
+                client_id: client.id.clone(),
+                organization: client.organization.clone(),
+                secret_hash,
+            })
+            .await
+            .map_err(|e| failed("cannot store a client")(&e))?;
+    }
+    let stored = store
+        .client_count()
+        .await
+        .map_err(|e| failed("cannot read the clients")(&e))?;
+    if settings.clients.is_empty() && stored == 0 {
+        let random = |n| random_token(n).map_err(|e| failed("no random source")(&e));
+        let id = format!("client-{}", random(6)?);
+        let secret = random(24)?;
+        let hashed = secret.clone();
+        let secret_hash = tokio::task::spawn_blocking(move || hash_secret(&hashed))
+            .await
+            .map_err(|e| failed("hashing")(&e))?
+            .map_err(|e| failed("hashing")(&e))?;
+        store
+            .put_client(ClientRecord {
+                client_id: id.clone(),
+                organization: "default".into(),
+                secret_hash,
+            })
+            .await
+            .map_err(|e| failed("cannot store a client")(&e))?;
+        let _ = writeln!(
+            out,
+            "generated a client for organization \"default\" (shown once, stored hashed):\n{id}:{secret}"
+        );
+    } else {
+        let _ = writeln!(out, "{stored} API client(s) configured");
+    }
+    Ok(())
+}
+
+async fn shutdown_signal() {
+    let interrupt = tokio::signal::ctrl_c();
+    #[cfg(unix)]
+    {
+        use tokio::signal::unix::{SignalKind, signal};
+        match signal(SignalKind::terminate()) {
+            Ok(mut terminate) => {
+                tokio::select! {
+                    _ = interrupt => {},
+                    _ = terminate.recv() => {},
+                }
+            }
+            Err(_) => {
+                let _ = interrupt.await;
+            }
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = interrupt.await;
+    }
+}
+
+/// The store the settings ask for: PostgreSQL with `--database`, else SQLite in `--data`.
+/// Returns it with the line that says where the data is.
+async fn open_store(settings: &Settings) -> Result<(Arc<dyn Store>, String), ServeError> {
+    if let Some(database) = &settings.database {
+        #[cfg(feature = "postgres")]
+        {
+            let mut options = PostgresOptions::new(database.url.0.clone());
+            options.pool_size = database.pool_size;
+            options.timeout = std::time::Duration::from_millis(database.timeout_ms);
+            let store = PostgresStore::connect(&options)
+                .await
+                .map_err(|e| failed(&format!("cannot use the database {}", database.url))(&e))?;
+            return Ok((Arc::new(store), format!("database: {}", database.url)));
+        }
+        #[cfg(not(feature = "postgres"))]
+        return Err(ServeError::Failed(format!(
+            "cannot use the database {}: this build has no PostgreSQL support (cargo feature `postgres`)",
+            database.url
+        )));
+    }
+    let path = database_path(&settings.data)?;
+    let readers = std::thread::available_parallelism().map_or(2, usize::from) * 2;
+    let store = SqliteStore::open(&path, settings.synchronous, readers)
+        .map_err(|e| failed(&format!("{}", path.display()))(&e))?;
+    Ok((Arc::new(store), format!("data: {}", path.display())))
+}
+
+async fn run(settings: Settings) -> Result<(), ServeError> {
+    let (store, location) = open_store(&settings).await?;
+    bootstrap_clients(store.as_ref(), &settings).await?;
+    let mut sandbox = match &settings.sandbox_worker {
+        Some(config) => config.clone(),
+        None => {
+            let mut config = ProcessConfig::current_exe()
+                .map_err(|e| failed("cannot find this program for the sandbox's workers")(&e))?;
+            if let Some(workers) = settings.workers {
+                config.workers = workers;
+            }
+            config
+        }
+    };
+    sandbox.workers = sandbox.workers.max(1);
+    let sandbox = Arc::new(ProcessSandbox::start(sandbox));
+    let state = AppState::new(store, sandbox, settings.service.clone());
+    let listener = tokio::net::TcpListener::bind(settings.addr)
+        .await
+        .map_err(|e| failed(&format!("cannot listen on {}", settings.addr))(&e))?;
+    let addr = listener
+        .local_addr()
+        .map_err(|e| failed("cannot read the listening address")(&e))?;
+    {
+        let mut out = std::io::stdout().lock();
+        let _ = writeln!(out, "{location}");
+        let _ = writeln!(
+            out,
+            "listening on http://{addr} (also under http://{addr}/api)"
+        );
+        let _ = writeln!(out, "ready");
+        let _ = out.flush();
+    }
+    axum::serve(listener, router(state))
+        .with_graceful_shutdown(shutdown_signal())
+        .await
+        .map_err(|e| failed("the server failed")(&e))?;
+    let _ = writeln!(std::io::stdout(), "stopped");
+    Ok(())
+}
+
+/// Runs `jobgraph serve` until SIGINT or SIGTERM: builds the tokio runtime, logs one line per
+/// request to stderr.
+pub fn serve(options: &ServeOptions) -> Result<(), ServeError> {
+    let settings = options.settings()?;
+    let _ = tracing_subscriber::fmt()
+        .with_writer(std::io::stderr)
+        .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
+        .with_max_level(tracing::Level::INFO)
+        .try_init();
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .thread_name("jobgraph-serve")
+        .build()
+        .map_err(|e| failed("cannot start the runtime")(&e))?;
+    runtime.block_on(run(settings))
+}

@@ -1,0 +1,424 @@
+//! Storage behind the service: the [`Store`] trait and its SQLite implementation.
+//!
+//! Handlers only see [`Store`]: every method is asynchronous (a boxed `Send` future, so the
+//! trait is object-safe and a store is shared as `Arc<dyn Store>`), takes the organization
+//! explicitly, and reports the outcomes handlers must tell apart (not found, version conflict)
+//! as [`StoreError`] variants. A PostgreSQL store (several replicas sharing one database)
+//! implements the same trait: optimistic versioning is `INSERT … (id, version)` under a primary
+//! key plus a `SELECT … FOR UPDATE` of the template's row, which is what the SQLite store does
+//! with `BEGIN IMMEDIATE`.
+
+mod migrations;
+#[cfg(feature = "postgres")]
+mod postgres;
+mod sqlite;
+
+use std::future::Future;
+use std::pin::Pin;
+
+use indexmap::IndexMap;
+use jobgraph_core::DraftOutput;
+use serde::{Deserialize, Serialize};
+use serde_json::value::RawValue;
+use serde_json::{Map, Value};
+
+#[cfg(feature = "postgres")]
+pub use postgres::{PostgresOptions, PostgresStore};
+pub use sqlite::{SqliteStore, Synchronous};
+
+/// The future every [`Store`] method returns.
+pub type StoreFuture<'a, T> = Pin<Box<dyn Future<Output = Result<T, StoreError>> + Send + 'a>>;
+
+/// What a store call can fail with.
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    /// No such (live) resource in this organization.
+    #[error("not found")]
+    NotFound,
+    /// An optimistic version check failed; `current` is the latest version.
+    #[error("version conflict: the current version is {current}")]
+    Conflict {
+        /// The latest version now.
+        current: u64,
+    },
+    /// The database cannot be reached now (connection lost or refused, pool exhausted past
+    /// its wait timeout): a 503, and the next request tries again.
+    #[error("the database is unavailable: {0}")]
+    Unavailable(String),
+    /// The database failed; the text is for the server's log, never for a client.
+    #[error("storage failed: {0}")]
+    Backend(String),
+}
+
+/// An API client: its id, organization and the Argon2id hash of its secret (PHC string).
+#[derive(Clone, PartialEq, Eq)]
+pub struct ClientRecord {
+    /// The client id (`client_id` of the token request).
+    pub client_id: String,
+    /// The organization it acts for.
+    pub organization: String,
+    /// PHC string of the secret's Argon2id hash; never the secret.
+    pub secret_hash: String,
+}
+
+impl std::fmt::Debug for ClientRecord {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ClientRecord")
+            .field("client_id", &self.client_id)
+            .field("organization", &self.organization)
+            .finish_non_exhaustive()
+    }
+}
+
+/// An issued access token, stored by the SHA-256 of its text (never the text).
+#[derive(Clone, PartialEq, Eq)]
+pub struct TokenRecord {
+    /// SHA-256 of the token.
+    pub token_hash: [u8; 32],
+    /// The client it was issued to.
+    pub client_id: String,
+    /// That client's organization.
+    pub organization: String,
+    /// Expiry, milliseconds since the epoch.
+    pub expires_at_ms: i64,
+}
+
+impl std::fmt::Debug for TokenRecord {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("TokenRecord")
+            .field("client_id", &self.client_id)
+            .field("organization", &self.organization)
+            .field("expires_at_ms", &self.expires_at_ms)
+            .finish_non_exhaustive()
+    }
+}
+
+/// The fields of a template version that callers write (everything but id, version,
+/// organization and times).
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct TemplateFields {
+    /// Human-readable name.
+    pub name: String,
+    /// Human-readable description.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    /// JSON Schema of the parameters.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub input_schema: Option<Value>,
+    /// The JavaScript source.
+    pub template: String,
+    /// External input name → `vertex[:port]`.
+    #[serde(default)]
+    pub inputs: IndexMap<String, String>,
+    /// External output name → `vertex[:port]`.
+    #[serde(default)]
+    pub outputs: IndexMap<String, String>,
+    /// Outputs that exist only in draft mode.
+    #[serde(default)]
+    pub draft_outputs: Vec<DraftOutput>,
+}
+
+/// One stored template version.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TemplateRecord {
+    /// Template id.
+    pub id: String,
+    /// Owning organization.
+    pub organization: String,
+    /// This version's number.
+    pub version: u64,
+    /// Whether it is the latest version.
+    pub latest: bool,
+    /// When version 1 was created (ms since the epoch).
+    pub created_at_ms: i64,
+    /// When this version was created (ms since the epoch).
+    pub updated_at_ms: i64,
+    /// `jobgraph_core::Template::source_hash` of this version.
+    pub source_hash: String,
+    /// The client that wrote this version.
+    pub edited_by: String,
+    /// The version's fields.
+    pub fields: TemplateFields,
+}
+
+/// A template version to write.
+#[derive(Debug, Clone, PartialEq)]
+pub struct NewTemplateVersion {
+    /// Owning organization.
+    pub organization: String,
+    /// The writing client.
+    pub edited_by: String,
+    /// Its fields.
+    pub fields: TemplateFields,
+    /// Their source hash.
+    pub source_hash: String,
+}
+
+/// What a job version says about itself besides its graphs: everything a read returns with
+/// the one graph it asked for.
+#[derive(Debug, Clone, PartialEq)]
+pub struct JobMeta {
+    /// Job name.
+    pub name: String,
+    /// `SYNCHRONOUS` or `ASYNCHRONOUS`.
+    pub execution: String,
+    /// `BATCH` or `STREAMING`.
+    pub processing: String,
+    /// What the job is doing (this service runs nothing: `PENDING`).
+    pub state: String,
+    /// What it was asked to do.
+    pub desired_state: String,
+    /// Tags, string → string.
+    pub tags: Map<String, Value>,
+    /// Ids of every template the resolution used (nested ones too).
+    pub templates: Vec<String>,
+    /// The client that wrote this version.
+    pub edited_by: String,
+}
+
+/// What a job version holds besides its id, version and times: what a write stores.
+#[derive(Debug, Clone, PartialEq)]
+pub struct JobFields {
+    /// Name, states, tags, templates used, author.
+    pub meta: JobMeta,
+    /// The job graph as submitted.
+    pub definition: Value,
+    /// The job graph with every template operation resolved.
+    pub resolved: Value,
+}
+
+/// Which of a job version's two graphs a read returns.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum GraphForm {
+    /// The graph as submitted.
+    #[default]
+    Submitted,
+    /// The graph with every template operation resolved (`?resolved=true`).
+    Resolved,
+}
+
+/// One stored job version, with one of its graphs.
+#[derive(Debug, Clone)]
+pub struct JobRecord {
+    /// Job id.
+    pub id: String,
+    /// Owning organization.
+    pub organization: String,
+    /// This version's number.
+    pub version: u64,
+    /// Whether it is the latest version.
+    pub latest: bool,
+    /// When version 1 was created.
+    pub created_at_ms: i64,
+    /// When this version was created.
+    pub updated_at_ms: i64,
+    /// Name, states, tags, templates used, author.
+    pub meta: JobMeta,
+    /// The graph the read asked for, as the JSON text the store keeps: answers copy it
+    /// without parsing it (a listing of many jobs is mostly graphs).
+    pub graph: Box<RawValue>,
+}
+
+/// Filters of a job listing; empty lists and `None` filter nothing.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct JobFilter {
+    /// Any of these `processing` values.
+    pub processing: Vec<String>,
+    /// Any of these `execution` values.
+    pub execution: Vec<String>,
+    /// Any of these states.
+    pub states: Vec<String>,
+    /// Exactly this name.
+    pub name: Option<String>,
+    /// Versions written at or after this time (ms since the epoch).
+    pub since_ms: Option<i64>,
+    /// Any of these ids.
+    pub ids: Vec<String>,
+    /// Every version instead of the latest of each job.
+    pub all_versions: bool,
+}
+
+/// The columns of a template version, in both stores' row readers' order (`t`: templates,
+/// `v`: template_versions).
+const TEMPLATE_COLUMNS: &str = "t.id, t.org, v.version, t.latest_version, t.created_at, \
+     v.created_at, v.source_hash, v.edited_by, v.fields";
+
+/// The columns of a job version but its graphs, in both stores' row readers' order (`j`: jobs,
+/// `v`: job_versions); the graph a read asks for ([`GraphForm`]) follows.
+const JOB_COLUMNS: &str = "j.id, j.org, v.version, j.latest_version, j.created_at, v.created_at, \
+     v.name, v.execution, v.processing, v.state, v.desired_state, v.tags, v.templates, v.edited_by";
+
+impl GraphForm {
+    /// The `job_versions` column (aliased `v`) that holds this graph, in both stores.
+    fn column(self) -> &'static str {
+        match self {
+            GraphForm::Submitted => "v.definition",
+            GraphForm::Resolved => "v.resolved",
+        }
+    }
+}
+
+impl TemplateRecord {
+    /// The record a write returns: version `version` of `id`, the latest.
+    fn written(
+        id: String,
+        version: u64,
+        (created_at_ms, updated_at_ms): (i64, i64),
+        new: NewTemplateVersion,
+    ) -> TemplateRecord {
+        TemplateRecord {
+            id,
+            organization: new.organization,
+            version,
+            latest: true,
+            created_at_ms,
+            updated_at_ms,
+            source_hash: new.source_hash,
+            edited_by: new.edited_by,
+            fields: new.fields,
+        }
+    }
+}
+
+impl JobRecord {
+    /// The record a write returns: the latest version, with the submitted graph.
+    fn written(
+        id: String,
+        organization: String,
+        version: u64,
+        (created_at_ms, updated_at_ms): (i64, i64),
+        fields: JobFields,
+    ) -> Result<JobRecord, StoreError> {
+        Ok(JobRecord {
+            id,
+            organization,
+            version,
+            latest: true,
+            created_at_ms,
+            updated_at_ms,
+            meta: fields.meta,
+            graph: serde_json::value::to_raw_value(&fields.definition)
+                .map_err(|e| StoreError::Backend(e.to_string()))?,
+        })
+    }
+}
+
+/// The storage the service runs on. Every method is scoped to one organization: a record of
+/// another organization is [`StoreError::NotFound`], as is a deleted one.
+pub trait Store: Send + Sync + 'static {
+    /// Which database this is, for `/healthz` and the start-up banner (`sqlite`, `postgres`).
+    fn kind(&self) -> &'static str;
+    /// Whether the database answers now (`/healthz`).
+    fn ping(&self) -> StoreFuture<'_, ()>;
+    /// Adds a client or replaces its secret hash and organization.
+    fn put_client(&self, client: ClientRecord) -> StoreFuture<'_, ()>;
+    /// A client by id.
+    fn client(&self, client_id: String) -> StoreFuture<'_, Option<ClientRecord>>;
+    /// How many clients exist.
+    fn client_count(&self) -> StoreFuture<'_, u64>;
+    /// Stores an issued token (and forgets tokens that expired long ago).
+    fn put_token(&self, token: TokenRecord) -> StoreFuture<'_, ()>;
+    /// A token by the SHA-256 of its text (expired ones too: the caller checks).
+    fn token(&self, token_hash: [u8; 32]) -> StoreFuture<'_, Option<TokenRecord>>;
+
+    /// Creates a template at version 1 under a new id.
+    fn create_template(
+        &self,
+        id: String,
+        new: NewTemplateVersion,
+    ) -> StoreFuture<'_, TemplateRecord>;
+    /// Appends version N+1; with `expected`, fails with [`StoreError::Conflict`] unless it is
+    /// N+1.
+    fn append_template(
+        &self,
+        id: String,
+        expected: Option<u64>,
+        new: NewTemplateVersion,
+    ) -> StoreFuture<'_, TemplateRecord>;
+    /// One version (`None`: the latest) of a live template.
+    fn template(
+        &self,
+        organization: String,
+        id: String,
+        version: Option<u64>,
+    ) -> StoreFuture<'_, TemplateRecord>;
+    /// Every version of a live template, oldest first.
+    fn template_versions(
+        &self,
+        organization: String,
+        id: String,
+    ) -> StoreFuture<'_, Vec<TemplateRecord>>;
+    /// The latest version of every live template of the organization, oldest template first.
+    fn list_templates(&self, organization: String) -> StoreFuture<'_, Vec<TemplateRecord>>;
+    /// Tombstones every version of a template.
+    fn delete_template(&self, organization: String, id: String) -> StoreFuture<'_, ()>;
+    /// Which of `ids` are deleted templates of the organization.
+    fn deleted_templates(
+        &self,
+        organization: String,
+        ids: Vec<String>,
+    ) -> StoreFuture<'_, Vec<String>>;
+
+    /// Creates a job at version 1 under a new id; the record holds the submitted graph.
+    fn create_job(
+        &self,
+        organization: String,
+        id: String,
+        fields: JobFields,
+    ) -> StoreFuture<'_, JobRecord>;
+    /// Appends version N+1; with `from_version`, fails with [`StoreError::Conflict`] unless it
+    /// is N. The record holds the submitted graph.
+    fn update_job(
+        &self,
+        organization: String,
+        id: String,
+        from_version: Option<u64>,
+        fields: JobFields,
+    ) -> StoreFuture<'_, JobRecord>;
+    /// One version (`None`: the latest) of a live job, with the graph `form` asks for.
+    fn job(
+        &self,
+        organization: String,
+        id: String,
+        version: Option<u64>,
+        form: GraphForm,
+    ) -> StoreFuture<'_, JobRecord>;
+    /// Jobs matching `filter`, oldest first, each with the graph `form` asks for.
+    fn list_jobs(
+        &self,
+        organization: String,
+        filter: JobFilter,
+        form: GraphForm,
+    ) -> StoreFuture<'_, Vec<JobRecord>>;
+    /// Tombstones a job (every version).
+    fn delete_job(&self, organization: String, id: String) -> StoreFuture<'_, ()>;
+
+    /// Stores a trigger's payload.
+    fn put_trigger(&self, id: String, payload: Value) -> StoreFuture<'_, ()>;
+}
+
+/// How a database URL is shown in messages and `Debug` output: without its password.
+///
+/// `scheme://user:password@rest` → `scheme://user:***@rest`; a `password=…` pair of the
+/// key=value form → `password=***`.
+pub(crate) fn redact_url(url: &str) -> String {
+    if let Some((scheme, rest)) = url.split_once("://") {
+        if let Some((userinfo, host)) = rest.rsplit_once('@')
+            && let Some((user, _)) = userinfo.split_once(':')
+        {
+            return format!("{scheme}://{user}:***@{host}");
+        }
+        return url.to_owned();
+    }
+    url.split_whitespace()
+        .map(|pair| {
+            if pair.starts_with("password=") {
+                "password=***"
+            } else {
+                pair
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}

@@ -1,0 +1,120 @@
+//! The PostgreSQL schema, as numbered migrations applied at start under an advisory lock, so
+//! that replicas starting together apply each migration once. `jobgraph_migrations` records
+//! what was applied; all pending migrations run in one transaction (DDL is transactional in
+//! PostgreSQL), so a crash leaves the schema as it was. Never edit a released migration: append.
+//!
+//! JSON (template fields, job graphs, tags) is kept as `TEXT`, not `jsonb`: answers are the
+//! stored text byte for byte, as with SQLite (`jsonb` would reorder keys and drop duplicates).
+
+use tokio_postgres::Client;
+
+use super::super::StoreError;
+use crate::ids::now_ms;
+
+/// The advisory lock key of migrations (any constant shared by every replica).
+const MIGRATION_LOCK: i64 = 0x6a6f_6267_7261_7068; // "jobgraph"
+
+/// Migration N (1-based) is `MIGRATIONS[N - 1]`.
+const MIGRATIONS: &[&str] = &[
+    // 1: clients, tokens, templates, jobs, triggers (the SQLite schema, in PostgreSQL types).
+    r"
+    CREATE TABLE clients (
+        client_id   TEXT PRIMARY KEY,
+        org         TEXT NOT NULL,
+        secret_hash TEXT NOT NULL,
+        created_at  BIGINT NOT NULL
+    );
+    CREATE TABLE tokens (
+        token_hash BYTEA PRIMARY KEY,
+        client_id  TEXT NOT NULL,
+        org        TEXT NOT NULL,
+        expires_at BIGINT NOT NULL
+    );
+    CREATE INDEX tokens_by_expiry ON tokens (expires_at);
+    CREATE TABLE templates (
+        id             TEXT PRIMARY KEY,
+        org            TEXT NOT NULL,
+        latest_version BIGINT NOT NULL,
+        created_at     BIGINT NOT NULL,
+        deleted_at     BIGINT
+    );
+    CREATE INDEX templates_by_org ON templates (org, created_at);
+    CREATE TABLE template_versions (
+        template_id TEXT NOT NULL REFERENCES templates (id),
+        version     BIGINT NOT NULL,
+        fields      TEXT NOT NULL,
+        source_hash TEXT NOT NULL,
+        edited_by   TEXT NOT NULL,
+        created_at  BIGINT NOT NULL,
+        PRIMARY KEY (template_id, version)
+    );
+    CREATE TABLE jobs (
+        id             TEXT PRIMARY KEY,
+        org            TEXT NOT NULL,
+        latest_version BIGINT NOT NULL,
+        created_at     BIGINT NOT NULL,
+        deleted_at     BIGINT
+    );
+    CREATE INDEX jobs_by_org ON jobs (org, created_at);
+    CREATE TABLE job_versions (
+        job_id        TEXT NOT NULL REFERENCES jobs (id),
+        version       BIGINT NOT NULL,
+        name          TEXT NOT NULL,
+        execution     TEXT NOT NULL,
+        processing    TEXT NOT NULL,
+        state         TEXT NOT NULL,
+        desired_state TEXT NOT NULL,
+        tags          TEXT NOT NULL,
+        definition    TEXT NOT NULL,
+        resolved      TEXT NOT NULL,
+        templates     TEXT NOT NULL,
+        edited_by     TEXT NOT NULL,
+        created_at    BIGINT NOT NULL,
+        PRIMARY KEY (job_id, version)
+    );
+    CREATE TABLE triggers (
+        id          TEXT PRIMARY KEY,
+        payload     TEXT NOT NULL,
+        received_at BIGINT NOT NULL
+    );
+    ",
+];
+
+/// Brings the schema up to date; returns how many migrations this call applied.
+pub(super) async fn migrate(client: &mut Client) -> Result<usize, StoreError> {
+    let tx = client.transaction().await?;
+    tx.batch_execute(&format!("SELECT pg_advisory_xact_lock({MIGRATION_LOCK})"))
+        .await?;
+    tx.batch_execute(
+        "CREATE TABLE IF NOT EXISTS jobgraph_migrations (
+            version    INTEGER PRIMARY KEY,
+            applied_at BIGINT NOT NULL
+        )",
+    )
+    .await?;
+    let applied: i32 = tx
+        .query_one(
+            "SELECT COALESCE(MAX(version), 0)::INTEGER FROM jobgraph_migrations",
+            &[],
+        )
+        .await?
+        .try_get(0)?;
+    let applied = usize::try_from(applied).unwrap_or(0);
+    if applied > MIGRATIONS.len() {
+        return Err(StoreError::Backend(format!(
+            "the database's schema is at version {applied}, newer than this build's {}: run a newer jobgraph",
+            MIGRATIONS.len()
+        )));
+    }
+    for (index, sql) in MIGRATIONS.iter().enumerate().skip(applied) {
+        tx.batch_execute(sql).await?;
+        let version = i32::try_from(index + 1).unwrap_or(i32::MAX);
+        tx.execute(
+            "INSERT INTO jobgraph_migrations (version, applied_at) VALUES ($1, $2)",
+            &[&version, &now_ms()],
+        )
+        .await?;
+    }
+    tx.commit().await?;
+    Ok(MIGRATIONS.len() - applied)
+}

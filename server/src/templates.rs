@@ -1,0 +1,226 @@
+//! `/v1/templates`: create, list, get, update, delete, test.
+
+use axum::Json;
+use axum::extract::{Path, State};
+use axum::http::StatusCode;
+use serde_json::Value;
+
+use super::auth::Caller;
+use super::body::{JsonBody, QueryPairs};
+use super::error::{ApiError, ErrorBody};
+use super::ids::new_id;
+use super::model::{Items, TemplateOut, TemplateSummary};
+use jobgraph_sdk::api::request_docs::{JobGraphDoc, TemplateCreateDoc, TemplateUpdateDoc, TestRequestDoc};
+use super::scripts;
+use super::state::AppState;
+use super::store::{NewTemplateVersion, StoreError, TemplateFields};
+use super::validate::{object, optional_version, template_fields, test_request};
+
+fn new_version(caller: &Caller, fields: TemplateFields) -> NewTemplateVersion {
+    let source_hash = jobgraph_core::Template {
+        template: fields.template.clone(),
+        input_schema: fields.input_schema.clone(),
+        ..Default::default()
+    }
+    .source_hash();
+    NewTemplateVersion {
+        organization: caller.organization.clone(),
+        edited_by: caller.client_id.clone(),
+        fields,
+        source_hash,
+    }
+}
+
+fn not_found(id: &str) -> impl Fn(StoreError) -> ApiError + '_ {
+    move |e| match e {
+        StoreError::NotFound => ApiError::template_not_found(id),
+        other => other.into(),
+    }
+}
+
+/// Create a template: version 1 under a new id.
+#[utoipa::path(
+    post, path = "/v1/templates", operation_id = "createTemplate", tag = "templates",
+    request_body = TemplateCreateDoc,
+    responses(
+        (status = 201, description = "Created: version 1", body = TemplateOut),
+        (status = 400, description = "The body is not valid JSON, or a field is missing or invalid (the message names it)", body = ErrorBody),
+        (status = 401, description = "Missing, malformed, expired or unknown access token (`WWW-Authenticate: Bearer`)", body = ErrorBody),
+        (status = 413, description = "The request body is over `maxBodyBytes` (10 MiB by default)", body = ErrorBody),
+        (status = 415, description = "The body is not `application/json`", body = ErrorBody),
+    ),
+    security(("bearer" = []))
+)]
+pub async fn create(
+    State(state): State<AppState>,
+    caller: Caller,
+    JsonBody(body): JsonBody,
+) -> Result<(StatusCode, Json<TemplateOut>), ApiError> {
+    let fields = template_fields(&body, "", true)?;
+    let id = new_id().map_err(|e| ApiError::Internal(e.to_string()))?;
+    let record = state
+        .store
+        .create_template(id, new_version(&caller, fields))
+        .await?;
+    Ok((StatusCode::CREATED, Json(record.into())))
+}
+
+/// List the latest version of every template of the caller's organization.
+#[utoipa::path(
+    get, path = "/v1/templates", operation_id = "listTemplates", tag = "templates",
+    responses(
+        (status = 200, description = "Latest versions, oldest template first", body = Items<TemplateSummary>),
+        (status = 401, description = "Missing, malformed, expired or unknown access token (`WWW-Authenticate: Bearer`)", body = ErrorBody),
+    ),
+    security(("bearer" = []))
+)]
+pub async fn list(
+    State(state): State<AppState>,
+    caller: Caller,
+) -> Result<Json<Items<TemplateSummary>>, ApiError> {
+    let records = state.store.list_templates(caller.organization).await?;
+    Ok(Json(Items {
+        items: records.into_iter().map(Into::into).collect(),
+    }))
+}
+
+/// Get a template: every version, the latest (`?latest=true`) or one (`?version=N`); always
+/// `{items: [...]}`.
+#[utoipa::path(
+    get, path = "/v1/templates/{id}", operation_id = "getTemplate", tag = "templates",
+    params(
+        ("id" = String, Path, description = "Template id"),
+        ("latest" = Option<bool>, Query, description = "true: only the latest version"),
+        ("version" = Option<u64>, Query, minimum = 1, description = "Only this version"),
+    ),
+    responses(
+        (status = 200, description = "The versions asked for, oldest first", body = Items<TemplateOut>),
+        (status = 400, description = "A query parameter is invalid (`latest` not a boolean, `version` not a positive integer; the message names it)", body = ErrorBody),
+        (status = 401, description = "Missing, malformed, expired or unknown access token (`WWW-Authenticate: Bearer`)", body = ErrorBody),
+        (status = 404, description = "No such template or version in the caller's organization (or deleted)", body = ErrorBody),
+    ),
+    security(("bearer" = []))
+)]
+pub async fn get(
+    State(state): State<AppState>,
+    caller: Caller,
+    Path(id): Path<String>,
+    query: QueryPairs,
+) -> Result<Json<Items<TemplateOut>>, ApiError> {
+    let version = query.positive("version")?;
+    let latest = query.flag("latest")?.unwrap_or(false);
+    let org = caller.organization;
+    let records = if version.is_some() || latest {
+        let record = state
+            .store
+            .template(org, id.clone(), version)
+            .await
+            .map_err(|e| match (e, version) {
+                (StoreError::NotFound, Some(v)) => {
+                    ApiError::NotFound(format!("template {id:?} has no version {v}"))
+                }
+                (e, _) => not_found(&id)(e),
+            })?;
+        vec![record]
+    } else {
+        state
+            .store
+            .template_versions(org, id.clone())
+            .await
+            .map_err(not_found(&id))?
+    };
+    Ok(Json(Items {
+        items: records.into_iter().map(Into::into).collect(),
+    }))
+}
+
+/// Update a template: a new immutable version N+1. A body `version` other than N+1 is a 409
+/// carrying the current version; without `version` the write appends.
+#[utoipa::path(
+    put, path = "/v1/templates/{id}", operation_id = "updateTemplate", tag = "templates",
+    params(("id" = String, Path, description = "Template id")),
+    request_body = TemplateUpdateDoc,
+    responses(
+        (status = 200, description = "The new version", body = TemplateOut),
+        (status = 400, description = "The body is not valid JSON, or a field is missing or invalid (the message names it)", body = ErrorBody),
+        (status = 401, description = "Missing, malformed, expired or unknown access token (`WWW-Authenticate: Bearer`)", body = ErrorBody),
+        (status = 404, description = "No such template in the caller's organization (or deleted)", body = ErrorBody),
+        (status = 409, description = "`version` is not the next version; `currentVersion` says the current one", body = ErrorBody),
+        (status = 413, description = "The request body is over `maxBodyBytes` (10 MiB by default)", body = ErrorBody),
+        (status = 415, description = "The body is not `application/json`", body = ErrorBody),
+    ),
+    security(("bearer" = []))
+)]
+pub async fn update(
+    State(state): State<AppState>,
+    caller: Caller,
+    Path(id): Path<String>,
+    JsonBody(body): JsonBody,
+) -> Result<Json<TemplateOut>, ApiError> {
+    let expected = optional_version(object(&body, "the body")?, "", "version")?;
+    let fields = template_fields(&body, "", true)?;
+    let record = state
+        .store
+        .append_template(id.clone(), expected, new_version(&caller, fields))
+        .await
+        .map_err(|e| match e {
+            StoreError::Conflict { current } => ApiError::Conflict {
+                message: format!(
+                    "version conflict: template {id:?} is at version {current}, so this update must carry version {} (it carries {}); fetch it again and retry",
+                    current + 1,
+                    expected.unwrap_or_default()
+                ),
+                current_version: Some(current),
+            },
+            other => not_found(&id)(other),
+        })?;
+    Ok(Json(record.into()))
+}
+
+/// Delete a template: every version is tombstoned (kept, invisible to every endpoint and to
+/// resolution).
+#[utoipa::path(
+    delete, path = "/v1/templates/{id}", operation_id = "deleteTemplate", tag = "templates",
+    params(("id" = String, Path, description = "Template id")),
+    responses(
+        (status = 204, description = "Deleted"),
+        (status = 401, description = "Missing, malformed, expired or unknown access token (`WWW-Authenticate: Bearer`)", body = ErrorBody),
+        (status = 404, description = "No such template in the caller's organization (or already deleted)", body = ErrorBody),
+    ),
+    security(("bearer" = []))
+)]
+pub async fn delete(
+    State(state): State<AppState>,
+    caller: Caller,
+    Path(id): Path<String>,
+) -> Result<StatusCode, ApiError> {
+    state
+        .store
+        .delete_template(caller.organization, id.clone())
+        .await
+        .map_err(not_found(&id))?;
+    Ok(StatusCode::NO_CONTENT)
+}
+
+/// Run a template's script with input values, as the caller (`user.getName()` = client id).
+#[utoipa::path(
+    post, path = "/v1/templates/test", operation_id = "testTemplate", tag = "templates",
+    request_body = TestRequestDoc,
+    responses(
+        (status = 200, description = "The job graph the script yields", body = JobGraphDoc),
+        (status = 400, description = "Invalid request, or the test failed: `error` starts with the contract prefix", body = ErrorBody),
+        (status = 401, description = "Missing, malformed, expired or unknown access token (`WWW-Authenticate: Bearer`)", body = ErrorBody),
+        (status = 413, description = "The request body is over `maxBodyBytes` (10 MiB by default)", body = ErrorBody),
+        (status = 415, description = "The body is not `application/json`", body = ErrorBody),
+        (status = 429, description = "The organization has too many script runs in flight (`Retry-After`)", body = ErrorBody),
+    ),
+    security(("bearer" = []))
+)]
+pub async fn test(
+    State(state): State<AppState>,
+    caller: Caller,
+    JsonBody(body): JsonBody,
+) -> Result<Json<Value>, ApiError> {
+    let request = test_request(&body)?;
+    scripts::test(&state, &caller, request).await.map(Json)
+}
