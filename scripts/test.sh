@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs every check and test of the project:
 #   Rust: format, lints, API docs (warnings denied), unit + conformance + JSON Schema suite + CLI + doc tests, wasm32 check;
+#   the OpenAPI document through openapi-spec-validator and generated Python and TypeScript clients;
 #   npm package: build, size budget of the .wasm, conformance parity and the JSON Schema Test
 #   Suite in Node and in headless Chromium, worker and trap recovery, the draft-preview page.
 set -euo pipefail
@@ -44,6 +45,8 @@ mkdir -p target/conformance
 # unify features for one package and rebuild boa_engine (minutes in CI).
 cargo build -q --workspace --exclude jobgraph-wasm --bins
 target/debug/conformance-outcomes > target/conformance/native.json
+echo "== the served OpenAPI document: openapi-spec-validator, a generated Python client and TypeScript types against the real service" >&2
+bash scripts/openapi-clients.sh target/debug/jobgraph
 echo "== TypeScript types of the package (tsc --strict)" >&2
 node_modules/.bin/tsc -p tests/js/types/tsconfig.json
 echo "== npm package tests (Node and headless Chromium)" >&2

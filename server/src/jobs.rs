@@ -13,13 +13,13 @@ use super::body::{JsonBody, QueryPairs};
 use super::error::{ApiError, ErrorBody};
 use super::ids::{new_id, now_ms, parse_duration, parse_iso8601};
 use super::model::{Items, JobOut, JobView};
-use jobgraph_sdk::api::request_docs::{CreateJobDoc, Execution, Processing, UpdateJobDoc};
 use super::scripts;
 use super::state::AppState;
 use super::store::{GraphForm, JobFields, JobFilter, JobMeta, StoreError};
 use super::validate::{
     job_graph, object, one_of, optional_string, optional_version, required_string, string_map,
 };
+use jobgraph_sdk::api::request_docs::{CreateJobDoc, Execution, Processing, UpdateJobDoc};
 
 /// The state of every job version: nothing runs here.
 pub const STATE: &str = "PENDING";

@@ -7,9 +7,9 @@ use jobgraph_core::{CacheLimits, ExecutionCache, Limits, Sandbox};
 use serde::Deserialize;
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 
-use super::token_cache::TokenCache;
 use super::error::ApiError;
 use super::store::Store;
+use super::token_cache::TokenCache;
 
 /// Settings of the service (the router's, not the listener's). JSON names are camelCase;
 /// missing fields take the default.

@@ -10,11 +10,13 @@ use super::body::{JsonBody, QueryPairs};
 use super::error::{ApiError, ErrorBody};
 use super::ids::new_id;
 use super::model::{Items, TemplateOut, TemplateSummary};
-use jobgraph_sdk::api::request_docs::{JobGraphDoc, TemplateCreateDoc, TemplateUpdateDoc, TestRequestDoc};
 use super::scripts;
 use super::state::AppState;
 use super::store::{NewTemplateVersion, StoreError, TemplateFields};
 use super::validate::{object, optional_version, template_fields, test_request};
+use jobgraph_sdk::api::request_docs::{
+    JobGraphDoc, TemplateCreateDoc, TemplateUpdateDoc, TestRequestDoc,
+};
 
 fn new_version(caller: &Caller, fields: TemplateFields) -> NewTemplateVersion {
     let source_hash = jobgraph_core::Template {
