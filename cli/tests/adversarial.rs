@@ -32,8 +32,12 @@ struct Case {
     name: String,
     category: String,
     script: Scripts,
+    /// Inline, or the path of a JSON file in the corpus folder (large values).
     #[serde(default)]
-    inputs: Map<String, Value>,
+    inputs: Value,
+    /// The template's `inputSchema` (default `{"type": "object"}`): inline or a file's path.
+    #[serde(default)]
+    input_schema: Option<Value>,
     #[serde(default)]
     limits: Map<String, Value>,
     expect: Expect,
@@ -116,13 +120,13 @@ fn resolve_one(
         version: 1,
         name: case.name.clone(),
         template: script.to_owned(),
-        input_schema: Some(json!({"type": "object"})),
+        input_schema: Some(schema_of(case)),
         ..Default::default()
     };
     let templates: TemplateSet = [template].into_iter().collect();
     let job = json!({
         "vertices": [{"type": "template-operation", "name": "op", "templateId": "adv",
-                      "templateInputs": case.inputs}],
+                      "templateInputs": corpus_json(&case.inputs)}],
         "edges": []
     });
     Resolver::builder(templates)
@@ -371,4 +375,24 @@ fn corpus_isolated() {
     );
     assert!(ok.is_ok(), "{ok:?}");
     finish("isolated", &rows);
+}
+
+/// A case's JSON field: the value itself, or, given as a string, the JSON file it names in the
+/// corpus folder.
+fn corpus_json(value: &Value) -> Value {
+    match value {
+        Value::String(path) => {
+            let text = std::fs::read_to_string(corpus_dir().join(path)).expect("corpus file");
+            serde_json::from_str(&text).expect("corpus file is JSON")
+        }
+        Value::Null => json!({}),
+        other => other.clone(),
+    }
+}
+
+/// A case's `inputSchema` (`{"type": "object"}` when it has none).
+fn schema_of(case: &Case) -> Value {
+    case.input_schema
+        .as_ref()
+        .map_or_else(|| json!({"type": "object"}), corpus_json)
 }

@@ -21,8 +21,12 @@ use serde_json::{Map, Value, json};
 struct Case {
     name: String,
     script: Scripts,
+    /// Inline, or the path of a JSON file in the corpus folder (large values).
     #[serde(default)]
-    inputs: Map<String, Value>,
+    inputs: Value,
+    /// The template's `inputSchema` (default `{"type": "object"}`): inline or a file's path.
+    #[serde(default)]
+    input_schema: Option<Value>,
     #[serde(default)]
     limits: Map<String, Value>,
     expect: Expect,
@@ -89,13 +93,13 @@ fn write_case(case: &Case, dir: &Path) -> PathBuf {
         let source = std::fs::read_to_string(corpus_dir().join(path)).expect("script exists");
         let id = format!("adv{i}");
         let template = json!({"id": id, "version": 1, "name": case.name,
-                              "inputSchema": {"type": "object"}});
+                              "inputSchema": schema_of(case)});
         std::fs::write(templates.join(format!("{id}.json")), template.to_string())
             .expect("write template");
         std::fs::write(templates.join(format!("{id}.js")), source).expect("write script");
         vertices.push(
             json!({"type": "template-operation", "name": format!("op{i}"),
-                             "templateId": id, "templateInputs": case.inputs}),
+                             "templateId": id, "templateInputs": corpus_json(&case.inputs)}),
         );
     }
     let job = dir.join("job.json");
@@ -290,4 +294,24 @@ fn corpus_through_the_cli_in_its_default_isolated_mode() {
 #[test]
 fn corpus_through_the_cli_in_process_never_ends_with_a_signal() {
     check_mode("in-process");
+}
+
+/// A case's JSON field: the value itself, or, given as a string, the JSON file it names in the
+/// corpus folder.
+fn corpus_json(value: &Value) -> Value {
+    match value {
+        Value::String(path) => {
+            let text = std::fs::read_to_string(corpus_dir().join(path)).expect("corpus file");
+            serde_json::from_str(&text).expect("corpus file is JSON")
+        }
+        Value::Null => json!({}),
+        other => other.clone(),
+    }
+}
+
+/// A case's `inputSchema` (`{"type": "object"}` when it has none).
+fn schema_of(case: &Case) -> Value {
+    case.input_schema
+        .as_ref()
+        .map_or_else(|| json!({"type": "object"}), corpus_json)
 }

@@ -53,7 +53,7 @@ mod vertex;
 pub use edge::{Edge, EdgeError, Endpoint, format_edge, parse_edge};
 pub use error::{Error, Location};
 pub use graph::JobGraph;
-pub use inputs::{InputSchema, SchemaError, fill_defaults};
+pub use inputs::{InputSchema, MatchBudget, SchemaBounds, SchemaError, fill_defaults};
 pub use json::{JsonError, MAX_JSON_DEPTH, ShapeError, parse_json};
 pub use resolver::{
     CacheLimits, CacheStats, ExecutionCache, MAX_DEPTH, Provenance, Resolution, ResolveOptions,

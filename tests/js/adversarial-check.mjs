@@ -11,7 +11,13 @@ const CORPUS = join(ROOT, "tests", "adversarial");
 
 /** The corpus and, per case, its scripts' source texts (set-up scripts first). */
 export function loadCorpus() {
-  const cases = JSON.parse(readFileSync(join(CORPUS, "cases.json"), "utf8"));
+  // `inputSchema` and `inputs` may name a JSON file of the corpus (large values).
+  const file = (value) => (typeof value === "string" ? JSON.parse(readFileSync(join(CORPUS, value), "utf8")) : value);
+  const cases = JSON.parse(readFileSync(join(CORPUS, "cases.json"), "utf8")).map((c) => ({
+    ...c,
+    ...(c.inputSchema !== undefined ? { inputSchema: file(c.inputSchema) } : {}),
+    ...(c.inputs !== undefined ? { inputs: file(c.inputs) } : {}),
+  }));
   const scripts = cases.map((c) => (Array.isArray(c.script) ? c.script : [c.script]).map((p) => readFileSync(join(CORPUS, p), "utf8")));
   return { cases, scripts };
 }

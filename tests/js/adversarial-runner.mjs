@@ -47,7 +47,7 @@ export async function runCorpus(target, cases, scripts) {
     const limits = { ...DEFAULTS, ...(c.limits ?? {}) };
     const api = await target(c, limits);
     const run = async (script) => {
-      const template = { id: "adv", version: 1, name: c.name, template: script, inputSchema: { type: "object" }, inputs: {}, outputs: {} };
+      const template = { id: "adv", version: 1, name: c.name, template: script, inputSchema: c.inputSchema ?? { type: "object" }, inputs: {}, outputs: {} };
       const job = { vertices: [{ type: "template-operation", name: "op", templateId: "adv", templateInputs: c.inputs ?? {} }], edges: [] };
       try {
         const { output } = await api.resolve(job, { templates: [template], limits });

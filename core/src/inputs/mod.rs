@@ -1,16 +1,23 @@
 //! Input validation: `default` filling and JSON Schema 2020-12 validation of template inputs.
 //!
 //! - [`InputSchema`]: a compiled `inputSchema` (this file);
+//! - `bounds`: what a schema may hold before it is compiled ([`SchemaBounds`]);
 //! - `patterns`: the regular-expression engine of `pattern` and `patternProperties`;
+//! - `budget`: the time those regular expressions may take ([`MatchBudget`]);
 //! - `defaults`: [`fill_defaults`], which fills absent inputs from `default`s.
 
+mod bounds;
+mod budget;
 mod defaults;
 mod patterns;
 
 use serde_json::Value;
 
+use crate::sandbox::Limits;
 use crate::validate::Problem;
 
+pub use bounds::SchemaBounds;
+pub use budget::MatchBudget;
 pub use defaults::fill_defaults;
 use patterns::{EcmaPatterns, Patterns};
 
@@ -46,10 +53,11 @@ impl std::fmt::Debug for InputSchema {
 impl InputSchema {
     /// Compiles a schema as JSON Schema 2020-12. `None` accepts any object.
     ///
-    /// Fails with the schema problem when the schema itself is invalid.
+    /// Fails with the schema problem when the schema itself is invalid, or larger than
+    /// [`SchemaBounds::default`] allows (patterns, `enum`s, nesting, `$ref`s, size).
     ///
-    /// `pattern` and `patternProperties` are matched by jsonschema's built-in engines natively
-    /// and by regress (ECMA-262, boa's `RegExp` engine) in the wasm build.
+    /// `pattern` and `patternProperties` are matched by regress (ECMA-262, boa's `RegExp`
+    /// engine) in every build, each match under the validation's [`MatchBudget`].
     pub fn compile(schema: Option<&Value>) -> Result<Self, SchemaError> {
         Self::compile_with(schema, Patterns::DEFAULT)
     }
@@ -62,13 +70,14 @@ impl InputSchema {
                 validator: None,
             });
         };
+        SchemaBounds::default().check(schema)?;
         // Without built-in engines, jsonschema's own meta-schema validation (the schema is
         // checked against the 2020-12 meta-schema, which has patterns) needs an engine too.
         #[cfg(target_family = "wasm")]
         jsonschema::set_default_pattern_engine(&EcmaPatterns);
         let options = jsonschema::draft202012::options().with_retriever(NoRemoteDocuments);
         let options = match patterns {
-            #[cfg(not(target_family = "wasm"))]
+            #[cfg(all(test, not(target_family = "wasm")))]
             Patterns::BuiltIn => options,
             Patterns::Ecma => {
                 options.with_pattern_options(jsonschema::PatternOptions::custom(&EcmaPatterns))
@@ -84,31 +93,67 @@ impl InputSchema {
         })
     }
 
-    /// Whether `instance` is valid, without filling defaults.
+    /// Whether `instance` is valid, without filling defaults (patterns matched under the
+    /// default [`Limits::timeout_ms`]; a stopped match makes it invalid).
     pub fn is_valid(&self, instance: &Value) -> bool {
-        self.validator.as_ref().is_none_or(|v| v.is_valid(instance))
+        self.problems(instance).is_empty()
     }
 
     /// Every violation of `instance` as given (no `default` filling), each with the JSON pointer
-    /// of the offending value; empty when it is valid.
+    /// of the offending value; empty when it is valid. Patterns are matched under the default
+    /// [`Limits::timeout_ms`]; [`InputSchema::problems_within`] takes a budget.
     pub fn problems(&self, instance: &Value) -> Vec<Problem> {
+        self.problems_within(instance, &MatchBudget::new(&Limits::default(), None))
+    }
+
+    /// [`InputSchema::problems`] with the regular expressions' time bounded by `budget`. When
+    /// a match is stopped, the one problem is that: the value's pointer, the limit and the
+    /// pattern's place in the schema (`pattern matching exceeded the time limit of 1000 ms
+    /// (schema /properties/x/pattern; raise `timeoutMs`, CLI `--timeout-ms`)`).
+    pub fn problems_within(&self, instance: &Value, budget: &MatchBudget) -> Vec<Problem> {
         let Some(validator) = &self.validator else {
             return Vec::new();
         };
-        validator
+        let active = budget::begin(budget.deadline);
+        let problems: Vec<Problem> = validator
             .iter_errors(instance)
             .map(|e| Problem {
                 pointer: e.instance_path().as_str().to_owned(),
                 message: e.to_string(),
             })
-            .collect()
+            .collect();
+        drop(active);
+        match budget::take_stop() {
+            None => problems,
+            Some(stop) => vec![Problem {
+                pointer: bounds::pointer_of_text(instance, &stop.text).unwrap_or_default(),
+                message: format!(
+                    "pattern matching exceeded the {} (schema {}; {})",
+                    budget.limit.to_string().trim_end_matches(" exceeded"),
+                    bounds::pointer_of_pattern(&self.schema, &stop.pattern).unwrap_or_else(
+                        || format!("pattern {:?}", crate::json::excerpt(&stop.pattern, 100))
+                    ),
+                    budget.limit.remedy()
+                ),
+            }],
+        }
     }
 
     /// Fills `default`s into `values`, then validates; returns the filled values or every
-    /// violation, each with the JSON pointer of the offending input.
-    pub fn check(&self, mut values: Value) -> Result<Value, Vec<Problem>> {
+    /// violation, each with the JSON pointer of the offending input. Patterns are matched
+    /// under the default [`Limits::timeout_ms`]; [`InputSchema::check_within`] takes a budget.
+    pub fn check(&self, values: Value) -> Result<Value, Vec<Problem>> {
+        self.check_within(values, &MatchBudget::new(&Limits::default(), None))
+    }
+
+    /// [`InputSchema::check`] with the regular expressions' time bounded by `budget`.
+    pub fn check_within(
+        &self,
+        mut values: Value,
+        budget: &MatchBudget,
+    ) -> Result<Value, Vec<Problem>> {
         fill_defaults(&self.schema, &self.schema, &mut values, 0);
-        let problems = self.problems(&values);
+        let problems = self.problems_within(&values, budget);
         if problems.is_empty() {
             Ok(values)
         } else {

@@ -1,31 +1,31 @@
 //! The regular-expression engine of `pattern` and `patternProperties`.
 
-/// annotation in 2020-12, as every format is here; jsonschema's own ECMA-262 syntax check would
-/// apply if formats were asserted, the same in every build).
+use super::budget;
+
+/// Which engine matches `pattern` and `patternProperties`.
 ///
-/// Both engines give ECMA-262 results: the native build passes the optional ECMA-262 regex tests
-/// of the JSON Schema Test Suite with either, and the unit tests below check that they agree on
-/// every suite test.
+/// Every build uses regress ([`Patterns::Ecma`]), so that a pattern is valid, invalid or
+/// matching the same way natively and in the npm package (JSON Schema says patterns are
+/// ECMA-262 regular expressions; regress is the ECMA-262 engine of boa's `RegExp`), and every
+/// match runs under the validation's [`MatchBudget`](super::MatchBudget). `format: "regex"` is
+/// an annotation in 2020-12, as every format is here.
+///
+/// jsonschema's built-in engines remain for the tests, which check that both give the same
+/// results on every test of the JSON Schema Test Suite.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) enum Patterns {
-    /// jsonschema's built-in engines (native only): the pattern translated to Rust syntax and
-    /// matched by `regex` in linear time, or by `fancy-regex` with its backtrack limit when it
-    /// needs look-around or backreferences. No pattern can stall a server thread.
-    #[cfg(not(target_family = "wasm"))]
+    /// jsonschema's built-in engines (native tests only): the pattern translated to Rust
+    /// syntax and matched by `regex` in linear time, or by `fancy-regex` with its backtrack
+    /// limit. Not the default: `regex` refuses patterns regress accepts (its size limit), so
+    /// native and npm results would differ.
+    #[cfg(all(test, not(target_family = "wasm")))]
     BuiltIn,
-    /// regress, the ECMA-262 engine of boa's `RegExp` (already in the module, so `pattern`
-    /// costs the wasm build no second regex engine). It backtracks without a limit, like
-    /// `RegExp` in a script; the package's worker resolver (`jobgraph/worker`) is the hard stop.
-    #[cfg_attr(not(any(test, target_family = "wasm")), allow(dead_code))]
+    /// regress, interrupted by the validation's budget.
     Ecma,
 }
 
 impl Patterns {
-    /// Built-in natively, regress in the wasm build.
-    #[cfg(not(target_family = "wasm"))]
-    pub(super) const DEFAULT: Patterns = Patterns::BuiltIn;
-    /// Built-in natively, regress in the wasm build.
-    #[cfg(target_family = "wasm")]
+    /// regress, in every build.
     pub(super) const DEFAULT: Patterns = Patterns::Ecma;
 }
 
@@ -39,8 +39,11 @@ impl Patterns {
 /// (~60 KB of code).
 pub(super) struct EcmaPatterns;
 
-/// A pattern compiled by [`EcmaPatterns`].
-struct EcmaPattern(regress::Regex);
+/// A pattern compiled by [`EcmaPatterns`], with its source for the error that names it.
+struct EcmaPattern {
+    regex: regress::Regex,
+    source: String,
+}
 
 impl EcmaPatterns {
     fn regex(pattern: &str) -> Option<regress::Regex> {
@@ -62,7 +65,10 @@ impl jsonschema::PatternEngine for EcmaPatterns {
             Some(regex) => regex,
             None => Self::regex(&widen_identity_escapes(pattern)?)?,
         };
-        Some(Box::new(EcmaPattern(regex)))
+        Some(Box::new(EcmaPattern {
+            regex,
+            source: pattern.to_owned(),
+        }))
     }
 }
 
@@ -93,8 +99,18 @@ fn widen_identity_escapes(pattern: &str) -> Option<String> {
 }
 
 impl jsonschema::PatternMatcher for EcmaPattern {
+    /// A match; `false` once the validation's budget stopped a match (recorded for the
+    /// caller, which reports the limit instead of the validation's result).
     fn is_match(&self, text: &str) -> bool {
-        let text: Vec<u16> = text.encode_utf16().collect();
-        self.0.find_from_utf16(&text, 0).next().is_some()
+        if budget::stopped() {
+            return false;
+        }
+        let utf16: Vec<u16> = text.encode_utf16().collect();
+        let found = self.regex.find_from_utf16(&utf16, 0).next().is_some();
+        if regress::interrupt::take_interrupted() {
+            budget::record(&self.source, text);
+            return false;
+        }
+        found
     }
 }

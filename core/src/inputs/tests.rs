@@ -174,3 +174,120 @@ fn invalid_schema_is_an_error() {
     let err = InputSchema::compile(Some(&json!({"type": "objekt"}))).unwrap_err();
     assert!(err.to_string().contains("objekt"), "{err}");
 }
+
+/// A budget of `ms` milliseconds as the script time limit.
+fn budget(ms: u64) -> MatchBudget {
+    MatchBudget::new(
+        &Limits {
+            timeout_ms: ms,
+            ..Limits::default()
+        },
+        None,
+    )
+}
+
+#[test]
+fn a_catastrophic_pattern_stops_at_the_budget_and_names_where() {
+    let schema =
+        json!({"type": "object", "properties": {"x": {"type": "string", "pattern": "^(a|a)*$"}}});
+    let compiled = InputSchema::compile(Some(&schema)).unwrap();
+    let started = web_time::Instant::now();
+    let problems = compiled
+        .check_within(json!({"x": format!("{}!", "a".repeat(40))}), &budget(200))
+        .unwrap_err();
+    let elapsed = started.elapsed();
+    assert!(elapsed.as_millis() < 2_000, "took {elapsed:?}");
+    assert_eq!(problems.len(), 1, "{problems:?}");
+    assert_eq!(problems[0].pointer, "/x");
+    assert_eq!(
+        problems[0].message,
+        "pattern matching exceeded the time limit of 200 ms (schema /properties/x/pattern; raise `timeoutMs`, CLI `--timeout-ms`)"
+    );
+    // The next validation on this thread is not affected.
+    assert!(compiled.check(json!({"x": "aaa"})).is_ok());
+    assert!(compiled.check(json!({"x": "b"})).is_err());
+}
+
+#[test]
+fn a_catastrophic_key_pattern_stops_too() {
+    let schema = json!({"type": "object", "patternProperties": {"^(a|aa)+$": {"type": "string"}}});
+    let compiled = InputSchema::compile(Some(&schema)).unwrap();
+    let key = format!("{}!", "a".repeat(40));
+    let problems = compiled
+        .check_within(json!({ key.clone(): "v" }), &budget(100))
+        .unwrap_err();
+    assert_eq!(problems[0].pointer, format!("/{key}"));
+    assert!(
+        problems[0]
+            .message
+            .contains("(schema /patternProperties/^(a|aa)+$; raise"),
+        "{problems:?}"
+    );
+}
+
+#[test]
+fn the_resolution_deadline_is_named_when_it_comes_first() {
+    let limits = Limits::default();
+    let end = web_time::Instant::now() + std::time::Duration::from_millis(50);
+    let budget = MatchBudget::new(&limits, Some(end));
+    let schema = json!({"properties": {"x": {"pattern": "^(a+)+$"}}});
+    let compiled = InputSchema::compile(Some(&schema)).unwrap();
+    let problems = compiled
+        .check_within(json!({"x": format!("{}b", "a".repeat(40))}), &budget)
+        .unwrap_err();
+    assert!(
+        problems[0]
+            .message
+            .starts_with("pattern matching exceeded the resolution time limit of 10000 ms"),
+        "{problems:?}"
+    );
+}
+
+#[test]
+fn patterns_a_linear_engine_refuses_are_valid_everywhere() {
+    // `regex` refused this as too large natively, while the npm package accepted it: regress
+    // decides in every build now.
+    let schema = json!({"properties": {"x": {"pattern": "^((a{1,100}){1,100}){1,100}$"}}});
+    let compiled = InputSchema::compile(Some(&schema)).unwrap();
+    assert!(compiled.check(json!({"x": "aaaa"})).is_ok());
+    assert!(
+        compiled
+            .check_within(json!({"x": "b"}), &budget(200))
+            .is_err()
+    );
+}
+
+#[test]
+fn schemas_past_a_bound_are_refused_with_the_place() {
+    let too_many_enums = json!({"properties": {"x": {"enum": (0..10_001).collect::<Vec<_>>()}}});
+    let err = InputSchema::compile(Some(&too_many_enums)).unwrap_err();
+    assert_eq!(err.schema_path, "/properties/x/enum");
+    assert!(err.message.contains("more than 10000 values"), "{err}");
+
+    let long = json!({"pattern": "a".repeat(1001)});
+    let err = InputSchema::compile(Some(&long)).unwrap_err();
+    assert_eq!(err.schema_path, "/pattern");
+
+    let mut deep = json!({});
+    for _ in 0..70 {
+        deep = json!({"items": deep});
+    }
+    let err = InputSchema::compile(Some(&deep)).unwrap_err();
+    assert!(err.message.contains("nests deeper than 64 levels"), "{err}");
+
+    let mut defs = serde_json::Map::new();
+    for i in 0..300 {
+        defs.insert(
+            format!("d{i}"),
+            json!({"$ref": format!("#/$defs/d{}", i + 1)}),
+        );
+    }
+    defs.insert("d300".into(), json!({}));
+    let chain = json!({"$defs": defs, "$ref": "#/$defs/d0"});
+    let err = InputSchema::compile(Some(&chain)).unwrap_err();
+    assert!(err.message.contains("more than 256 $ref keywords"), "{err}");
+
+    let big = json!({"description": "x".repeat(300 * 1024)});
+    let err = InputSchema::compile(Some(&big)).unwrap_err();
+    assert!(err.message.contains("bytes as compact JSON"), "{err}");
+}

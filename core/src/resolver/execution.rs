@@ -9,7 +9,7 @@ use serde_json::{Map, Value};
 use super::schemas::SchemaCache;
 use crate::error::{Error, Location};
 use crate::graph::JobGraph;
-use crate::inputs::InputSchema;
+use crate::inputs::{InputSchema, MatchBudget};
 use crate::sandbox::ScriptError;
 use crate::template::Template;
 use crate::validate::{Problem, join_problems, validate_job_graph};
@@ -151,6 +151,7 @@ pub(crate) fn check_inputs(
     prepared: &PreparedTemplate,
     inputs: Map<String, Value>,
     at: &Location,
+    budget: &MatchBudget,
 ) -> Result<Map<String, Value>, Error> {
     let mut problems: Vec<Problem> = inputs
         .keys()
@@ -161,7 +162,7 @@ pub(crate) fn check_inputs(
             })
         })
         .collect();
-    let values = match prepared.schema.check(Value::Object(inputs)) {
+    let values = match prepared.schema.check_within(Value::Object(inputs), budget) {
         Ok(Value::Object(values)) => values,
         Ok(other) => {
             problems.push(Problem {

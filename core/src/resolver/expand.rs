@@ -15,6 +15,7 @@ use super::schemas;
 use crate::edge::Edge;
 use crate::error::{Error, Location};
 use crate::graph::JobGraph;
+use crate::inputs::MatchBudget;
 use crate::sandbox::{LimitKind, Limits, ScriptError, ScriptFailure, ScriptInput};
 use crate::source::{FetchError, TemplateSource};
 use crate::vertex::TemplateOperation;
@@ -117,7 +118,7 @@ impl Tree {
             let mut ready = Vec::with_capacity(pending.len());
             let mut blocked = None;
             for (index, p) in pending.iter().enumerate() {
-                match self.prepare(index, p, &templates, &mut prepared, resolver) {
+                match self.prepare(index, p, &templates, &mut prepared, resolver, &deadline) {
                     Ok(r) => ready.push(r),
                     Err(e) => {
                         blocked = Some(e);
@@ -172,6 +173,7 @@ impl Tree {
         templates: &HashMap<TemplateKey, Result<Arc<crate::Template>, FetchError>>,
         prepared: &mut HashMap<TemplateKey, Arc<PreparedTemplate>>,
         resolver: &Resolver<S>,
+        deadline: &Deadline,
     ) -> Result<Ready, Error> {
         let parent = &self.nodes[p.parent];
         let mut at = self.location_of(p);
@@ -203,7 +205,8 @@ impl Tree {
                 new
             }
         };
-        let values = check_inputs(&prepared, p.op.template_inputs.clone(), &at)?;
+        let budget = MatchBudget::new(&resolver.options.limits, Some(deadline.at));
+        let values = check_inputs(&prepared, p.op.template_inputs.clone(), &at, &budget)?;
         let draft = p.op.draft_mode || parent.draft;
         let options = &resolver.options;
         let cache_key = CacheKey::new(

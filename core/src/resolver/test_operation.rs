@@ -12,6 +12,7 @@ use super::execution::{PreparedTemplate, check_inputs, read_output, script_error
 use super::schemas;
 use crate::error::{Error, Location};
 use crate::graph::JobGraph;
+use crate::inputs::MatchBudget;
 use crate::sandbox::ScriptInput;
 use crate::template::Template;
 
@@ -74,7 +75,8 @@ impl<S> Resolver<S> {
             operation_path: Vec::new(),
         };
         let prepared = PreparedTemplate::new(Arc::new(template.clone()), schemas::shared(), &at)?;
-        let values = check_inputs(&prepared, request.input.values.clone(), &at)?;
+        let budget = MatchBudget::new(&self.options.limits, None);
+        let values = check_inputs(&prepared, request.input.values.clone(), &at, &budget)?;
         let options = &self.options;
         let key = CacheKey::new(
             template,
