@@ -7,6 +7,10 @@
 //! `target/adversarial/<mode>.json` (case, outcome, time, peak memory) for the table in
 //! docs/sandbox.md (`node scripts/adversarial-table.mjs`).
 
+#[path = "common/corpus.rs"]
+mod corpus;
+
+use corpus::{corpus_dir, corpus_json, schema_json};
 use std::path::{Path, PathBuf};
 use std::sync::mpsc::channel;
 use std::time::{Duration, Instant};
@@ -76,10 +80,6 @@ struct Row {
     detail: String,
 }
 
-fn corpus_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/adversarial")
-}
-
 fn load_cases() -> Vec<Case> {
     let text = std::fs::read_to_string(corpus_dir().join("cases.json")).expect("cases.json");
     let cases: Vec<Case> = serde_json::from_str(&text).expect("cases.json is valid");
@@ -120,7 +120,7 @@ fn resolve_one(
         version: 1,
         name: case.name.clone(),
         template: script.to_owned(),
-        input_schema: Some(schema_of(case)),
+        input_schema: Some(schema_json(case.input_schema.as_ref())),
         ..Default::default()
     };
     let templates: TemplateSet = [template].into_iter().collect();
@@ -375,24 +375,4 @@ fn corpus_isolated() {
     );
     assert!(ok.is_ok(), "{ok:?}");
     finish("isolated", &rows);
-}
-
-/// A case's JSON field: the value itself, or, given as a string, the JSON file it names in the
-/// corpus folder.
-fn corpus_json(value: &Value) -> Value {
-    match value {
-        Value::String(path) => {
-            let text = std::fs::read_to_string(corpus_dir().join(path)).expect("corpus file");
-            serde_json::from_str(&text).expect("corpus file is JSON")
-        }
-        Value::Null => json!({}),
-        other => other.clone(),
-    }
-}
-
-/// A case's `inputSchema` (`{"type": "object"}` when it has none).
-fn schema_of(case: &Case) -> Value {
-    case.input_schema
-        .as_ref()
-        .map_or_else(|| json!({"type": "object"}), corpus_json)
 }

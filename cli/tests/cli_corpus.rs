@@ -8,6 +8,10 @@
 //! signal or hang; cases the corpus marks `isolated-only` are left out there (docs/sandbox.md
 //! lists them and why).
 
+#[path = "common/corpus.rs"]
+mod corpus;
+
+use corpus::{corpus_dir, corpus_json, schema_json};
 use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -71,10 +75,6 @@ const START_UP: Duration = Duration::from_millis(1500);
 /// a deep recursion touches, the result's text.
 const FOOTPRINT: u64 = 160 * 1024 * 1024;
 
-fn corpus_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/adversarial")
-}
-
 fn cases() -> Vec<Case> {
     let text = std::fs::read_to_string(corpus_dir().join("cases.json")).expect("cases.json");
     serde_json::from_str(&text).expect("cases.json is valid")
@@ -93,7 +93,7 @@ fn write_case(case: &Case, dir: &Path) -> PathBuf {
         let source = std::fs::read_to_string(corpus_dir().join(path)).expect("script exists");
         let id = format!("adv{i}");
         let template = json!({"id": id, "version": 1, "name": case.name,
-                              "inputSchema": schema_of(case)});
+                              "inputSchema": schema_json(case.input_schema.as_ref())});
         std::fs::write(templates.join(format!("{id}.json")), template.to_string())
             .expect("write template");
         std::fs::write(templates.join(format!("{id}.js")), source).expect("write script");
@@ -294,24 +294,4 @@ fn corpus_through_the_cli_in_its_default_isolated_mode() {
 #[test]
 fn corpus_through_the_cli_in_process_never_ends_with_a_signal() {
     check_mode("in-process");
-}
-
-/// A case's JSON field: the value itself, or, given as a string, the JSON file it names in the
-/// corpus folder.
-fn corpus_json(value: &Value) -> Value {
-    match value {
-        Value::String(path) => {
-            let text = std::fs::read_to_string(corpus_dir().join(path)).expect("corpus file");
-            serde_json::from_str(&text).expect("corpus file is JSON")
-        }
-        Value::Null => json!({}),
-        other => other.clone(),
-    }
-}
-
-/// A case's `inputSchema` (`{"type": "object"}` when it has none).
-fn schema_of(case: &Case) -> Value {
-    case.input_schema
-        .as_ref()
-        .map_or_else(|| json!({"type": "object"}), corpus_json)
 }

@@ -174,85 +174,66 @@ fn too_large(message: String, path: &str) -> SchemaError {
 /// The JSON pointer of the first `pattern` keyword holding `pattern`, or of the first
 /// `patternProperties` key equal to it.
 pub(super) fn pointer_of_pattern(schema: &Value, pattern: &str) -> Option<String> {
-    fn find(value: &Value, pattern: &str, path: &mut String) -> bool {
-        match value {
-            Value::Object(map) => {
-                for (key, child) in map {
-                    let len = path.len();
-                    path.push('/');
-                    path.push_str(&token(key));
-                    if key == "pattern" && child.as_str() == Some(pattern) {
-                        return true;
-                    }
-                    if key == "patternProperties"
-                        && let Value::Object(keys) = child
-                        && keys.contains_key(pattern)
-                    {
-                        path.push('/');
-                        path.push_str(&token(pattern));
-                        return true;
-                    }
-                    if find(child, pattern, path) {
-                        return true;
-                    }
-                    path.truncate(len);
-                }
-                false
-            }
-            Value::Array(items) => {
-                for (index, child) in items.iter().enumerate() {
-                    let len = path.len();
-                    path.push('/');
-                    path.push_str(&index.to_string());
-                    if find(child, pattern, path) {
-                        return true;
-                    }
-                    path.truncate(len);
-                }
-                false
-            }
-            _ => false,
+    first_pointer(schema, &mut |key, child| match (key, child) {
+        ("pattern", Value::String(p)) if p == pattern => Some(String::new()),
+        ("patternProperties", Value::Object(keys)) if keys.contains_key(pattern) => {
+            Some(format!("/{}", token(pattern)))
         }
-    }
-    let mut path = String::new();
-    find(schema, pattern, &mut path).then_some(path)
+        _ => None,
+    })
 }
 
 /// The JSON pointer of the first string equal to `text` in `instance`, or of the first key
 /// equal to it (a `patternProperties` match is on keys).
 pub(super) fn pointer_of_text(instance: &Value, text: &str) -> Option<String> {
-    fn find(value: &Value, text: &str, path: &mut String) -> bool {
-        match value {
-            Value::String(s) => s == text,
+    if instance.as_str() == Some(text) {
+        return Some(String::new());
+    }
+    first_pointer(instance, &mut |key, child| {
+        (key == text || child.as_str() == Some(text)).then(String::new)
+    })
+}
+
+/// Walks `value` depth first; at each member of an object, `found(key, member)` may end the
+/// walk with the rest of the pointer to add after the member's own. Returns the pointer.
+fn first_pointer(
+    value: &Value,
+    found: &mut impl FnMut(&str, &Value) -> Option<String>,
+) -> Option<String> {
+    fn walk(
+        value: &Value,
+        path: &mut String,
+        found: &mut impl FnMut(&str, &Value) -> Option<String>,
+    ) -> bool {
+        let children: Box<dyn Iterator<Item = (String, &Value, Option<&str>)>> = match value {
             Value::Object(map) => {
-                for (key, child) in map {
-                    let len = path.len();
-                    path.push('/');
-                    path.push_str(&token(key));
-                    if key == text || find(child, text, path) {
-                        return true;
-                    }
-                    path.truncate(len);
-                }
-                false
+                Box::new(map.iter().map(|(k, v)| (token(k), v, Some(k.as_str()))))
             }
-            Value::Array(items) => {
-                for (index, child) in items.iter().enumerate() {
-                    let len = path.len();
-                    path.push('/');
-                    path.push_str(&index.to_string());
-                    if find(child, text, path) {
-                        return true;
-                    }
-                    path.truncate(len);
-                }
-                false
+            Value::Array(items) => Box::new(
+                items
+                    .iter()
+                    .enumerate()
+                    .map(|(i, v)| (i.to_string(), v, None)),
+            ),
+            _ => return false,
+        };
+        for (step, child, key) in children {
+            let len = path.len();
+            path.push('/');
+            path.push_str(&step);
+            if let Some(rest) = key.and_then(|key| found(key, child)) {
+                path.push_str(&rest);
+                return true;
             }
-            _ => false,
+            if walk(child, path, found) {
+                return true;
+            }
+            path.truncate(len);
         }
+        false
     }
     let mut path = String::new();
-    find(instance, text, &mut path).then_some(path)
+    walk(value, &mut path, found).then_some(path)
 }
 
 fn token(key: &str) -> String {
