@@ -1,5 +1,5 @@
 //! The shapes the API answers with (and documents in `/openapi.json`). The types are defined
-//! once in [`crate::api`], shared with the client; here is how records become them.
+//! once in [`jobgraph_sdk::api`], shared with the client; here is how records become them.
 
 use serde::Serialize;
 use serde_json::value::RawValue;
