@@ -33,7 +33,7 @@ test("draft preview: form, live diagram, draft mode, errors", async () => {
 
   // Every template of the catalog is offered.
   const options = await page.locator("#template option").evaluateAll((nodes) => nodes.map((n) => n.value));
-  assert.deepEqual(options.toSorted(), ["iceberg-source", "severity-filter-v1", "severity-filter-v2", "tag-enrich", "vendor-export"]);
+  assert.deepEqual(options.toSorted(), ["alert-route", "iceberg-source", "severity-filter-v1", "severity-filter-v2", "tag-enrich", "vendor-export"]);
 
   // A nested template resolves (vendor-export uses severity-filter@2 and tag-enrich); its
   // required input is marked and starts empty, so the page reports it and marks the field.
