@@ -173,7 +173,7 @@ fn help_teaches_with_an_example() {
         "--data",
         "--client",
         "--config",
-        "Example:",
+        "Examples:",
         "oauth/token",
     ] {
         assert!(help.contains(expected), "{expected} missing from {help}");
