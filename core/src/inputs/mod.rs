@@ -96,7 +96,14 @@ impl InputSchema {
     /// Whether `instance` is valid, without filling defaults (patterns matched under the
     /// default [`Limits::timeout_ms`]; a stopped match makes it invalid).
     pub fn is_valid(&self, instance: &Value) -> bool {
-        self.problems(instance).is_empty()
+        let Some(validator) = &self.validator else {
+            return true;
+        };
+        let budget = MatchBudget::new(&Limits::default(), None);
+        let active = budget::begin(budget.deadline);
+        let valid = validator.is_valid(instance);
+        drop(active);
+        budget::take_stop().is_none() && valid
     }
 
     /// Every violation of `instance` as given (no `default` filling), each with the JSON pointer

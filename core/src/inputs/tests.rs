@@ -205,6 +205,9 @@ fn a_catastrophic_pattern_stops_at_the_budget_and_names_where() {
     );
     // The next validation on this thread is not affected.
     assert!(compiled.check(json!({"x": "aaa"})).is_ok());
+    assert!(compiled.is_valid(&json!({"x": "aaa"})));
+    // `is_valid` runs under the default budget (1000 ms): a bomb is invalid, not a hang.
+    assert!(!compiled.is_valid(&json!({"x": format!("{}!", "a".repeat(40))})));
     assert!(compiled.check(json!({"x": "b"})).is_err());
 }
 
