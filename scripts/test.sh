@@ -3,7 +3,9 @@
 #   Rust: format, lints, API docs (warnings denied), unit + conformance + JSON Schema suite + CLI + doc tests, wasm32 check;
 #   the OpenAPI document through openapi-spec-validator and generated Python and TypeScript clients;
 #   npm package: build, size budget of the .wasm, conformance parity and the JSON Schema Test
-#   Suite in Node and in headless Chromium, worker and trap recovery, the draft-preview page.
+#   Suite in Node and in headless Chromium, worker and trap recovery, the draft-preview page,
+#   the packed package in Node 20 and 22 (ESM and require) and bundled by Vite, webpack, esbuild
+#   and Rollup (tests/js/bundlers/).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 

@@ -5,8 +5,8 @@
 // or leaves the worker unusable. Writes target/adversarial/npm-{in-process,worker}-node.json for
 // docs/sandbox.md (scripts/adversarial-table.mjs). The Chromium run: adversarial.browser.test.mjs.
 import { test } from "node:test";
-import * as api from "../../pkg/index.js";
-import { createWorkerResolver } from "../../pkg/worker.js";
+import * as api from "../../pkg/index.node.js";
+import { createWorkerResolver } from "../../pkg/worker.node.js";
 import { checkAndReport, loadCorpus } from "./adversarial-check.mjs";
 import { killMs, runCorpus } from "./adversarial-runner.mjs";
 

@@ -1,7 +1,7 @@
 // The package's API in Node: lazy fetching concurrency, error objects, validation, edges.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { JobgraphError, formatEdge, parseEdge, resolve, testTemplate, validateJobGraph } from "../../pkg/index.js";
+import { JobgraphError, formatEdge, parseEdge, resolve, testTemplate, validateJobGraph } from "../../pkg/index.node.js";
 
 const leaf = (id) => ({
   id,

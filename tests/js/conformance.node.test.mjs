@@ -1,7 +1,7 @@
 // Parity: every conformance case through the npm package in Node equals the native outcome.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import * as api from "../../pkg/index.js";
+import * as api from "../../pkg/index.node.js";
 import { compare, runAll } from "./conformance-runner.mjs";
 import { loadCases, nativeOutcomes } from "./cases.mjs";
 

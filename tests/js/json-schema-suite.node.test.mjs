@@ -1,7 +1,7 @@
 // The JSON Schema Test Suite through the npm package in Node: the native results.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import * as api from "../../pkg/index.js";
+import * as api from "../../pkg/index.node.js";
 import { loadSuite, NATIVE, runSuite } from "./json-schema-suite.mjs";
 
 test("JSON Schema Test Suite 2020-12 (required + optional regex) in Node: every test passes", async () => {

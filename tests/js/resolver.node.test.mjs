@@ -2,7 +2,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
-import * as api from "../../pkg/index.js";
+import * as api from "../../pkg/index.node.js";
 
 const { JobgraphError, createResolver, instanceGeneration, resolve } = api;
 

@@ -13,8 +13,11 @@ const TYPES = {
   ".svg": "image/svg+xml",
 };
 
-/** Serves `root` on a free loopback port; resolves to `{url, close}`. */
-export function startServer(root) {
+/**
+ * Serves `root` on a free loopback port; resolves to `{url, close}`. `headers` are added to every
+ * answer (e.g. `{"access-control-allow-origin": "*"}` to serve as a CDN does).
+ */
+export function startServer(root, { headers = {} } = {}) {
   const base = resolvePath(root) + sep;
   const server = createServer(async (req, res) => {
     const path = decodeURIComponent(new URL(req.url, "http://x").pathname);
@@ -25,7 +28,7 @@ export function startServer(root) {
     }
     try {
       const body = await readFile(file);
-      res.writeHead(200, { "content-type": TYPES[extname(file)] ?? "application/octet-stream" });
+      res.writeHead(200, { ...headers, "content-type": TYPES[extname(file)] ?? "application/octet-stream" });
       res.end(body);
     } catch {
       res.writeHead(404).end("not found");

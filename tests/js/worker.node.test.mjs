@@ -1,8 +1,8 @@
 // The worker-backed resolver in Node (worker_threads), and recovery from a wasm trap.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import * as api from "../../pkg/index.js";
-import { createWorkerResolver } from "../../pkg/worker.js";
+import * as api from "../../pkg/index.node.js";
+import { createWorkerResolver } from "../../pkg/worker.node.js";
 
 const filter = {
   id: "filter",

@@ -3,6 +3,8 @@
 import { JobgraphError, createResolver, formatEdge, parseEdge, resolve, testTemplate, validateInputs, validateJobGraph } from "jobgraph";
 import type { CacheStats, Job, JobGraph, Problem, Resolver, Template } from "jobgraph";
 import { createWorkerResolver } from "jobgraph/worker";
+import * as slim from "jobgraph/slim";
+import { createWorkerResolver as createSlimWorkerResolver } from "jobgraph/slim/worker";
 
 const template: Template = { id: "t", version: 1, name: "T", template: "({vertices: [], edges: []})" };
 const job: Job = {
@@ -56,6 +58,17 @@ async function main(): Promise<void> {
   // @ts-expect-error: a resolver has no `reset`; it is `clear()`
   resolver.reset();
   console.log(bad);
+
+  // jobgraph/slim: the module from wherever the app hosts it, then the same API.
+  await slim.init("https://cdn.example.com/jobgraph_wasm_bg.wasm");
+  await slim.init(fetch("/assets/jobgraph.wasm"));
+  await slim.init(new Uint8Array([0, 97, 115, 109]));
+  const slimWorker = await createSlimWorkerResolver({ timeoutMs: 500, workerUrl: new URL("https://example.com/worker-entry.js") });
+  const slimEdge: string = slim.formatEdge(await slimWorker.parseEdge("a -> b"));
+  const notReady = new JobgraphError({} as never).code === "NOT_INITIALIZED";
+  // @ts-expect-error: init takes a module, bytes, a URL or a Response, not null
+  await slim.init(null);
+  console.log(slimEdge, notReady);
 }
 
 void main();

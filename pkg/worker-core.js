@@ -1,0 +1,187 @@
+// A resolver that runs in a Web Worker (browsers) or a worker thread (Node), so that a script that
+// never ends cannot freeze the page or the event loop. Whatever goes wrong in the worker — a
+// script past the time limit, a WebAssembly trap, a crash, a worker that exits — the worker is
+// terminated and a new one started; the failed call gets a clear error (`TIMEOUT`, `WASM_TRAP`)
+// and every call queued behind it runs in the new worker. New workers get the module compiled
+// once in this thread, so a replacement costs a thread start and an instantiation, not a compile.
+// This file is the part shared by browsers and Node; `worker-browser.js` and `worker-node.js` start
+// the workers.
+import { JobgraphError, loadedModule } from "./slim.js";
+
+const METHODS = new Set(["resolve", "testTemplate", "validateJobGraph", "validateInputs", "parseEdge", "formatEdge"]);
+const PREFIX = "JavaScript execution failed";
+
+/**
+ * `createWorkerResolver(options)` over `spawn(module, options)`, which starts one worker and
+ * returns `{post, on, onFailure, terminate}`.
+ */
+export async function createWorkerResolverWith(spawn, options = {}) {
+  const timeoutMs = options.timeoutMs ?? 5000;
+  const module = await loadedModule();
+  /** The worker serving calls, once ready: {w, ready: Promise}. */
+  let worker = null;
+  let nextId = 0;
+  let current = null; // the call in flight: {id, method, args, resolve, reject, fetchTemplate, timer, w}
+  const queue = [];
+  let closed = false;
+  let replacements = 0;
+
+  /** Starts a worker; resolves once it is ready, rejects if it fails before. */
+  function start() {
+    const entry = { w: null, ready: null, dead: false, started: false };
+    entry.ready = (async () => {
+      const w = await spawn(module, options);
+      entry.w = w;
+      await new Promise((resolve, reject) => {
+        w.on((message) => {
+          if (message?.type === "ready") resolve();
+          else handle(entry, message);
+        });
+        w.onFailure((reason) => {
+          reject(new Error(reason));
+          failed(entry, reason);
+        });
+      });
+      entry.started = true;
+    })();
+    worker = entry;
+    return entry.ready;
+  }
+
+  /** The worker of `entry` failed (crash, exit): the call in it fails, a new worker takes over. */
+  function failed(entry, reason) {
+    if (entry.dead) return;
+    if (!entry.started) {
+      // A worker that cannot even start: the waiting calls fail instead of waiting forever,
+      // and the next call tries a new one.
+      entry.dead = true;
+      entry.w?.terminate();
+      if (worker === entry) worker = null;
+      for (const call of queue.splice(0)) {
+        call.reject(new JobgraphError({ code: "WASM_TRAP", prefix: PREFIX, message: `${PREFIX}: the worker could not be started (${reason})` }));
+      }
+      return;
+    }
+    if (current && current.entry === entry) {
+      finish(new JobgraphError({ code: "WASM_TRAP", prefix: PREFIX, message: `${PREFIX}: ${reason}; it was replaced` }));
+    }
+    replace(entry);
+    pump();
+  }
+
+  /** Terminates the worker of `entry` (if still in service) and starts a new one. */
+  function replace(entry) {
+    entry.dead = true;
+    entry.ready.catch(() => {});
+    entry.w?.terminate();
+    if (worker !== entry || closed) return;
+    replacements += 1;
+    start().then(pump, () => {});
+  }
+
+  /** Settles the call in flight with `error` (or `value`). */
+  function finish(error, value) {
+    const call = current;
+    if (!call) return;
+    current = null;
+    clearTimeout(call.timer);
+    if (error) call.reject(error);
+    else call.resolve(value);
+  }
+
+  function handle(entry, message) {
+    if (!current || current.entry !== entry || message?.id !== current.id) return;
+    if (message.type === "fetch") {
+      const { fetchTemplate } = current;
+      Promise.resolve()
+        .then(() => fetchTemplate(message.templateId, message.version))
+        .then(
+          (value) => entry.w.post({ type: "fetched", fetchId: message.fetchId, ok: true, value }),
+          (error) => entry.w.post({ type: "fetched", fetchId: message.fetchId, ok: false, error: String(error?.message ?? error) }),
+        );
+      return;
+    }
+    if (message.type === "result") {
+      if (message.ok) finish(null, message.value);
+      else {
+        finish(new JobgraphError(message.error));
+        // A trap: the package inside the worker carries on with a standby instance, but the
+        // worker's own heap and stack went through it too. Start over with a new worker.
+        if (message.error?.code === "WASM_TRAP") replace(entry);
+      }
+      pump();
+    }
+  }
+
+  async function pump() {
+    if (current || queue.length === 0 || closed) return;
+    if (!worker) start().catch(() => {});
+    const entry = worker;
+    try {
+      await entry.ready;
+    } catch {
+      return; // failed() has answered the waiting calls.
+    }
+    if (current || queue.length === 0 || closed || entry !== worker || entry.dead) return;
+    const call = queue.shift();
+    call.entry = entry;
+    current = call;
+    call.timer = setTimeout(() => {
+      if (current !== call) return;
+      finish(new JobgraphError({
+        code: "TIMEOUT",
+        prefix: PREFIX,
+        message: `${PREFIX}: time limit of ${timeoutMs} ms exceeded; the worker was terminated and replaced`,
+        limit: { kind: "time", value: timeoutMs },
+      }));
+      replace(entry);
+    }, timeoutMs);
+    try {
+      entry.w.post({ type: "call", id: call.id, method: call.method, args: call.args, lazy: call.fetchTemplate != null });
+    } catch (error) {
+      // Arguments that cannot be cloned (a function, a symbol): this call fails, nothing else.
+      finish(new JobgraphError({ code: "INVALID_ARGUMENT", prefix: "Invalid argument", message: `Invalid argument: ${error?.message ?? error}` }));
+      pump();
+    }
+  }
+
+  function terminatedError() {
+    return new JobgraphError({ code: "INVALID_ARGUMENT", prefix: "Invalid argument", message: "Invalid argument: the worker resolver was terminated" });
+  }
+
+  function enqueue(method, args, fetchTemplate) {
+    if (closed) return Promise.reject(terminatedError());
+    return new Promise((resolve, reject) => {
+      queue.push({ id: ++nextId, method, args, fetchTemplate, resolve, reject });
+      pump();
+    });
+  }
+
+  await start();
+
+  const api = {
+    resolve(job, opts = {}) {
+      const { fetchTemplate, ...rest } = opts;
+      return enqueue("resolve", [job, rest], fetchTemplate);
+    },
+    testTemplate: (template, input = {}, opts = {}) => enqueue("testTemplate", [template, input, opts]),
+    validateJobGraph: (graph) => enqueue("validateJobGraph", [graph]),
+    validateInputs: (inputSchema, values) => enqueue("validateInputs", [inputSchema, values]),
+    parseEdge: (text) => enqueue("parseEdge", [text]),
+    formatEdge: (edge) => enqueue("formatEdge", [edge]),
+    /** How many times the worker was replaced (after a time-out, a trap or a crash). */
+    replacements: () => replacements,
+    async terminate() {
+      closed = true;
+      finish(terminatedError());
+      for (const call of queue.splice(0)) call.reject(terminatedError());
+      const entry = worker;
+      if (!entry) return;
+      entry.dead = true;
+      await entry.ready.catch(() => {});
+      await entry.w?.terminate();
+    },
+  };
+  for (const name of Object.keys(api)) if (!["terminate", "replacements"].includes(name) && !METHODS.has(name)) throw new Error(`unknown method ${name}`);
+  return api;
+}
