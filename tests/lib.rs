@@ -1,6 +1,8 @@
 //! The conformance case runner: loads the JSON cases of `tests/conformance/cases`, runs each
 //! through `jobgraph-core` and checks the outcome against the case's expectation.
 
+pub mod queries;
+
 use std::path::{Path, PathBuf};
 
 use jobgraph_core::{

@@ -43,6 +43,7 @@ pub mod error;
 mod graph;
 mod inputs;
 mod json;
+pub mod pipeline;
 mod resolver;
 mod sandbox;
 mod source;

@@ -1,0 +1,327 @@
+//! Log events: the fields the engine reads, typed; everything else kept as given, so an event
+//! read and written again is the same JSON value.
+
+use indexmap::IndexMap;
+use rustc_hash::FxBuildHasher;
+use serde::ser::SerializeMap;
+use serde::{Serialize, Serializer};
+use serde_json::{Map, Value};
+
+use crate::json::kind_of;
+
+/// An event's tags: key → values, in the order read.
+pub type Tags = IndexMap<String, Vec<String>, FxBuildHasher>;
+
+/// A log event.
+///
+/// ```
+/// use jobgraph_core::pipeline::LogEvent;
+/// let text = r#"{"id":"1","message":"disk full","tags":{"host":["a"]},"type":"log"}"#;
+/// let event = LogEvent::from_value(serde_json::from_str(text).unwrap()).unwrap();
+/// assert_eq!(event.tags["host"], ["a"]);
+/// assert_eq!(serde_json::to_string(&event).unwrap(), text);
+/// ```
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct LogEvent {
+    /// `id`, as given.
+    pub id: Option<Value>,
+    /// `eventTimestamp`: ISO 8601 text or epoch milliseconds, as given.
+    pub event_timestamp: Option<Value>,
+    /// `receivedTimestamp`, likewise.
+    pub received_timestamp: Option<Value>,
+    /// `message` (`None` when absent; queries read it as `""`).
+    pub message: Option<String>,
+    /// `severity`, as given (an OpenTelemetry severity number).
+    pub severity: Option<Value>,
+    /// `tags` (`None` when absent).
+    pub tags: Tags,
+    /// Whether the event had a `tags` field (written back only then, unless tags were added).
+    had_tags: bool,
+    /// `attributes`, as given.
+    pub attributes: Option<Map<String, Value>>,
+    /// Every other field, in input order.
+    pub other: Map<String, Value>,
+}
+
+/// What is wrong with an event: the field and what was found.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{field} {problem}")]
+pub struct EventError {
+    /// The field, `tags.service` for a tag.
+    pub field: String,
+    /// What was expected and found.
+    pub problem: String,
+}
+
+fn wrong(field: impl Into<String>, expected: &str, found: &Value) -> EventError {
+    EventError {
+        field: field.into(),
+        problem: format!("must be {expected}, found {}", kind_of(found)),
+    }
+}
+
+fn timestamp(field: &str, value: Value) -> Result<Value, EventError> {
+    match &value {
+        Value::Number(n) if n.as_i64().is_some() => Ok(value),
+        Value::String(s) if looks_like_iso8601(s) => Ok(value),
+        _ => Err(EventError {
+            field: field.into(),
+            problem: format!(
+                "must be an ISO 8601 date-time (2026-11-25T18:00:00Z) or epoch milliseconds, found {}",
+                short(&value)
+            ),
+        }),
+    }
+}
+
+fn short(value: &Value) -> String {
+    let text = value.to_string();
+    if text.chars().count() > 60 {
+        format!("{}…", text.chars().take(60).collect::<String>())
+    } else {
+        text
+    }
+}
+
+/// `YYYY-MM-DD` then optionally `T` or a space and a time: the shape, not the calendar.
+fn looks_like_iso8601(s: &str) -> bool {
+    let b = s.as_bytes();
+    let digits =
+        |r: std::ops::Range<usize>| b.get(r).is_some_and(|d| d.iter().all(u8::is_ascii_digit));
+    digits(0..4)
+        && b.get(4) == Some(&b'-')
+        && digits(5..7)
+        && b.get(7) == Some(&b'-')
+        && digits(8..10)
+        && (b.len() == 10 || matches!(b.get(10), Some(b'T' | b't' | b' ')) && digits(11..13))
+}
+
+impl LogEvent {
+    /// Reads an event from a JSON object, naming the field of the first problem.
+    pub fn from_value(value: Value) -> Result<LogEvent, EventError> {
+        let Value::Object(fields) = value else {
+            return Err(wrong("the event", "a JSON object", &value));
+        };
+        let mut event = LogEvent::default();
+        for (key, value) in fields {
+            match key.as_str() {
+                "id" => event.id = Some(value),
+                "eventTimestamp" => {
+                    event.event_timestamp = Some(timestamp("eventTimestamp", value)?)
+                }
+                "receivedTimestamp" => {
+                    event.received_timestamp = Some(timestamp("receivedTimestamp", value)?)
+                }
+                "message" => match value {
+                    Value::String(s) => event.message = Some(s),
+                    other => return Err(wrong("message", "a string", &other)),
+                },
+                "severity" => match &value {
+                    Value::Number(n) if n.as_u64().is_some() => event.severity = Some(value),
+                    other => return Err(wrong("severity", "an integer (1-24)", other)),
+                },
+                "tags" => {
+                    event.had_tags = true;
+                    let Value::Object(tags) = value else {
+                        return Err(wrong("tags", "an object of arrays of strings", &value));
+                    };
+                    for (tag, values) in tags {
+                        let Value::Array(items) = values else {
+                            return Err(wrong(
+                                format!("tags.{tag}"),
+                                "an array of strings",
+                                &values,
+                            ));
+                        };
+                        let mut list = Vec::with_capacity(items.len());
+                        for item in items {
+                            match item {
+                                Value::String(s) => list.push(s),
+                                other => {
+                                    return Err(wrong(
+                                        format!("tags.{tag}"),
+                                        "an array of strings",
+                                        &other,
+                                    ));
+                                }
+                            }
+                        }
+                        event.tags.insert(tag, list);
+                    }
+                }
+                "attributes" => match value {
+                    Value::Object(map) => event.attributes = Some(map),
+                    other => return Err(wrong("attributes", "an object", &other)),
+                },
+                _ => {
+                    event.other.insert(key, value);
+                }
+            }
+        }
+        Ok(event)
+    }
+
+    /// The message, `""` when absent.
+    pub fn message(&self) -> &str {
+        self.message.as_deref().unwrap_or("")
+    }
+
+    /// The value at a dotted path into `attributes`.
+    pub fn attribute(&self, path: &[String]) -> Option<&Value> {
+        let (first, rest) = path.split_first()?;
+        let mut value = self.attributes.as_ref()?.get(first)?;
+        for key in rest {
+            value = value.as_object()?.get(key)?;
+        }
+        Some(value)
+    }
+
+    /// A short name for the event in reports: its `id`, else its position.
+    pub fn label(&self, index: usize) -> String {
+        match &self.id {
+            Some(Value::String(s)) => s.clone(),
+            Some(other) => other.to_string(),
+            None => format!("#{}", index + 1),
+        }
+    }
+
+    /// The event as a JSON value.
+    pub fn to_value(&self) -> Value {
+        serde_json::to_value(self).unwrap_or(Value::Null)
+    }
+}
+
+impl Serialize for LogEvent {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut map = serializer.serialize_map(None)?;
+        if let Some(id) = &self.id {
+            map.serialize_entry("id", id)?;
+        }
+        if let Some(t) = &self.event_timestamp {
+            map.serialize_entry("eventTimestamp", t)?;
+        }
+        if let Some(t) = &self.received_timestamp {
+            map.serialize_entry("receivedTimestamp", t)?;
+        }
+        if let Some(m) = &self.message {
+            map.serialize_entry("message", m)?;
+        }
+        if let Some(s) = &self.severity {
+            map.serialize_entry("severity", s)?;
+        }
+        if self.had_tags || !self.tags.is_empty() {
+            map.serialize_entry("tags", &self.tags)?;
+        }
+        if let Some(a) = &self.attributes {
+            map.serialize_entry("attributes", a)?;
+        }
+        for (k, v) in &self.other {
+            map.serialize_entry(k, v)?;
+        }
+        map.end()
+    }
+}
+
+/// Why events could not be read: the line (NDJSON) or the array index, and what was wrong.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("Invalid events: {place}: {problem}")]
+pub struct EventsError {
+    /// `line 3` (NDJSON), `event 3` (a JSON array, 1-based) or `the document`.
+    pub place: String,
+    /// What was wrong there.
+    pub problem: String,
+}
+
+/// Reads events from NDJSON (one per line, blank lines skipped) or from one JSON array.
+/// The first problem fails the whole read, naming its line or position.
+pub fn read_events(text: &str) -> Result<Vec<LogEvent>, EventsError> {
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    if text.trim_start().starts_with('[') {
+        let value = crate::json::parse_json(text).map_err(|e| EventsError {
+            place: "the document".into(),
+            problem: e.to_string(),
+        })?;
+        let Value::Array(items) = value else {
+            return Err(EventsError {
+                place: "the document".into(),
+                problem: "expected a JSON array of events".into(),
+            });
+        };
+        return items
+            .into_iter()
+            .enumerate()
+            .map(|(i, item)| {
+                LogEvent::from_value(item).map_err(|e| EventsError {
+                    place: format!("event {}", i + 1),
+                    problem: e.to_string(),
+                })
+            })
+            .collect();
+    }
+    let mut events = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        if line.trim().is_empty() {
+            continue;
+        }
+        let place = || format!("line {}", i + 1);
+        let value: Value = serde_json::from_str(line).map_err(|e| EventsError {
+            place: place(),
+            problem: format!("not a JSON object: {e}"),
+        })?;
+        events.push(LogEvent::from_value(value).map_err(|e| EventsError {
+            place: place(),
+            problem: e.to_string(),
+        })?);
+    }
+    Ok(events)
+}
+
+/// Writes events as NDJSON, one per line.
+pub fn write_ndjson(events: &[LogEvent], out: &mut String) {
+    for event in events {
+        if let Ok(line) = serde_json::to_string(event) {
+            out.push_str(&line);
+            out.push('\n');
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn round_trip_is_lossless() {
+        let text = r#"{"id":"a","eventTimestamp":1732550400000,"message":"m","severity":17,"tags":{"k":["v"]},"attributes":{"n":1.50},"type":"log","x":[1]}"#;
+        let event = LogEvent::from_value(serde_json::from_str(text).unwrap()).unwrap();
+        assert_eq!(serde_json::to_string(&event).unwrap(), text);
+    }
+
+    #[test]
+    fn bad_lines_name_their_line() {
+        let err = read_events("{\"message\":\"a\"}\n\n{\"tags\":{\"k\":\"v\"}}\n").unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "Invalid events: line 3: tags.k must be an array of strings, found a string"
+        );
+        let err = read_events("{\"message\":\"a\"}\nnot json\n").unwrap_err();
+        assert!(
+            err.to_string()
+                .starts_with("Invalid events: line 2: not a JSON object"),
+            "{err}"
+        );
+        let err = read_events("[{}, {\"eventTimestamp\": \"yesterday\"}]").unwrap_err();
+        assert!(
+            err.to_string()
+                .starts_with("Invalid events: event 2: eventTimestamp must be an ISO 8601"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn arrays_and_ndjson_read_alike() {
+        let a = read_events("[{\"message\":\"x\"},{\"message\":\"y\"}]").unwrap();
+        let b = read_events("{\"message\":\"x\"}\r\n{\"message\":\"y\"}").unwrap();
+        assert_eq!(a, b);
+    }
+}

@@ -1,0 +1,542 @@
+//! Runs a resolved job graph on events: vertices in dependency order, each edge carrying its
+//! source's output (fan-out copies, fan-in concatenates in `edges` order), every vertex
+//! recorded (`docs/pipeline.md`, "What a run records").
+
+use indexmap::IndexMap;
+use serde::Serialize;
+use web_time::Instant;
+
+use super::RunError;
+use super::event::{LogEvent, Tags};
+use super::stages::{Stage, apply, compile};
+use crate::JobGraph;
+use crate::edge::Edge;
+
+/// Bounds of a run.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RunOptions {
+    /// Events kept per vertex in the report (counts are always exact); default 100.
+    pub keep: usize,
+    /// Input events (all sources together) at most; default 1 000 000.
+    pub max_events: usize,
+    /// Events handled by all vertices together at most; default 10 000 000.
+    pub max_handled: usize,
+    /// Wall-clock time, ms; default 10 000.
+    pub timeout_ms: u64,
+}
+
+impl Default for RunOptions {
+    fn default() -> Self {
+        RunOptions {
+            keep: 100,
+            max_events: 1_000_000,
+            max_handled: 10_000_000,
+            timeout_ms: 10_000,
+        }
+    }
+}
+
+/// The events a run starts from.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct RunInput {
+    /// Events every `logs-iceberg-table-source` receives (unless `tables` names its table).
+    pub events: Vec<LogEvent>,
+    /// Events by table, for sources whose `table` is here.
+    pub tables: IndexMap<String, Vec<LogEvent>>,
+}
+
+/// What a vertex did to one kept event.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct Change {
+    /// Tag values the vertex added.
+    #[serde(skip_serializing_if = "Tags::is_empty")]
+    pub added: Tags,
+    /// Tag values the vertex removed.
+    #[serde(skip_serializing_if = "Tags::is_empty")]
+    pub removed: Tags,
+}
+
+/// A kept event and what the vertex did to it.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct KeptEvent {
+    /// The event as the vertex emitted it (or, when dropped, as it arrived).
+    pub event: LogEvent,
+    /// Tags added and removed here (transforms only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub change: Option<Change>,
+    /// Set when the vertex dropped the event: its name.
+    #[serde(rename = "droppedBy", skip_serializing_if = "Option::is_none")]
+    pub dropped_by: Option<String>,
+}
+
+/// The record of one vertex.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct VertexRun {
+    /// The vertex name.
+    pub name: String,
+    /// Its type.
+    #[serde(rename = "type")]
+    pub vertex_type: String,
+    /// Whether the engine knows what this type does (else events pass through).
+    pub simulated: bool,
+    /// What the run noticed here (`not simulated: grok-parser`, …).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<String>,
+    /// Events in.
+    pub events_in: usize,
+    /// Events out (on `output`).
+    pub events_out: usize,
+    /// Events dropped (filters).
+    pub events_dropped: usize,
+    /// The first `keep` events out, with their changes.
+    pub output: Vec<KeptEvent>,
+    /// The first `keep` events dropped.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub dropped: Vec<KeptEvent>,
+}
+
+/// The result of a run.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Run {
+    /// Every vertex, in graph order.
+    pub vertices: Vec<VertexRun>,
+    /// Every sink (a type ending in `-sink`): all the events that reached it, in order.
+    pub sinks: IndexMap<String, Vec<LogEvent>>,
+    /// Events carried by each edge, in `edges` order (`from[:port] -> to[:port]` as written).
+    pub edges: Vec<EdgeCount>,
+}
+
+/// Events on one edge.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct EdgeCount {
+    /// The edge as written.
+    pub edge: String,
+    /// Events it carried.
+    pub events: usize,
+}
+
+/// A job graph compiled for running.
+#[derive(Debug, Clone)]
+pub struct Pipeline {
+    names: Vec<String>,
+    types: Vec<String>,
+    stages: Vec<Stage>,
+    edges: Vec<(String, Edge, usize, usize)>,
+    order: Vec<usize>,
+}
+
+const DEFAULT_PORT_OUT: &str = "output";
+
+impl Pipeline {
+    /// Compiles a resolved graph: every vertex's stage, the edges, a dependency order.
+    /// Fails on a `template-operation` (resolve first), a vertex an edge names that does not
+    /// exist, a bad query or transform (naming the vertex), or a cycle.
+    pub fn compile(graph: &JobGraph) -> Result<Pipeline, RunError> {
+        let mut index = IndexMap::new();
+        let mut names = Vec::new();
+        let mut types = Vec::new();
+        let mut stages = Vec::new();
+        for (i, vertex) in graph.vertices.iter().enumerate() {
+            if vertex.is_template_operation() {
+                return Err(RunError::Unresolved {
+                    vertex: vertex.name().to_owned(),
+                });
+            }
+            index.insert(vertex.name().to_owned(), i);
+            names.push(vertex.name().to_owned());
+            types.push(vertex.vertex_type().to_owned());
+            stages.push(compile(
+                vertex.name(),
+                vertex.vertex_type(),
+                vertex.fields(),
+            )?);
+        }
+        let mut edges = Vec::new();
+        for text in &graph.edges {
+            let edge = crate::parse_edge(text).map_err(|e| RunError::Graph(e.to_string()))?;
+            let find = |name: &str| {
+                index.get(name).copied().ok_or_else(|| {
+                    RunError::Graph(format!(
+                        "edge `{text}` names vertex `{name}`, which is not in the graph"
+                    ))
+                })
+            };
+            let (from, to) = (find(&edge.from.vertex)?, find(&edge.to.vertex)?);
+            edges.push((text.clone(), edge, from, to));
+        }
+        let order = order(&names, &edges)?;
+        Ok(Pipeline {
+            names,
+            types,
+            stages,
+            edges,
+            order,
+        })
+    }
+
+    /// Names of the sinks (types ending in `-sink`), in graph order.
+    pub fn sinks(&self) -> Vec<&str> {
+        self.names
+            .iter()
+            .zip(&self.types)
+            .filter(|(_, t)| t.ends_with("-sink"))
+            .map(|(n, _)| n.as_str())
+            .collect()
+    }
+
+    /// Runs the pipeline on `input`.
+    pub fn run(&self, input: RunInput, options: &RunOptions) -> Result<Run, RunError> {
+        Runner::new(self, options).run(input)
+    }
+}
+
+/// A dependency order (Kahn's algorithm, ready vertices in graph order); a cycle is an error.
+fn order(names: &[String], edges: &[(String, Edge, usize, usize)]) -> Result<Vec<usize>, RunError> {
+    let n = names.len();
+    let mut pending = vec![0usize; n];
+    let mut next: Vec<Vec<usize>> = vec![Vec::new(); n];
+    for (_, _, from, to) in edges {
+        pending[*to] += 1;
+        next[*from].push(*to);
+    }
+    let mut ready: std::collections::BTreeSet<usize> =
+        (0..n).filter(|v| pending[*v] == 0).collect();
+    let mut order = Vec::with_capacity(n);
+    while let Some(v) = ready.pop_first() {
+        order.push(v);
+        for &w in &next[v] {
+            pending[w] -= 1;
+            if pending[w] == 0 {
+                ready.insert(w);
+            }
+        }
+    }
+    if order.len() < n {
+        let stuck: Vec<&str> = (0..n)
+            .filter(|v| pending[*v] > 0)
+            .map(|v| names[v].as_str())
+            .collect();
+        return Err(RunError::Graph(format!(
+            "the graph has a cycle through {}: a run needs edges that never lead back",
+            stuck.join(", ")
+        )));
+    }
+    Ok(order)
+}
+
+struct Runner<'p> {
+    pipeline: &'p Pipeline,
+    options: &'p RunOptions,
+    started: Instant,
+    handled: usize,
+}
+
+impl<'p> Runner<'p> {
+    fn new(pipeline: &'p Pipeline, options: &'p RunOptions) -> Self {
+        Runner {
+            pipeline,
+            options,
+            started: Instant::now(),
+            handled: 0,
+        }
+    }
+
+    fn check_time(&self) -> Result<(), RunError> {
+        if self.started.elapsed().as_millis() > u128::from(self.options.timeout_ms) {
+            return Err(RunError::Limit(format!(
+                "time limit of {} ms exceeded (raise timeoutMs)",
+                self.options.timeout_ms
+            )));
+        }
+        Ok(())
+    }
+
+    fn run(mut self, mut input: RunInput) -> Result<Run, RunError> {
+        let p = self.pipeline;
+        let total = input.events.len() + input.tables.values().map(Vec::len).sum::<usize>();
+        if total > self.options.max_events {
+            return Err(RunError::Limit(format!(
+                "more than {} input events ({total}) (raise maxEvents)",
+                self.options.max_events
+            )));
+        }
+        let n = p.names.len();
+        let carries = |(_, edge, from, _): &(String, Edge, usize, usize)| {
+            !p.stages[*from].simulated()
+                || edge
+                    .from
+                    .port
+                    .as_deref()
+                    .is_none_or(|port| port == DEFAULT_PORT_OUT)
+        };
+        // How many edges still have to take each vertex's output: the last one takes it, the
+        // others copy it.
+        let mut takers = vec![0usize; n];
+        for e in &p.edges {
+            if carries(e) {
+                takers[e.2] += 1;
+            }
+        }
+        // Table sources that share the run's events each copy them, but the last takes them.
+        let mut event_takers = p
+            .stages
+            .iter()
+            .filter(|s| matches!(s, Stage::TableSource { table, .. } if table.as_ref().is_none_or(|t| !input.tables.contains_key(t))))
+            .count();
+        let mut outputs: Vec<Option<Vec<LogEvent>>> = vec![None; n];
+        let mut records: Vec<Option<VertexRun>> = vec![None; n];
+        let mut sinks = IndexMap::new();
+        let mut edge_counts = vec![0usize; p.edges.len()];
+        for &v in &p.order {
+            self.check_time()?;
+            let stage = &p.stages[v];
+            let mut notes = Vec::new();
+            if !stage.simulated() {
+                notes.push(format!("not simulated: {}", p.types[v]));
+            }
+            let mut events = Vec::new();
+            for (k, e) in p.edges.iter().enumerate() {
+                if e.3 != v {
+                    continue;
+                }
+                if !carries(e) {
+                    notes.push(format!(
+                        "edge `{}`: port {} is not simulated, it carries no events",
+                        e.0,
+                        e.1.from.port.as_deref().unwrap_or("")
+                    ));
+                    continue;
+                }
+                let from = e.2;
+                takers[from] -= 1;
+                let carried = if takers[from] == 0 {
+                    outputs[from].take().unwrap_or_default()
+                } else {
+                    outputs[from].clone().unwrap_or_default()
+                };
+                edge_counts[k] = carried.len();
+                if stage.is_source() {
+                    notes.push(format!(
+                        "edge `{}`: a source only emits; its {} events are not used",
+                        e.0,
+                        carried.len()
+                    ));
+                    continue;
+                }
+                if events.is_empty() {
+                    events = carried;
+                } else {
+                    events.extend(carried);
+                }
+            }
+            let events_in = events.len();
+            self.handled += events_in;
+            if self.handled > self.options.max_handled {
+                return Err(RunError::Limit(format!(
+                    "more than {} events handled by all vertices together (raise maxHandled)",
+                    self.options.max_handled
+                )));
+            }
+            let mut record = VertexRun {
+                name: p.names[v].clone(),
+                vertex_type: p.types[v].clone(),
+                simulated: stage.simulated(),
+                notes,
+                events_in,
+                events_out: 0,
+                events_dropped: 0,
+                output: Vec::new(),
+                dropped: Vec::new(),
+            };
+            let out = self.stage(stage, events, &mut input, &mut event_takers, &mut record)?;
+            record.events_out = out.len();
+            if record.output.is_empty() {
+                record.output = out
+                    .iter()
+                    .take(self.options.keep)
+                    .map(|event| KeptEvent {
+                        event: event.clone(),
+                        change: None,
+                        dropped_by: None,
+                    })
+                    .collect();
+            }
+            if p.types[v].ends_with("-sink") {
+                sinks.insert(p.names[v].clone(), out.clone());
+            }
+            outputs[v] = Some(out);
+            records[v] = Some(record);
+        }
+        Ok(Run {
+            vertices: records.into_iter().flatten().collect(),
+            sinks,
+            edges: p
+                .edges
+                .iter()
+                .zip(edge_counts)
+                .map(|((text, ..), events)| EdgeCount {
+                    edge: text.clone(),
+                    events,
+                })
+                .collect(),
+        })
+    }
+
+    fn stage(
+        &mut self,
+        stage: &Stage,
+        mut events: Vec<LogEvent>,
+        input: &mut RunInput,
+        event_takers: &mut usize,
+        record: &mut VertexRun,
+    ) -> Result<Vec<LogEvent>, RunError> {
+        let keep = self.options.keep;
+        match stage {
+            Stage::TableSource { table, query } => {
+                let mut source = match table.as_ref().and_then(|t| input.tables.get(t)) {
+                    Some(events) => events.clone(),
+                    None => {
+                        *event_takers -= 1;
+                        if *event_takers == 0 {
+                            std::mem::take(&mut input.events)
+                        } else {
+                            input.events.clone()
+                        }
+                    }
+                };
+                record.events_in = source.len();
+                if let Some(query) = query {
+                    self.filter(
+                        &mut source,
+                        query,
+                        false,
+                        &record.name.clone(),
+                        record,
+                        keep,
+                    )?;
+                }
+                Ok(source)
+            }
+            Stage::ValuesSource {
+                events: inline,
+                query,
+            } => {
+                let mut source = inline.clone();
+                record.events_in = source.len();
+                if let Some(query) = query {
+                    self.filter(
+                        &mut source,
+                        query,
+                        false,
+                        &record.name.clone(),
+                        record,
+                        keep,
+                    )?;
+                }
+                Ok(source)
+            }
+            Stage::Filter { query, inverted } => {
+                self.filter(
+                    &mut events,
+                    query,
+                    *inverted,
+                    &record.name.clone(),
+                    record,
+                    keep,
+                )?;
+                Ok(events)
+            }
+            Stage::Transform { actions, skipped } => {
+                for kind in skipped {
+                    record.notes.push(format!(
+                        "transform `{kind}` is not simulated: events pass it unchanged"
+                    ));
+                }
+                for (i, event) in events.iter_mut().enumerate() {
+                    if i % 4096 == 4095 {
+                        self.check_time()?;
+                    }
+                    if i < keep {
+                        let before = event.tags.clone();
+                        apply(actions, event);
+                        record.output.push(KeptEvent {
+                            change: Some(diff(&before, &event.tags)),
+                            event: event.clone(),
+                            dropped_by: None,
+                        });
+                    } else {
+                        apply(actions, event);
+                    }
+                }
+                Ok(events)
+            }
+            Stage::Sink | Stage::Pass => Ok(events),
+        }
+    }
+
+    fn filter(
+        &self,
+        events: &mut Vec<LogEvent>,
+        query: &super::Query,
+        inverted: bool,
+        name: &str,
+        record: &mut VertexRun,
+        keep: usize,
+    ) -> Result<(), RunError> {
+        let mut seen = 0usize;
+        let mut timed_out = false;
+        let started = self.started;
+        let limit = u128::from(self.options.timeout_ms);
+        events.retain(|event| {
+            seen += 1;
+            if seen.is_multiple_of(4096) && started.elapsed().as_millis() > limit {
+                timed_out = true;
+            }
+            let kept = query.matches(event) != inverted;
+            if !kept {
+                record.events_dropped += 1;
+                if record.dropped.len() < keep {
+                    record.dropped.push(KeptEvent {
+                        event: event.clone(),
+                        change: None,
+                        dropped_by: Some(name.to_owned()),
+                    });
+                }
+            }
+            kept
+        });
+        if timed_out {
+            self.check_time()?;
+        }
+        Ok(())
+    }
+}
+
+/// Tag values in `after` and not `before` (added), and the reverse (removed).
+fn diff(before: &Tags, after: &Tags) -> Change {
+    let mut change = Change::default();
+    for (key, values) in after {
+        let old = before.get(key);
+        let added: Vec<String> = values
+            .iter()
+            .filter(|v| old.is_none_or(|o| !o.contains(v)))
+            .cloned()
+            .collect();
+        if !added.is_empty() {
+            change.added.insert(key.clone(), added);
+        }
+    }
+    for (key, values) in before {
+        let new = after.get(key);
+        let removed: Vec<String> = values
+            .iter()
+            .filter(|v| new.is_none_or(|n| !n.contains(v)))
+            .cloned()
+            .collect();
+        if !removed.is_empty() {
+            change.removed.insert(key.clone(), removed);
+        }
+    }
+    change
+}

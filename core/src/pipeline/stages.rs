@@ -1,0 +1,323 @@
+//! What each vertex type does to events (`docs/pipeline.md`, "Vertices"): compiled once from
+//! the vertex's fields into a [`Stage`].
+
+use serde_json::{Map, Value};
+
+use super::RunError;
+use super::event::LogEvent;
+use super::query::Query;
+
+/// A compiled vertex.
+#[derive(Debug, Clone)]
+pub(crate) enum Stage {
+    /// `logs-iceberg-table-source`: the run's events (or its table's), filtered.
+    TableSource {
+        table: Option<String>,
+        query: Option<Query>,
+    },
+    /// `logs-values-source`: its inline events, filtered.
+    ValuesSource {
+        events: Vec<LogEvent>,
+        query: Option<Query>,
+    },
+    /// `logs-filter`.
+    Filter { query: Query, inverted: bool },
+    /// `log-transform`: tag actions in order; `skipped` other transforms (not simulated).
+    Transform {
+        actions: Vec<TagAction>,
+        skipped: Vec<String>,
+    },
+    /// `logs-sync-sink`: collects.
+    Sink,
+    /// Anything else: passes events through, not simulated.
+    Pass,
+}
+
+impl Stage {
+    /// Whether the engine knows what this vertex does.
+    pub(crate) fn simulated(&self) -> bool {
+        !matches!(self, Stage::Pass)
+    }
+
+    /// Whether the vertex only emits.
+    pub(crate) fn is_source(&self) -> bool {
+        matches!(self, Stage::TableSource { .. } | Stage::ValuesSource { .. })
+    }
+}
+
+/// What a `tag-action` does.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Modification {
+    Add,
+    Set,
+    Remove,
+    Delete,
+}
+
+/// One `tag-action`.
+#[derive(Debug, Clone)]
+pub(crate) struct TagAction {
+    pub modification: Modification,
+    pub key: String,
+    pub values: Vec<String>,
+}
+
+fn field_error(vertex: &str, field: &str, problem: impl std::fmt::Display) -> RunError {
+    RunError::Vertex {
+        vertex: vertex.to_owned(),
+        message: format!("`{field}` {problem}"),
+    }
+}
+
+/// Reads a query object (`{type, query}` or `{type, predicate}`) or a bare string.
+pub(crate) fn read_query(vertex: &str, value: &Value) -> Result<Query, RunError> {
+    let text = match value {
+        Value::String(text) => text.as_str(),
+        Value::Object(object) => {
+            let kind = object
+                .get("type")
+                .and_then(Value::as_str)
+                .unwrap_or("simple-query");
+            if !matches!(kind, "simple-query" | "datadog-query") {
+                return Err(field_error(
+                    vertex,
+                    "query",
+                    format!("type `{kind}` is not supported (use simple-query or datadog-query)"),
+                ));
+            }
+            match object.get("query").or_else(|| object.get("predicate")) {
+                Some(Value::String(text)) => text.as_str(),
+                _ => {
+                    return Err(field_error(
+                        vertex,
+                        "query",
+                        "needs a `query` (or `predicate`) string",
+                    ));
+                }
+            }
+        }
+        _ => {
+            return Err(field_error(
+                vertex,
+                "query",
+                "must be {type: simple-query, query: string} or a string",
+            ));
+        }
+    };
+    Query::parse(text).map_err(|error| RunError::Query {
+        vertex: vertex.to_owned(),
+        error,
+    })
+}
+
+fn optional_query(vertex: &str, fields: &Map<String, Value>) -> Result<Option<Query>, RunError> {
+    fields
+        .get("query")
+        .or_else(|| fields.get("predicate"))
+        .map(|q| read_query(vertex, q))
+        .transpose()
+}
+
+fn read_actions(vertex: &str, fields: &Map<String, Value>) -> Result<Stage, RunError> {
+    let Some(Value::Array(transforms)) = fields.get("transforms") else {
+        return Err(field_error(
+            vertex,
+            "transforms",
+            "must be an array of transforms",
+        ));
+    };
+    let mut ordered: Vec<(i64, usize, &Map<String, Value>)> = Vec::new();
+    let mut skipped = Vec::new();
+    for (i, transform) in transforms.iter().enumerate() {
+        let Value::Object(t) = transform else {
+            return Err(field_error(
+                vertex,
+                &format!("transforms[{i}]"),
+                "must be an object",
+            ));
+        };
+        let kind = t
+            .get("type")
+            .and_then(Value::as_str)
+            .unwrap_or("tag-action");
+        if kind != "tag-action" {
+            skipped.push(kind.to_owned());
+            continue;
+        }
+        let order = t.get("order").and_then(Value::as_i64).unwrap_or(i64::MAX);
+        ordered.push((order, i, t));
+    }
+    ordered.sort_by_key(|(order, i, _)| (*order, *i));
+    let mut actions = Vec::with_capacity(ordered.len());
+    for (_, i, t) in ordered {
+        let at = format!("transforms[{i}]");
+        let modification = match t.get("modification").and_then(Value::as_str) {
+            Some("ADD") => Modification::Add,
+            Some("SET") => Modification::Set,
+            Some("REMOVE") => Modification::Remove,
+            Some("DELETE") => Modification::Delete,
+            other => {
+                return Err(field_error(
+                    vertex,
+                    &format!("{at}.modification"),
+                    format!(
+                        "must be ADD, SET, REMOVE or DELETE, found {}",
+                        other.map_or("nothing".into(), |o| format!("`{o}`"))
+                    ),
+                ));
+            }
+        };
+        let Some(key) = t.get("tagKey").and_then(Value::as_str) else {
+            return Err(field_error(
+                vertex,
+                &format!("{at}.tagKey"),
+                "must be a string",
+            ));
+        };
+        let values = match t.get("values") {
+            None | Some(Value::Null) => Vec::new(),
+            Some(Value::Array(items)) => items
+                .iter()
+                .map(|v| v.as_str().map(str::to_owned))
+                .collect::<Option<Vec<_>>>()
+                .ok_or_else(|| {
+                    field_error(
+                        vertex,
+                        &format!("{at}.values"),
+                        "must be an array of strings",
+                    )
+                })?,
+            Some(_) => {
+                return Err(field_error(
+                    vertex,
+                    &format!("{at}.values"),
+                    "must be an array of strings",
+                ));
+            }
+        };
+        actions.push(TagAction {
+            modification,
+            key: key.to_owned(),
+            values,
+        });
+    }
+    Ok(Stage::Transform { actions, skipped })
+}
+
+/// Compiles a vertex of `vertex_type` with `fields`.
+pub(crate) fn compile(
+    name: &str,
+    vertex_type: &str,
+    fields: &Map<String, Value>,
+) -> Result<Stage, RunError> {
+    Ok(match vertex_type {
+        "logs-iceberg-table-source" => Stage::TableSource {
+            table: fields
+                .get("table")
+                .and_then(Value::as_str)
+                .map(str::to_owned),
+            query: optional_query(name, fields)?,
+        },
+        "logs-values-source" => {
+            let items = match fields.get("values").or_else(|| fields.get("logs")) {
+                Some(Value::Array(items)) => items,
+                _ => {
+                    return Err(field_error(
+                        name,
+                        "values",
+                        "must be an array of events (also accepted: `logs`)",
+                    ));
+                }
+            };
+            let events = items
+                .iter()
+                .enumerate()
+                .map(|(i, item)| {
+                    LogEvent::from_value(item.clone()).map_err(|e| {
+                        field_error(
+                            name,
+                            &format!("values[{i}]"),
+                            format!("is not an event: {e}"),
+                        )
+                    })
+                })
+                .collect::<Result<_, _>>()?;
+            Stage::ValuesSource {
+                events,
+                query: optional_query(name, fields)?,
+            }
+        }
+        "logs-filter" => Stage::Filter {
+            query: match fields.get("query").or_else(|| fields.get("predicate")) {
+                Some(query) => read_query(name, query)?,
+                None => return Err(field_error(name, "query", "is missing")),
+            },
+            inverted: fields
+                .get("inverted")
+                .and_then(Value::as_bool)
+                .unwrap_or(false),
+        },
+        "log-transform" => read_actions(name, fields)?,
+        "logs-sync-sink" => Stage::Sink,
+        _ => Stage::Pass,
+    })
+}
+
+/// Applies tag actions to one event.
+pub(crate) fn apply(actions: &[TagAction], event: &mut LogEvent) {
+    for action in actions {
+        match action.modification {
+            Modification::Add => match event.tags.get_mut(&action.key) {
+                Some(values) => {
+                    for value in &action.values {
+                        if !values.contains(value) {
+                            values.push(value.clone());
+                        }
+                    }
+                }
+                // `ADD` with no values creates nothing.
+                None if action.values.is_empty() => {}
+                None => {
+                    event
+                        .tags
+                        .insert(action.key.clone(), unique(&action.values));
+                }
+            },
+            Modification::Set => {
+                if action.values.is_empty() {
+                    event.tags.shift_remove(&action.key);
+                } else {
+                    let values = unique(&action.values);
+                    match event.tags.get_mut(&action.key) {
+                        Some(existing) => *existing = values,
+                        None => {
+                            event.tags.insert(action.key.clone(), values);
+                        }
+                    }
+                }
+            }
+            Modification::Remove if !action.values.is_empty() => {
+                if let Some(values) = event.tags.get_mut(&action.key) {
+                    values.retain(|v| !action.values.contains(v));
+                    if values.is_empty() {
+                        event.tags.shift_remove(&action.key);
+                    }
+                }
+            }
+            Modification::Remove | Modification::Delete => {
+                event.tags.shift_remove(&action.key);
+            }
+        }
+    }
+}
+
+/// `values` without repeats, in first-seen order.
+fn unique(values: &[String]) -> Vec<String> {
+    let mut out: Vec<String> = Vec::with_capacity(values.len());
+    for value in values {
+        if !out.contains(value) {
+            out.push(value.clone());
+        }
+    }
+    out
+}
