@@ -6,11 +6,13 @@ use std::path::PathBuf;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
 mod output;
+mod pipeline;
 mod scripts;
 #[cfg(feature = "server")]
 mod serve;
 
 pub use output::{Format, OutputArgs};
+pub use pipeline::{JobDraftArgs, JobRunArgs, QueryCheckArgs, RunLimits};
 pub use scripts::{Common, SandboxMode};
 #[cfg(feature = "server")]
 pub use serve::ServeArgs;
@@ -106,6 +108,32 @@ pub enum Command {
         after_help = "Examples:\n  jobgraph template:test examples/templates/severity-filter-v2.json --values '{\"minLevel\":\"error\"}'\n  jobgraph template:test examples/service/level-filter.json --values '{\"level\":\"warn\"}' --remote"
     )]
     TemplateTest(TemplateTestArgs),
+    /// Run a job here on events from a file, as a batch job: every stage simulated, the
+    /// events that reach its sink printed as NDJSON, in input order.
+    ///
+    /// Sources (`logs-iceberg-table-source`) receive the events of --events; filters,
+    /// tag transforms and sinks do what docs/pipeline.md says; any other vertex type passes
+    /// events through unchanged and is named on stderr. A progress line goes to stderr
+    /// (quiet with -q).
+    #[command(
+        name = "job:run",
+        after_help = "Examples:\n  jobgraph job:run examples/jobs/errors-to-vendor.json --events examples/events/sample.ndjson -t examples/templates\n  jobgraph job:run job.json --events - --sink archive < events.ndjson > out.ndjson"
+    )]
+    JobRun(JobRunArgs),
+    /// Preview every stage of a job on sample events: resolved in draft mode, each vertex's
+    /// events in and out, grouped by template operation.
+    #[command(
+        name = "job:draft",
+        after_help = "Examples:\n  jobgraph job:draft examples/jobs/errors-to-vendor.json --sample-logs examples/events/sample.ndjson -t examples/templates\n  jobgraph job:draft job.json --sample-logs logs.json -t templates -f pretty"
+    )]
+    JobDraft(JobDraftArgs),
+    /// Check a query: print how it parses, or the error with a caret under its column
+    /// (exit 1).
+    #[command(
+        name = "query:check",
+        after_help = "Examples:\n  jobgraph query:check '(level:warn OR level:error) AND NOT service:healthcheck'\n  jobgraph query:check '@http.status:[500 TO 599] -service:health*'"
+    )]
+    QueryCheck(QueryCheckArgs),
     /// Configurations of ~/.jobgraph/cli-config.json.
     #[command(flatten)]
     Config(ConfigCommand),

@@ -3,6 +3,7 @@
 
 mod config;
 mod jobs;
+mod pipeline;
 mod resolve;
 mod template_test;
 mod templates;
@@ -34,6 +35,9 @@ pub fn run(cli: Cli, matches: &clap::ArgMatches) -> Result<(), Failure> {
         }
         Command::Resolve(args) => resolve::run(args, &global, matches),
         Command::TemplateTest(args) => template_test::run(args, &global, matches),
+        Command::JobRun(args) => pipeline::run(args, &global),
+        Command::JobDraft(args) => pipeline::draft(args, &global),
+        Command::QueryCheck(args) => pipeline::check(args, &global),
         Command::Config(command) => config::run(command, &global, matches),
         Command::Job(command) => jobs::run(command, &global, matches),
         Command::Template(command) => templates::run(command, &global, matches),

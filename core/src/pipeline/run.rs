@@ -262,14 +262,32 @@ impl<'p> Runner<'p> {
             )));
         }
         let n = p.names.len();
-        let carries = |(_, edge, from, _): &(String, Edge, usize, usize)| {
-            !p.stages[*from].simulated()
-                || edge
-                    .from
-                    .port
-                    .as_deref()
-                    .is_none_or(|port| port == DEFAULT_PORT_OUT)
+        // An edge carries its source's `output` (any port of a vertex that is not simulated),
+        // and nothing into a source, which only emits.
+        let carries = |(_, edge, from, to): &(String, Edge, usize, usize)| {
+            !p.stages[*to].is_source()
+                && (!p.stages[*from].simulated()
+                    || edge
+                        .from
+                        .port
+                        .as_deref()
+                        .is_none_or(|port| port == DEFAULT_PORT_OUT))
         };
+        let mut notes_before: Vec<Vec<String>> = vec![Vec::new(); n];
+        for e in &p.edges {
+            if p.stages[e.3].is_source() {
+                notes_before[e.3].push(format!(
+                    "edge `{}`: a source only emits; nothing is carried to it",
+                    e.0
+                ));
+            } else if !carries(e) {
+                notes_before[e.2].push(format!(
+                    "port {} is not simulated: edge `{}` carries no events",
+                    e.1.from.port.as_deref().unwrap_or(DEFAULT_PORT_OUT),
+                    e.0
+                ));
+            }
+        }
         // How many edges still have to take each vertex's output: the last one takes it, the
         // others copy it.
         let mut takers = vec![0usize; n];
@@ -291,7 +309,7 @@ impl<'p> Runner<'p> {
         for &v in &p.order {
             self.check_time()?;
             let stage = &p.stages[v];
-            let mut notes = Vec::new();
+            let mut notes = std::mem::take(&mut notes_before[v]);
             if !stage.simulated() {
                 notes.push(format!("not simulated: {}", p.types[v]));
             }
@@ -301,11 +319,6 @@ impl<'p> Runner<'p> {
                     continue;
                 }
                 if !carries(e) {
-                    notes.push(format!(
-                        "edge `{}`: port {} is not simulated, it carries no events",
-                        e.0,
-                        e.1.from.port.as_deref().unwrap_or("")
-                    ));
                     continue;
                 }
                 let from = e.2;
@@ -316,14 +329,6 @@ impl<'p> Runner<'p> {
                     outputs[from].clone().unwrap_or_default()
                 };
                 edge_counts[k] = carried.len();
-                if stage.is_source() {
-                    notes.push(format!(
-                        "edge `{}`: a source only emits; its {} events are not used",
-                        e.0,
-                        carried.len()
-                    ));
-                    continue;
-                }
                 if events.is_empty() {
                     events = carried;
                 } else {

@@ -79,11 +79,12 @@ pub(crate) fn read_query(vertex: &str, value: &Value) -> Result<Query, RunError>
                 .and_then(Value::as_str)
                 .unwrap_or("simple-query");
             if !matches!(kind, "simple-query" | "datadog-query") {
-                return Err(field_error(
-                    vertex,
-                    "query",
-                    format!("type `{kind}` is not supported (use simple-query or datadog-query)"),
-                ));
+                return Err(RunError::Vertex {
+                    vertex: vertex.to_owned(),
+                    message: format!(
+                        "query type `{kind}` is not supported (use simple-query or datadog-query)"
+                    ),
+                });
             }
             match object.get("query").or_else(|| object.get("predicate")) {
                 Some(Value::String(text)) => text.as_str(),

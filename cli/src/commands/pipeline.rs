@@ -1,0 +1,196 @@
+//! `job:run`, `job:draft` and `query:check`: jobs run here on events (docs/pipeline.md).
+
+use std::io::Read;
+use std::path::Path;
+use std::time::Instant;
+
+use indexmap::IndexMap;
+use jobgraph_core::pipeline::{LogEvent, Pipeline, Query, Run, RunInput, RunOptions, read_events};
+use jobgraph_core::{JobGraph, Provenance};
+use jobgraph_sdk::DirectorySource;
+use serde_json::{Value, json};
+
+use crate::args::{
+    Common, Format, Global, JobDraftArgs, JobRunArgs, QueryCheckArgs, RunLimits,
+};
+use crate::failure::Failure;
+use crate::input::{io_reason, read_json};
+use crate::output::{Shape, emit, emit_bytes, render, style};
+use crate::term::Ui;
+
+/// Reads events from FILE (`-`: stdin).
+fn events_from(path: &Path) -> Result<Vec<LogEvent>, Failure> {
+    let text = if path.as_os_str() == "-" {
+        let mut text = String::new();
+        std::io::stdin()
+            .read_to_string(&mut text)
+            .map_err(|e| Failure::usage(format!("cannot read stdin: {}", io_reason(&e))))?;
+        text
+    } else {
+        std::fs::read_to_string(path)
+            .map_err(|e| Failure::usage(format!("cannot read {}: {}", path.display(), io_reason(&e))))?
+    };
+    read_events(&text).map_err(|e| Failure::usage(format!("{}: {e}", path.display())))
+}
+
+/// The job's graph, resolved with `templates` when it has template operations.
+fn resolved_graph(
+    job: Value,
+    templates: Option<&Path>,
+    common: &Common,
+    draft: bool,
+) -> Result<(JobGraph, IndexMap<String, Provenance>), Failure> {
+    let graph_of = |document: Value| -> Result<JobGraph, Failure> {
+        let graph = match document {
+            Value::Object(mut map) if map.contains_key("jobGraph") => map.remove("jobGraph").unwrap_or_default(),
+            other => other,
+        };
+        JobGraph::from_value(graph).map_err(|e| Failure::usage(format!("Invalid job graph: {e}")))
+    };
+    let graph = graph_of(job.clone())?;
+    if !graph.vertices.iter().any(|v| v.is_template_operation()) {
+        return Ok((graph, IndexMap::new()));
+    }
+    let Some(templates) = templates else {
+        return Err(Failure::usage(
+            "the job has template operations: give --templates DIR to resolve them here first (or run a resolved job: jobgraph resolve … -o resolved.json)",
+        ));
+    };
+    let source = DirectorySource::open(templates).map_err(|e| Failure::usage(e.to_string()))?;
+    let resolver = common.resolver(source, draft, common.user(None))?;
+    let resolved = resolver
+        .resolve_document_blocking(&job)
+        .map_err(|e| Failure::failed(e.to_string()))?;
+    Ok((graph_of(resolved.document)?, resolved.provenance))
+}
+
+fn compile(graph: &JobGraph) -> Result<Pipeline, Failure> {
+    Pipeline::compile(graph).map_err(|e| Failure::failed(e.to_string()))
+}
+
+fn options(limits: &RunLimits, keep: usize) -> RunOptions {
+    RunOptions {
+        keep,
+        max_events: limits.max_events,
+        max_handled: limits.max_events.saturating_mul(16),
+        timeout_ms: limits.run_timeout_ms,
+    }
+}
+
+/// Names every vertex the run did not simulate, on stderr.
+fn report_not_simulated(run: &Run, ui: &Ui) {
+    for vertex in run.vertices.iter().filter(|v| !v.simulated) {
+        ui.note(&format!(
+            "note: vertex {} ({}) is not simulated: its {} events passed through unchanged",
+            vertex.name, vertex.vertex_type, vertex.events_in
+        ));
+    }
+}
+
+/// `job:run`: the events that reach the sink, as NDJSON.
+pub fn run(args: JobRunArgs, global: &Global) -> Result<(), Failure> {
+    let ui = Ui::new(global, false);
+    let job = read_json(&args.job_file)?;
+    let (graph, _) = resolved_graph(job, args.templates.as_deref(), &args.common, false)?;
+    let pipeline = compile(&graph)?;
+    let sinks = pipeline.sinks();
+    let sink = match (&args.sink, sinks.as_slice()) {
+        (Some(name), _) if sinks.contains(&name.as_str()) => name.clone(),
+        (Some(name), _) => {
+            return Err(Failure::usage(format!(
+                "--sink {name}: no such sink; the job's sinks: {}",
+                if sinks.is_empty() { "none".to_owned() } else { sinks.join(", ") }
+            )));
+        }
+        (None, [one]) => (*one).to_owned(),
+        (None, []) => {
+            return Err(Failure::usage(
+                "the job has no sink (a vertex whose type ends in -sink): nothing to print",
+            ));
+        }
+        (None, several) => {
+            return Err(Failure::usage(format!(
+                "the job has {} sinks: choose one with --sink ({})",
+                several.len(),
+                several.join(", ")
+            )));
+        }
+    };
+    let started = Instant::now();
+    let events = events_from(&args.events)?;
+    let read = events.len();
+    let read_time = started.elapsed();
+    let mut run = pipeline
+        .run(RunInput { events, ..Default::default() }, &options(&args.limits, 0))
+        .map_err(|e| Failure::failed(e.to_string()))?;
+    report_not_simulated(&run, &ui);
+    let out = run.sinks.shift_remove(&sink).unwrap_or_default();
+    let mut text = Vec::with_capacity(out.len() * 256);
+    for event in &out {
+        serde_json::to_writer(&mut text, event).map_err(|e| Failure::failed(format!("cannot write an event: {e}")))?;
+        text.push(b'\n');
+    }
+    emit_bytes(&text, global)?;
+    let total = started.elapsed();
+    ui.note(&format!(
+        "job:run: {read} events read ({:.0} ms), {} reached {sink}; {:.0} ms in all, {:.0} events/s",
+        read_time.as_secs_f64() * 1000.0,
+        out.len(),
+        total.as_secs_f64() * 1000.0,
+        read as f64 / total.as_secs_f64().max(1e-9)
+    ));
+    Ok(())
+}
+
+/// `job:draft`: every stage's events, grouped by template operation.
+pub fn draft(args: JobDraftArgs, global: &Global) -> Result<(), Failure> {
+    let ui = Ui::new(global, false);
+    let job = read_json(&args.job_file)?;
+    let (graph, provenance) = resolved_graph(job, args.templates.as_deref(), &args.common, true)?;
+    let pipeline = compile(&graph)?;
+    let events = events_from(&args.sample_logs)?;
+    let run = pipeline
+        .run(RunInput { events, ..Default::default() }, &options(&args.limits, args.keep))
+        .map_err(|e| Failure::failed(e.to_string()))?;
+    report_not_simulated(&run, &ui);
+    let style = style(&args.output, Format::Table, global)?;
+    let stages: Vec<Value> = run
+        .vertices
+        .iter()
+        .map(|v| {
+            let operation = provenance.get(&v.name).map(|p| p.operation_path.join(" > ")).unwrap_or_default();
+            let mut stage = json!({
+                "operation": operation,
+                "vertex": v.name,
+                "type": v.vertex_type,
+                "in": v.events_in,
+                "out": v.events_out,
+                "dropped": v.events_dropped,
+                "simulated": v.simulated,
+                "notes": v.notes.join("; "),
+            });
+            if matches!(style.format, Format::Pretty | Format::Raw | Format::Compact)
+                && let Value::Object(map) = &mut stage
+            {
+                map.insert("events".into(), serde_json::to_value(&v.output).unwrap_or_default());
+                if !v.dropped.is_empty() {
+                    map.insert("droppedEvents".into(), serde_json::to_value(&v.dropped).unwrap_or_default());
+                }
+            }
+            stage
+        })
+        .collect();
+    const SUMMARY: &[&str] = &["operation", "vertex", "type", "in", "out", "dropped", "notes"];
+    emit(&render(Value::Array(stages), Shape::List(SUMMARY), &style), global)
+}
+
+/// `query:check`: the parsed query, or the error with a caret.
+pub fn check(args: QueryCheckArgs, global: &Global) -> Result<(), Failure> {
+    match Query::parse(&args.query) {
+        Ok(query) => {
+            let text = serde_json::to_string_pretty(&query.tree()).unwrap_or_default();
+            emit(&format!("{text}\n"), global)
+        }
+        Err(e) => Err(Failure::failed(format!("{e}\n{}", e.caret()))),
+    }
+}
