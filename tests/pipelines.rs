@@ -54,9 +54,14 @@ pub fn load_pipeline_cases(dir: &Path) -> Result<Vec<(String, PipelineCase)>, St
     files.sort();
     let mut cases = Vec::new();
     for file in files {
-        let text = std::fs::read_to_string(&file).map_err(|e| format!("{}: {e}", file.display()))?;
-        let parsed: PipelineFile = serde_json::from_str(&text).map_err(|e| format!("{}: {e}", file.display()))?;
-        let name = file.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+        let text =
+            std::fs::read_to_string(&file).map_err(|e| format!("{}: {e}", file.display()))?;
+        let parsed: PipelineFile =
+            serde_json::from_str(&text).map_err(|e| format!("{}: {e}", file.display()))?;
+        let name = file
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
         cases.extend(parsed.cases.into_iter().map(|c| (name.clone(), c)));
     }
     Ok(cases)
@@ -66,7 +71,10 @@ fn events(values: &[Value]) -> Result<Vec<LogEvent>, String> {
     values
         .iter()
         .enumerate()
-        .map(|(i, v)| LogEvent::from_value(v.clone()).map_err(|e| format!("Invalid events: event {}: {e}", i + 1)))
+        .map(|(i, v)| {
+            LogEvent::from_value(v.clone())
+                .map_err(|e| format!("Invalid events: event {}: {e}", i + 1))
+        })
         .collect()
 }
 
@@ -79,7 +87,8 @@ pub fn pipeline_outcome(case: &PipelineCase) -> Value {
 }
 
 fn run(case: &PipelineCase) -> Result<Value, String> {
-    let graph = JobGraph::from_value(case.graph.clone()).map_err(|e| format!("Invalid job graph: {e}"))?;
+    let graph =
+        JobGraph::from_value(case.graph.clone()).map_err(|e| format!("Invalid job graph: {e}"))?;
     let mut input = RunInput {
         events: events(&case.events)?,
         ..Default::default()
@@ -89,18 +98,29 @@ fn run(case: &PipelineCase) -> Result<Value, String> {
         input.tables.insert(table.clone(), events(&list)?);
     }
     let pipeline = Pipeline::compile(&graph).map_err(|e| e.to_string())?;
-    let run = pipeline.run(input, &RunOptions::default()).map_err(|e| e.to_string())?;
+    let run = pipeline
+        .run(input, &RunOptions::default())
+        .map_err(|e| e.to_string())?;
     let sinks: Map<String, Value> = run
         .sinks
         .iter()
-        .map(|(name, events)| (name.clone(), Value::Array(events.iter().map(LogEvent::to_value).collect())))
+        .map(|(name, events)| {
+            (
+                name.clone(),
+                Value::Array(events.iter().map(LogEvent::to_value).collect()),
+            )
+        })
         .collect();
     let vertices: Map<String, Value> = run
         .vertices
         .iter()
         .map(|v| (v.name.clone(), json!({"in": v.events_in, "out": v.events_out, "dropped": v.events_dropped, "notes": v.notes})))
         .collect();
-    let edges: Map<String, Value> = run.edges.iter().map(|e| (e.edge.clone(), json!(e.events))).collect();
+    let edges: Map<String, Value> = run
+        .edges
+        .iter()
+        .map(|e| (e.edge.clone(), json!(e.events)))
+        .collect();
     Ok(json!({"sinks": sinks, "vertices": vertices, "edges": edges}))
 }
 
@@ -116,26 +136,54 @@ pub fn check_pipeline(case: &PipelineCase, outcome: &Value) -> Result<(), String
         match outcome.get("error").and_then(Value::as_str) {
             Some(message) if message.contains(piece) => {}
             Some(message) => problems.push(format!("error {message:?} does not contain {piece:?}")),
-            None => problems.push(format!("expected an error containing {piece:?}, the run succeeded")),
+            None => problems.push(format!(
+                "expected an error containing {piece:?}, the run succeeded"
+            )),
         }
-        return if problems.is_empty() { Ok(()) } else { Err(problems.join("; ")) };
+        return if problems.is_empty() {
+            Ok(())
+        } else {
+            Err(problems.join("; "))
+        };
     }
     if let Some(error) = outcome.get("error") {
         return Err(format!("the run failed: {error}"));
     }
-    for (sink, ids) in expect.get("sinks").and_then(Value::as_object).into_iter().flatten() {
-        let got: Vec<Value> = outcome["sinks"].get(sink).and_then(Value::as_array).map(|l| l.iter().map(id_of).collect()).unwrap_or_default();
+    for (sink, ids) in expect
+        .get("sinks")
+        .and_then(Value::as_object)
+        .into_iter()
+        .flatten()
+    {
+        let got: Vec<Value> = outcome["sinks"]
+            .get(sink)
+            .and_then(Value::as_array)
+            .map(|l| l.iter().map(id_of).collect())
+            .unwrap_or_default();
         if Some(&got) != ids.as_array() {
-            problems.push(format!("sink {sink}: expected {ids}, got {}", Value::Array(got)));
+            problems.push(format!(
+                "sink {sink}: expected {ids}, got {}",
+                Value::Array(got)
+            ));
         }
     }
-    for (sink, events) in expect.get("sinkEvents").and_then(Value::as_object).into_iter().flatten() {
+    for (sink, events) in expect
+        .get("sinkEvents")
+        .and_then(Value::as_object)
+        .into_iter()
+        .flatten()
+    {
         let got = outcome["sinks"].get(sink).cloned().unwrap_or(Value::Null);
         if &got != events {
             problems.push(format!("sink {sink} events: expected {events}, got {got}"));
         }
     }
-    for (vertex, counts) in expect.get("counts").and_then(Value::as_object).into_iter().flatten() {
+    for (vertex, counts) in expect
+        .get("counts")
+        .and_then(Value::as_object)
+        .into_iter()
+        .flatten()
+    {
         for (key, want) in counts.as_object().into_iter().flatten() {
             let got = &outcome["vertices"][vertex][key];
             if got != want {
@@ -143,19 +191,43 @@ pub fn check_pipeline(case: &PipelineCase, outcome: &Value) -> Result<(), String
             }
         }
     }
-    for (vertex, notes) in expect.get("notes").and_then(Value::as_object).into_iter().flatten() {
-        let got: Vec<&str> = outcome["vertices"][vertex]["notes"].as_array().map(|l| l.iter().filter_map(Value::as_str).collect()).unwrap_or_default();
-        for note in notes.as_array().into_iter().flatten().filter_map(Value::as_str) {
+    for (vertex, notes) in expect
+        .get("notes")
+        .and_then(Value::as_object)
+        .into_iter()
+        .flatten()
+    {
+        let got: Vec<&str> = outcome["vertices"][vertex]["notes"]
+            .as_array()
+            .map(|l| l.iter().filter_map(Value::as_str).collect())
+            .unwrap_or_default();
+        for note in notes
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(Value::as_str)
+        {
             if !got.iter().any(|g| g.contains(note)) {
-                problems.push(format!("vertex {vertex}: no note containing {note:?} in {got:?}"));
+                problems.push(format!(
+                    "vertex {vertex}: no note containing {note:?} in {got:?}"
+                ));
             }
         }
     }
-    for (edge, want) in expect.get("edges").and_then(Value::as_object).into_iter().flatten() {
+    for (edge, want) in expect
+        .get("edges")
+        .and_then(Value::as_object)
+        .into_iter()
+        .flatten()
+    {
         let got = &outcome["edges"][edge];
         if got != want {
             problems.push(format!("edge {edge}: expected {want} events, got {got}"));
         }
     }
-    if problems.is_empty() { Ok(()) } else { Err(problems.join("; ")) }
+    if problems.is_empty() {
+        Ok(())
+    } else {
+        Err(problems.join("; "))
+    }
 }

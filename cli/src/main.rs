@@ -43,7 +43,10 @@ pub fn main() -> std::process::ExitCode {
         Err(failure) => {
             // One line: a message that spans lines (a server's text) is joined.
             let line = failure.message.replace(['\n', '\r'], " ");
-            eprintln!("{}", line.trim_end());
+            // An empty message: the command printed its own report (`query:check`'s caret).
+            if !line.trim().is_empty() {
+                eprintln!("{}", line.trim_end());
+            }
             std::process::ExitCode::from(failure.status)
         }
     }

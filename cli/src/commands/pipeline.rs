@@ -10,9 +10,7 @@ use jobgraph_core::{JobGraph, Provenance};
 use jobgraph_sdk::DirectorySource;
 use serde_json::{Value, json};
 
-use crate::args::{
-    Common, Format, Global, JobDraftArgs, JobRunArgs, QueryCheckArgs, RunLimits,
-};
+use crate::args::{Common, Format, Global, JobDraftArgs, JobRunArgs, QueryCheckArgs, RunLimits};
 use crate::failure::Failure;
 use crate::input::{io_reason, read_json};
 use crate::output::{Shape, emit, emit_bytes, render, style};
@@ -27,8 +25,9 @@ fn events_from(path: &Path) -> Result<Vec<LogEvent>, Failure> {
             .map_err(|e| Failure::usage(format!("cannot read stdin: {}", io_reason(&e))))?;
         text
     } else {
-        std::fs::read_to_string(path)
-            .map_err(|e| Failure::usage(format!("cannot read {}: {}", path.display(), io_reason(&e))))?
+        std::fs::read_to_string(path).map_err(|e| {
+            Failure::usage(format!("cannot read {}: {}", path.display(), io_reason(&e)))
+        })?
     };
     read_events(&text).map_err(|e| Failure::usage(format!("{}: {e}", path.display())))
 }
@@ -42,7 +41,9 @@ fn resolved_graph(
 ) -> Result<(JobGraph, IndexMap<String, Provenance>), Failure> {
     let graph_of = |document: Value| -> Result<JobGraph, Failure> {
         let graph = match document {
-            Value::Object(mut map) if map.contains_key("jobGraph") => map.remove("jobGraph").unwrap_or_default(),
+            Value::Object(mut map) if map.contains_key("jobGraph") => {
+                map.remove("jobGraph").unwrap_or_default()
+            }
             other => other,
         };
         JobGraph::from_value(graph).map_err(|e| Failure::usage(format!("Invalid job graph: {e}")))
@@ -99,7 +100,11 @@ pub fn run(args: JobRunArgs, global: &Global) -> Result<(), Failure> {
         (Some(name), _) => {
             return Err(Failure::usage(format!(
                 "--sink {name}: no such sink; the job's sinks: {}",
-                if sinks.is_empty() { "none".to_owned() } else { sinks.join(", ") }
+                if sinks.is_empty() {
+                    "none".to_owned()
+                } else {
+                    sinks.join(", ")
+                }
             )));
         }
         (None, [one]) => (*one).to_owned(),
@@ -121,13 +126,20 @@ pub fn run(args: JobRunArgs, global: &Global) -> Result<(), Failure> {
     let read = events.len();
     let read_time = started.elapsed();
     let mut run = pipeline
-        .run(RunInput { events, ..Default::default() }, &options(&args.limits, 0))
+        .run(
+            RunInput {
+                events,
+                ..Default::default()
+            },
+            &options(&args.limits, 0),
+        )
         .map_err(|e| Failure::failed(e.to_string()))?;
     report_not_simulated(&run, &ui);
     let out = run.sinks.shift_remove(&sink).unwrap_or_default();
     let mut text = Vec::with_capacity(out.len() * 256);
     for event in &out {
-        serde_json::to_writer(&mut text, event).map_err(|e| Failure::failed(format!("cannot write an event: {e}")))?;
+        serde_json::to_writer(&mut text, event)
+            .map_err(|e| Failure::failed(format!("cannot write an event: {e}")))?;
         text.push(b'\n');
     }
     emit_bytes(&text, global)?;
@@ -150,7 +162,13 @@ pub fn draft(args: JobDraftArgs, global: &Global) -> Result<(), Failure> {
     let pipeline = compile(&graph)?;
     let events = events_from(&args.sample_logs)?;
     let run = pipeline
-        .run(RunInput { events, ..Default::default() }, &options(&args.limits, args.keep))
+        .run(
+            RunInput {
+                events,
+                ..Default::default()
+            },
+            &options(&args.limits, args.keep),
+        )
         .map_err(|e| Failure::failed(e.to_string()))?;
     report_not_simulated(&run, &ui);
     let style = style(&args.output, Format::Table, global)?;
@@ -158,7 +176,10 @@ pub fn draft(args: JobDraftArgs, global: &Global) -> Result<(), Failure> {
         .vertices
         .iter()
         .map(|v| {
-            let operation = provenance.get(&v.name).map(|p| p.operation_path.join(" > ")).unwrap_or_default();
+            let operation = provenance
+                .get(&v.name)
+                .map(|p| p.operation_path.join(" > "))
+                .unwrap_or_default();
             let mut stage = json!({
                 "operation": operation,
                 "vertex": v.name,
@@ -172,16 +193,33 @@ pub fn draft(args: JobDraftArgs, global: &Global) -> Result<(), Failure> {
             if matches!(style.format, Format::Pretty | Format::Raw | Format::Compact)
                 && let Value::Object(map) = &mut stage
             {
-                map.insert("events".into(), serde_json::to_value(&v.output).unwrap_or_default());
+                map.insert(
+                    "events".into(),
+                    serde_json::to_value(&v.output).unwrap_or_default(),
+                );
                 if !v.dropped.is_empty() {
-                    map.insert("droppedEvents".into(), serde_json::to_value(&v.dropped).unwrap_or_default());
+                    map.insert(
+                        "droppedEvents".into(),
+                        serde_json::to_value(&v.dropped).unwrap_or_default(),
+                    );
                 }
             }
             stage
         })
         .collect();
-    const SUMMARY: &[&str] = &["operation", "vertex", "type", "in", "out", "dropped", "notes"];
-    emit(&render(Value::Array(stages), Shape::List(SUMMARY), &style), global)
+    const SUMMARY: &[&str] = &[
+        "operation",
+        "vertex",
+        "type",
+        "in",
+        "out",
+        "dropped",
+        "notes",
+    ];
+    emit(
+        &render(Value::Array(stages), Shape::List(SUMMARY), &style),
+        global,
+    )
 }
 
 /// `query:check`: the parsed query, or the error with a caret.
@@ -191,6 +229,10 @@ pub fn check(args: QueryCheckArgs, global: &Global) -> Result<(), Failure> {
             let text = serde_json::to_string_pretty(&query.tree()).unwrap_or_default();
             emit(&format!("{text}\n"), global)
         }
-        Err(e) => Err(Failure::failed(format!("{e}\n{}", e.caret()))),
+        Err(e) => {
+            // The caret needs its own lines: printed here, the one-line failure stays empty.
+            eprintln!("{e}\n{}", e.caret());
+            Err(Failure::failed(""))
+        }
     }
 }
