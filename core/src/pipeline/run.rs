@@ -368,9 +368,14 @@ impl<'p> Runner<'p> {
                     .collect();
             }
             if p.types[v].ends_with("-sink") {
-                sinks.insert(p.names[v].clone(), out.clone());
+                // A sink's events are the run's result; copied only when edges carry them on.
+                if takers[v] > 0 {
+                    outputs[v] = Some(out.clone());
+                }
+                sinks.insert(p.names[v].clone(), out);
+            } else if takers[v] > 0 {
+                outputs[v] = Some(out);
             }
-            outputs[v] = Some(out);
             records[v] = Some(record);
         }
         Ok(Run {
