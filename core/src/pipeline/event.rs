@@ -260,7 +260,7 @@ impl<'de> Visitor<'de> for EventVisitor {
                 "message" => event.message = Some(map.next_value()?),
                 "severity" => {
                     let v: Value = map.next_value()?;
-                    if !v.as_u64().is_some() {
+                    if v.as_u64().is_none() {
                         return Err(A::Error::custom("severity"));
                     }
                     event.severity = Some(v);
