@@ -133,7 +133,13 @@ export type ErrorCode =
   /** The WebAssembly module could not be fetched, read or compiled (`init`, or the load at import). */
   | "WASM_LOAD_FAILED"
   /** A call before `init` (`jobgraph/slim`). */
-  | "NOT_INITIALIZED";
+  | "NOT_INITIALIZED"
+  /** A query that does not parse: `column` and `caret` say where. */
+  | "INVALID_QUERY"
+  /** Events that are not log events (`runJob`, `matchQuery`). */
+  | "INVALID_EVENTS"
+  /** A run past `maxEvents`, its work bound or `runTimeoutMs`. */
+  | "RUN_LIMIT_EXCEEDED";
 
 export interface LimitHit {
   kind: "time" | "loop" | "recursion" | "outputVertices" | "outputBytes" | "nesting" | "memory" | "resolutionTime";
@@ -157,6 +163,8 @@ export declare class JobgraphError extends Error {
   readonly pointer: string | null;
   readonly problems: Problem[];
   readonly limit: LimitHit | null;
+  /** For `INVALID_QUERY`: the query on one line and a caret under `column`. */
+  readonly caret: string | null;
 }
 
 /** Resolves every template operation of a job (or a bare graph). */
@@ -267,3 +275,83 @@ export type InitSource = string | URL | Response | Promise<Response> | ArrayBuff
  * `NOT_INITIALIZED`. Fails with `WASM_LOAD_FAILED`, naming the address and what was found there.
  */
 export declare function init(source?: InitSource): Promise<void>;
+
+/** A log event (docs/pipeline.md, "Events"); other fields are kept as they are. */
+export interface LogEvent {
+  id?: string;
+  /** ISO 8601 text or epoch milliseconds. */
+  eventTimestamp?: string | number;
+  receivedTimestamp?: string | number;
+  message?: string;
+  /** OpenTelemetry severity number, 1-24. */
+  severity?: number;
+  tags?: { [key: string]: string[] };
+  attributes?: { [key: string]: Json };
+  [field: string]: Json | undefined;
+}
+
+/** A parsed query, as `checkQuery` returns it. */
+export interface QueryTree {
+  kind: "all" | "and" | "or" | "not" | "message" | "phrase" | "tag" | "tag-key" | "attribute";
+  [field: string]: Json;
+}
+
+/** Parses a query of `logs-filter` and sources; throws `INVALID_QUERY` (with `column`, `caret`). */
+export declare function checkQuery(query: string): QueryTree;
+
+/** Whether each event matches the query, in order. */
+export declare function matchQuery(query: string, events: LogEvent[]): boolean[];
+
+/** Options of `runJob`: those of `resolve` (for jobs with template operations) and the run's bounds. */
+export interface RunOptions extends ResolveOptions {
+  /** Events kept per vertex in the record (counts are always exact); default 100. */
+  keep?: number;
+  /** Input events at most; default 1 000 000. */
+  maxEvents?: number;
+  /** Events handled by all vertices together at most; default 10 000 000. */
+  maxHandled?: number;
+  /** Time limit of the run itself, ms; default 10 000. */
+  runTimeoutMs?: number;
+  /** Events by table, for sources whose `table` is named here (the others get `events`). */
+  tables?: { [table: string]: LogEvent[] };
+}
+
+/** A kept event and what the vertex did to it. */
+export interface KeptEvent {
+  event: LogEvent;
+  /** Tag values added and removed by a transform. */
+  change?: { added?: { [key: string]: string[] }; removed?: { [key: string]: string[] } };
+  /** The vertex that dropped it (filters). */
+  droppedBy?: string;
+}
+
+/** What one vertex did in a run. */
+export interface VertexRun {
+  name: string;
+  type: string;
+  /** False for types the engine passes through unchanged. */
+  simulated: boolean;
+  notes?: string[];
+  eventsIn: number;
+  eventsOut: number;
+  eventsDropped: number;
+  /** The first `keep` events out. */
+  output: KeptEvent[];
+  /** The first `keep` events dropped. */
+  dropped?: KeptEvent[];
+}
+
+/** The record of a run. */
+export interface Run {
+  /** Every vertex, in graph order. */
+  vertices: VertexRun[];
+  /** Every sink (type ending in `-sink`): all the events that reached it. */
+  sinks: { [sink: string]: LogEvent[] };
+  /** Events carried by each edge, in `edges` order. */
+  edges: { edge: string; events: number }[];
+  /** When the job had template operations: where each produced vertex came from. */
+  provenance?: { [vertex: string]: Provenance };
+}
+
+/** Runs a job on events: template operations resolved first, then every stage (docs/pipeline.md). */
+export declare function runJob(job: Job | JobGraph, events?: LogEvent[], options?: RunOptions): Promise<Run>;

@@ -236,6 +236,8 @@ export class JobgraphError extends Error {
     this.pointer = info.pointer ?? null;
     this.problems = info.problems ?? [];
     this.limit = info.limit ?? null;
+    /** For `INVALID_QUERY`: the query on one line and a caret under `column`. */
+    this.caret = info.caret ?? null;
   }
 }
 
@@ -411,6 +413,44 @@ export function parseEdge(text) {
 /** Writes an edge canonically: `from[:port] -> to[:port]`. */
 export function formatEdge(edge) {
   return call(() => instance().formatEdge(edge));
+}
+
+/** Parses a query of `logs-filter` / sources: its tree; throws `INVALID_QUERY` naming the column. */
+export function checkQuery(query) {
+  const text = String(query);
+  return call(() => instance().checkQuery(text));
+}
+
+/** Whether each event matches `query` (one boolean per event, in order). */
+export function matchQuery(query, events) {
+  const text = String(query);
+  const list = JSON.stringify(events ?? []);
+  return call(() => instance().matchQueryJson(text, list));
+}
+
+function graphOf(document) {
+  return document && typeof document === "object" && !Array.isArray(document) && document.jobGraph ? document.jobGraph : document;
+}
+
+/**
+ * Runs a job (or a bare graph) on events: its template operations are resolved first (with the
+ * options of `resolve`: `templates` or `fetchTemplate`, `draft`, `limits`, …), then every stage
+ * is run; the result records each vertex's events in and out (see docs/pipeline.md).
+ */
+export async function runJob(job, events = [], options = {}) {
+  const { keep, maxEvents, maxHandled, runTimeoutMs, tables, ...resolveOptions } = options ?? {};
+  let graph = graphOf(job);
+  let provenance;
+  if (Array.isArray(graph?.vertices) && graph.vertices.some((v) => v?.type === "template-operation")) {
+    const resolved = await resolve(job, { ...resolveOptions, provenance: true });
+    graph = graphOf(resolved.output);
+    provenance = resolved.provenance;
+  }
+  const bindings = await instanceAsync();
+  const graphText = JSON.stringify(graph ?? null);
+  const input = JSON.stringify({ events: events ?? [], tables: tables ?? {} });
+  const run = call(() => bindings.runPipelineJson(graphText, input, { keep, maxEvents, maxHandled, timeoutMs: runTimeoutMs }));
+  return provenance ? { ...run, provenance } : run;
 }
 
 /** How many WebAssembly instances have served calls so far: 1 until the first trap or `reload()`. */

@@ -8,7 +8,7 @@
 // the workers.
 import { JobgraphError, loadedModule } from "./slim.js";
 
-const METHODS = new Set(["resolve", "testTemplate", "validateJobGraph", "validateInputs", "parseEdge", "formatEdge"]);
+const METHODS = new Set(["resolve", "runJob", "testTemplate", "validateJobGraph", "validateInputs", "parseEdge", "formatEdge", "checkQuery", "matchQuery"]);
 const PREFIX = "JavaScript execution failed";
 
 /**
@@ -164,6 +164,12 @@ export async function createWorkerResolverWith(spawn, options = {}) {
       const { fetchTemplate, ...rest } = opts;
       return enqueue("resolve", [job, rest], fetchTemplate);
     },
+    runJob(job, events = [], opts = {}) {
+      const { fetchTemplate, ...rest } = opts ?? {};
+      return enqueue("runJob", [job, events, rest], fetchTemplate);
+    },
+    checkQuery: (query) => enqueue("checkQuery", [query]),
+    matchQuery: (query, events) => enqueue("matchQuery", [query, events]),
     testTemplate: (template, input = {}, opts = {}) => enqueue("testTemplate", [template, input, opts]),
     validateJobGraph: (graph) => enqueue("validateJobGraph", [graph]),
     validateInputs: (inputSchema, values) => enqueue("validateInputs", [inputSchema, values]),

@@ -24,9 +24,11 @@ export function serve(post, listen) {
     }
     if (message.type !== "call") return;
     const { id, method, args, lazy } = message;
-    if (method === "resolve" && lazy) {
-      args[1] = {
-        ...args[1],
+    // The options argument that may carry a lazy `fetchTemplate`.
+    const at = method === "resolve" ? 1 : method === "runJob" ? 2 : -1;
+    if (at >= 0 && lazy) {
+      args[at] = {
+        ...args[at],
         fetchTemplate: (templateId, version) =>
           new Promise((resolve, reject) => {
             const fetchId = ++nextFetch;

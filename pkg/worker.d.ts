@@ -1,4 +1,4 @@
-import type { Edge, Job, JobGraph, Json, Problem, Resolution, ResolveOptions, Template, TestInput, TestOptions } from "./index.js";
+import type { Edge, Job, JobGraph, Json, LogEvent, Problem, QueryTree, Resolution, ResolveOptions, Run, RunOptions, Template, TestInput, TestOptions } from "./index.js";
 
 export interface WorkerResolverOptions {
   /** Wall-clock limit of one call, ms (default 5000). Past it the worker is terminated and replaced, and the call fails with a `JobgraphError` of code `TIMEOUT`. */
@@ -18,6 +18,9 @@ export interface WorkerResolverOptions {
  */
 export interface WorkerResolver {
   resolve<T extends Job | JobGraph>(job: T, options?: ResolveOptions): Promise<Resolution<T>>;
+  runJob(job: Job | JobGraph, events?: LogEvent[], options?: RunOptions): Promise<Run>;
+  checkQuery(query: string): Promise<QueryTree>;
+  matchQuery(query: string, events: LogEvent[]): Promise<boolean[]>;
   testTemplate(template: Template, input?: TestInput, options?: TestOptions): Promise<JobGraph>;
   validateJobGraph(graph: unknown): Promise<Problem[]>;
   validateInputs(inputSchema: Json | undefined, values: Json): Promise<Problem[]>;

@@ -7,7 +7,10 @@
 import { readFile } from "node:fs/promises";
 import { brotliCompressSync, constants, gzipSync } from "node:zlib";
 
-const BUDGET = { gzip: 1_625_000, brotli: 1_092_000 };
+// Issue 21 (the pipeline engine and the query language) may add at most 100 KB gzip over the
+// 1 590 8xx B before it: the cap for all of that issue is 1 693 000 B gzip. It took ~70 KB
+// (1 660 7xx B gzip, 1 116 3xx B brotli); the budget is that plus ~1 %.
+const BUDGET = { gzip: 1_680_000, brotli: 1_128_000 };
 const GOAL = { gzip: 1_100_000, brotli: 750_000 };
 
 const bytes = await readFile(new URL("../pkg/wasm/jobgraph_wasm_bg.wasm", import.meta.url));

@@ -70,6 +70,11 @@ fn edge_parser_corpus() {
 }
 
 #[test]
+fn query_parser_corpus() {
+    replay("query_parser", checks::query_parser);
+}
+
+#[test]
 fn graph_validation_corpus() {
     replay("graph_validation", checks::graph_validation);
 }

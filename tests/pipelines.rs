@@ -67,13 +67,15 @@ pub fn load_pipeline_cases(dir: &Path) -> Result<Vec<(String, PipelineCase)>, St
     Ok(cases)
 }
 
-fn events(values: &[Value]) -> Result<Vec<LogEvent>, String> {
+/// Events as the package reads them, with the same error text (`what`: `event`, or
+/// `table T event`).
+fn events(values: &[Value], what: &str) -> Result<Vec<LogEvent>, String> {
     values
         .iter()
         .enumerate()
         .map(|(i, v)| {
             LogEvent::from_value(v.clone())
-                .map_err(|e| format!("Invalid events: event {}: {e}", i + 1))
+                .map_err(|e| format!("Invalid events: {what} {}: {e}", i + 1))
         })
         .collect()
 }
@@ -90,12 +92,15 @@ fn run(case: &PipelineCase) -> Result<Value, String> {
     let graph =
         JobGraph::from_value(case.graph.clone()).map_err(|e| format!("Invalid job graph: {e}"))?;
     let mut input = RunInput {
-        events: events(&case.events)?,
+        events: events(&case.events, "event")?,
         ..Default::default()
     };
     for (table, list) in &case.tables {
         let list = list.as_array().cloned().unwrap_or_default();
-        input.tables.insert(table.clone(), events(&list)?);
+        input.tables.insert(
+            table.clone(),
+            events(&list, &format!("table {table} event"))?,
+        );
     }
     let pipeline = Pipeline::compile(&graph).map_err(|e| e.to_string())?;
     let run = pipeline

@@ -19,6 +19,7 @@ static ALLOCATOR: jobgraph_core::memory::CountingAllocator<talc::wasm::WasmDynam
 mod convert;
 mod edges;
 mod host_stack;
+mod pipeline;
 mod source;
 
 use std::future::Future;
@@ -36,6 +37,7 @@ use wasm_bindgen::prelude::*;
 
 use convert::{RawError, from_js, json_out, parse_json, to_js};
 pub use edges::{format_edge_js, parse_edge_js};
+pub use pipeline::{check_query, match_query_json, run_pipeline_json};
 use source::{Source, source_of};
 
 /// Options of `resolve`, as the wrapper passes them.

@@ -1,6 +1,6 @@
 // Compiled with `tsc --noEmit --strict` in scripts/test.sh: the package's types are precise
 // enough for real use, and wrong use is rejected (the @ts-expect-error lines must stay errors).
-import { JobgraphError, createResolver, formatEdge, parseEdge, resolve, testTemplate, validateInputs, validateJobGraph } from "jobgraph";
+import { JobgraphError, checkQuery, matchQuery, runJob, createResolver, formatEdge, parseEdge, resolve, testTemplate, validateInputs, validateJobGraph } from "jobgraph";
 import type { CacheStats, Job, JobGraph, Problem, Resolver, Template } from "jobgraph";
 import { createWorkerResolver } from "jobgraph/worker";
 import * as slim from "jobgraph/slim";
@@ -69,6 +69,16 @@ async function main(): Promise<void> {
   // @ts-expect-error: init takes a module, bytes, a URL or a Response, not null
   await slim.init(null);
   console.log(slimEdge, notReady);
+
+  // Runs on events.
+  const run = await runJob(job, [{ id: "e1", message: "disk full", tags: { level: ["error"] } }], { templates: [template], keep: 10, draft: true });
+  const counts: number = run.vertices[0].eventsIn + run.vertices[0].eventsOut + run.vertices[0].eventsDropped;
+  const sinkEvents = run.sinks["out"]?.map((e) => e.tags?.level);
+  const matched: boolean[] = matchQuery("level:error", [{ message: "x" }]);
+  const kind: string = checkQuery("a OR b").kind;
+  // @ts-expect-error: events are objects, not strings
+  matchQuery("x", ["line"]);
+  console.log(counts, sinkEvents, matched, kind);
 }
 
 void main();
