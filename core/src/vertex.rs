@@ -165,7 +165,8 @@ pub struct Query {
     /// Query language, `simple-query` in the examples.
     #[serde(rename = "type")]
     pub query_type: String,
-    /// The query text.
+    /// The query text (the public service's field name `predicate` is read too).
+    #[serde(alias = "predicate")]
     pub query: String,
 }
 
@@ -236,8 +237,11 @@ const fn rule(
     }
 }
 
+/// `{type, query}`, or the public service's `{type, predicate}`.
 fn is_query(v: &Value) -> bool {
-    v.get("type").is_some_and(Value::is_string) && v.get("query").is_some_and(Value::is_string)
+    v.get("type").is_some_and(Value::is_string)
+        && (v.get("query").is_some_and(Value::is_string)
+            || v.get("predicate").is_some_and(Value::is_string))
 }
 fn is_positive_integer(v: &Value) -> bool {
     v.as_u64().is_some_and(|n| n >= 1)
@@ -245,7 +249,7 @@ fn is_positive_integer(v: &Value) -> bool {
 
 /// The field rules of a known type; `None` for other types.
 pub(crate) fn field_rules(vertex_type: &str) -> Option<&'static [FieldRule]> {
-    const QUERY: &str = "an object {type: string, query: string}";
+    const QUERY: &str = "an object {type: string, query: string} (or predicate: string)";
     static LOG_TRANSFORM: [FieldRule; 1] = [rule("transforms", true, Value::is_array, "an array")];
     static LOGS_FILTER: [FieldRule; 1] = [rule("query", true, is_query, QUERY)];
     static ICEBERG: [FieldRule; 3] = [

@@ -1,4 +1,4 @@
-//! `/v1/jobs`: create (also `/async`), list, get, update, delete; `/sync` is refused.
+//! `/v1/jobs`: create (also `/async`), list, get, update, delete; `/sync` runs (`runs.rs`).
 //!
 //! Jobs are stored and resolved, never run: every version's `state` is `PENDING`, whatever its
 //! `desiredState` (docs/api.md).
@@ -132,22 +132,6 @@ pub async fn create_async(
     JsonBody(body): JsonBody,
 ) -> Result<(StatusCode, Json<JobView>), ApiError> {
     create_job(state, caller, body).await
-}
-
-/// Synchronous jobs stream the results of a run: this service runs no job, so it refuses
-/// (400; a 4xx because clients retry 5xx answers, and retrying cannot help).
-#[utoipa::path(
-    post, path = "/v1/jobs/sync", operation_id = "createJobSync", tag = "jobs",
-    responses(
-        (status = 401, description = "Missing, malformed, expired or unknown access token (`WWW-Authenticate: Bearer`)", body = ErrorBody),
-        (status = 400, description = "Always: this service stores and resolves jobs; it does not run them", body = ErrorBody),
-    ),
-    security(("bearer" = []))
-)]
-pub async fn sync(_caller: Caller) -> ApiError {
-    ApiError::BadRequest(
-        "synchronous jobs are not supported: this service stores and resolves jobs but does not run them; create the job with POST /v1/jobs/async and read it back resolved with GET /v1/jobs/{id}?resolved=true".into(),
-    )
 }
 
 /// Every value of `key`, each one of `allowed` (400 naming it otherwise).

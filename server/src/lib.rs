@@ -41,6 +41,7 @@ mod log;
 pub mod model;
 mod routes;
 mod run;
+mod runs;
 mod scripts;
 mod state;
 pub mod store;

@@ -21,6 +21,7 @@ use super::ids::new_id;
 use super::jobs;
 use super::log;
 use super::model::{Health, TriggerAccepted};
+use super::runs;
 use super::state::AppState;
 use super::templates;
 
@@ -74,7 +75,8 @@ fn api() -> (Router<AppState>, OpenApi) {
         ))
         .routes(routes!(jobs::create, jobs::list))
         .routes(routes!(jobs::create_async))
-        .routes(routes!(jobs::sync))
+        .routes(routes!(runs::sync))
+        .routes(routes!(runs::heartbeat))
         .routes(routes!(jobs::get, jobs::update, jobs::delete))
         .routes(routes!(create_trigger))
         .routes(routes!(health))

@@ -283,7 +283,10 @@ fn create(
             if end.is_success() {
                 Ok(())
             } else {
-                Err(Failure::failed(format!("the job ended {}", end.job_state)))
+                Err(Failure::failed(match &end.message {
+                    Some(message) => format!("the job ended {}: {message}", end.job_state),
+                    None => format!("the job ended {}", end.job_state),
+                }))
             }
         }
     }

@@ -296,3 +296,38 @@ fn every_command_against_the_service() {
         );
     }
 }
+
+/// `job:create` of a SYNCHRONOUS BATCH job: the service runs it on its inline events, the
+/// command prints the status markers and the events that reached the sink.
+#[test]
+fn job_create_of_a_synchronous_batch_job_prints_its_events() {
+    let home = Home::new();
+    let env = home.configure("local", "sync-runner");
+    let work = tempfile::tempdir().unwrap();
+    let job = work.path().join("sync.json");
+    std::fs::write(
+        &job,
+        r#"{"name": "sync-batch", "execution": "SYNCHRONOUS", "processing": "BATCH",
+            "jobGraph": {"vertices": [
+              {"type": "logs-values-source", "name": "src", "values": [
+                {"id": "a", "message": "disk full", "tags": {"level": ["error"]}, "eventTimestamp": "2026-11-25T12:00:01Z"},
+                {"id": "b", "message": "ok", "tags": {"level": ["info"]}, "eventTimestamp": "2026-11-25T12:00:02Z"}]},
+              {"type": "logs-filter", "name": "f", "query": {"type": "datadog-query", "predicate": "level:error"}},
+              {"type": "logs-sync-sink", "name": "out"}],
+              "edges": ["src -> f", "f -> out"]}}"#,
+    )
+    .unwrap();
+    let r = home.run(&["job:create", job.to_str().unwrap(), "-f", "raw"], &env);
+    r.ok();
+    assert_eq!(
+        r.stderr,
+        "[CONNECTING]\n[CONNECTED]\n[RUNNING]\n[FINISHED]\n"
+    );
+    let events: Vec<Value> = r
+        .stdout
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(events.len(), 1, "{}", r.stdout);
+    assert_eq!(events[0]["id"], "a");
+}

@@ -25,6 +25,7 @@ static SHARED: SharedServer = SharedServer::new(&[
     ("every", "every-secret-3", "org-every"),
     ("golden", "golden-secret-4", "org-golden"),
     ("bad", "bad-secret-5", "org-bad"),
+    ("sync-runner", "sync-secret-6", "org-sync"),
 ]);
 
 fn server() -> &'static Server {

@@ -216,10 +216,20 @@ fn jobs_lifecycle() {
     );
     assert_eq!(r.status, 201, "an empty level is a valid string");
 
-    // Synchronous execution is refused, saying why.
+    // A synchronous job reading a table is refused, saying why (no data lake yet); a
+    // streaming one too.
     let r = call("POST", "/v1/jobs/sync", Some(token), Some(&batch));
+    assert_eq!(r.status, 400, "{}", r.body);
+    assert!(r.error().contains("logs-values-source"), "{}", r.body);
+    let mut streaming = batch.clone();
+    streaming["processing"] = json!("STREAMING");
+    let r = call("POST", "/v1/jobs/sync", Some(token), Some(&streaming));
     assert_eq!(r.status, 400);
-    assert!(r.error().contains("does not run them"));
+    assert!(
+        r.error().contains("runs SYNCHRONOUS BATCH jobs"),
+        "{}",
+        r.body
+    );
 
     // A job whose template was deleted cannot be updated.
     assert_eq!(

@@ -53,6 +53,9 @@ pub struct SyncRecord {
     /// On `HEARTBEAT` records: what to send back to keep the job alive.
     #[serde(default)]
     pub heartbeat_token: Option<String>,
+    /// On a `FAILED` record: why (`jobgraph serve` sends it).
+    #[serde(default)]
+    pub message: Option<String>,
 }
 
 impl SyncRecord {
