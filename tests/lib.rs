@@ -34,27 +34,39 @@ pub fn cases_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("conformance/cases")
 }
 
-/// Every case of every file, with the file it came from, in file-name order.
-pub fn load_cases(dir: &Path) -> Result<Vec<(String, Case)>, String> {
+/// Every `*.json` file of `dir` read as `T`, with its file name, in file-name order.
+pub fn read_json_files<T: serde::de::DeserializeOwned>(
+    dir: &Path,
+) -> Result<Vec<(String, T)>, String> {
     let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
         .map_err(|e| format!("{}: {e}", dir.display()))?
         .filter_map(|entry| entry.ok().map(|e| e.path()))
         .filter(|p| p.extension().is_some_and(|x| x == "json"))
         .collect();
     files.sort();
-    let mut cases = Vec::new();
-    for file in files {
-        let text =
-            std::fs::read_to_string(&file).map_err(|e| format!("{}: {e}", file.display()))?;
-        let list: Vec<Case> =
-            serde_json::from_str(&text).map_err(|e| format!("{}: {e}", file.display()))?;
-        let name = file
-            .file_name()
-            .map(|n| n.to_string_lossy().into_owned())
-            .unwrap_or_default();
-        cases.extend(list.into_iter().map(|c| (name.clone(), c)));
-    }
-    Ok(cases)
+    files
+        .into_iter()
+        .map(|file| {
+            let text =
+                std::fs::read_to_string(&file).map_err(|e| format!("{}: {e}", file.display()))?;
+            let parsed: T =
+                serde_json::from_str(&text).map_err(|e| format!("{}: {e}", file.display()))?;
+            let name = file
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_default();
+            Ok((name, parsed))
+        })
+        .collect()
+}
+
+/// Every case of every file, with the file it came from, in file-name order.
+pub fn load_cases(dir: &Path) -> Result<Vec<(String, Case)>, String> {
+    let files: Vec<(String, Vec<Case>)> = read_json_files(dir)?;
+    Ok(files
+        .into_iter()
+        .flat_map(|(name, list)| list.into_iter().map(move |c| (name.clone(), c)))
+        .collect())
 }
 
 /// Runs a case and returns its outcome: `{"output", "provenance"?}` or `{"error": {code, message}}`.

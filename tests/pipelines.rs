@@ -46,25 +46,11 @@ pub fn pipelines_dir() -> PathBuf {
 
 /// Every pipeline case, with its file name, in name order.
 pub fn load_pipeline_cases(dir: &Path) -> Result<Vec<(String, PipelineCase)>, String> {
-    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
-        .map_err(|e| format!("{}: {e}", dir.display()))?
-        .filter_map(|entry| entry.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|x| x == "json"))
-        .collect();
-    files.sort();
-    let mut cases = Vec::new();
-    for file in files {
-        let text =
-            std::fs::read_to_string(&file).map_err(|e| format!("{}: {e}", file.display()))?;
-        let parsed: PipelineFile =
-            serde_json::from_str(&text).map_err(|e| format!("{}: {e}", file.display()))?;
-        let name = file
-            .file_name()
-            .map(|n| n.to_string_lossy().into_owned())
-            .unwrap_or_default();
-        cases.extend(parsed.cases.into_iter().map(|c| (name.clone(), c)));
-    }
-    Ok(cases)
+    let files: Vec<(String, PipelineFile)> = crate::read_json_files(dir)?;
+    Ok(files
+        .into_iter()
+        .flat_map(|(name, file)| file.cases.into_iter().map(move |c| (name.clone(), c)))
+        .collect())
 }
 
 /// Events as the package reads them, with the same error text (`what`: `event`, or

@@ -53,26 +53,7 @@ pub fn queries_dir() -> PathBuf {
 
 /// Every query file, by file name, in name order.
 pub fn load_query_files(dir: &Path) -> Result<Vec<(String, QueryFile)>, String> {
-    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
-        .map_err(|e| format!("{}: {e}", dir.display()))?
-        .filter_map(|entry| entry.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|x| x == "json"))
-        .collect();
-    files.sort();
-    files
-        .into_iter()
-        .map(|file| {
-            let text =
-                std::fs::read_to_string(&file).map_err(|e| format!("{}: {e}", file.display()))?;
-            let parsed: QueryFile =
-                serde_json::from_str(&text).map_err(|e| format!("{}: {e}", file.display()))?;
-            let name = file
-                .file_name()
-                .map(|n| n.to_string_lossy().into_owned())
-                .unwrap_or_default();
-            Ok((name, parsed))
-        })
-        .collect()
+    crate::read_json_files(dir)
 }
 
 /// The outcome of `query` on `events`.

@@ -249,7 +249,7 @@ fn is_positive_integer(v: &Value) -> bool {
 
 /// The field rules of a known type; `None` for other types.
 pub(crate) fn field_rules(vertex_type: &str) -> Option<&'static [FieldRule]> {
-    const QUERY: &str = "an object {type: string, query: string} (or predicate: string)";
+    const QUERY: &str = "an object {type: string, query: string}";
     static LOG_TRANSFORM: [FieldRule; 1] = [rule("transforms", true, Value::is_array, "an array")];
     static LOGS_FILTER: [FieldRule; 1] = [rule("query", true, is_query, QUERY)];
     static ICEBERG: [FieldRule; 3] = [

@@ -404,7 +404,7 @@ impl<'p> Runner<'p> {
         let keep = self.options.keep;
         match stage {
             Stage::TableSource { table, query } => {
-                let mut source = match table.as_ref().and_then(|t| input.tables.get(t)) {
+                let source = match table.as_ref().and_then(|t| input.tables.get(t)) {
                     Some(events) => events.clone(),
                     None => {
                         *event_takers -= 1;
@@ -415,37 +415,12 @@ impl<'p> Runner<'p> {
                         }
                     }
                 };
-                record.events_in = source.len();
-                if let Some(query) = query {
-                    self.filter(
-                        &mut source,
-                        query,
-                        false,
-                        &record.name.clone(),
-                        record,
-                        keep,
-                    )?;
-                }
-                Ok(source)
+                self.emit(source, query.as_ref(), record, keep)
             }
             Stage::ValuesSource {
                 events: inline,
                 query,
-            } => {
-                let mut source = inline.clone();
-                record.events_in = source.len();
-                if let Some(query) = query {
-                    self.filter(
-                        &mut source,
-                        query,
-                        false,
-                        &record.name.clone(),
-                        record,
-                        keep,
-                    )?;
-                }
-                Ok(source)
-            }
+            } => self.emit(inline.clone(), query.as_ref(), record, keep),
             Stage::Filter { query, inverted } => {
                 self.filter(
                     &mut events,
@@ -483,6 +458,22 @@ impl<'p> Runner<'p> {
             }
             Stage::Sink | Stage::Pass => Ok(events),
         }
+    }
+
+    /// A source's events, filtered by its own query when it has one.
+    fn emit(
+        &self,
+        mut source: Vec<LogEvent>,
+        query: Option<&super::Query>,
+        record: &mut VertexRun,
+        keep: usize,
+    ) -> Result<Vec<LogEvent>, RunError> {
+        record.events_in = source.len();
+        if let Some(query) = query {
+            let name = record.name.clone();
+            self.filter(&mut source, query, false, &name, record, keep)?;
+        }
+        Ok(source)
     }
 
     fn filter(
