@@ -3,6 +3,7 @@
 // that produced them (provenance `operationPath`), nested operations in nested frames; each
 // frame is laid out as a unit, so frames never overlap.
 import { el, fill, pretty, svg, truncate } from "./dom.js";
+import { drawCounts } from "./counts.js";
 
 const NODE_H = 68;
 const PAD = 28;
@@ -13,8 +14,8 @@ const FRAME = { side: 14, head: 30, foot: 14 };
 /**
  * Draws `model` into `svgEl`. `model`: `{vertices, edges: [{text, from, fromPort, to, toPort}],
  * provenance, draftOnly: Set, draftOutputs: Map(name -> [output]), grouped, groupInfo?(path)}`.
- * `view`: `{selected, onSelect(name), operation, onOperation(name)}`. Returns the box of every
- * vertex by name.
+ * `view`: `{selected, onSelect(name), operation, onOperation(name), counts}` (`counts`: a run's
+ * event counts, drawn over the diagram by counts.js). Returns the box of every vertex by name.
  */
 export function render(svgEl, model, view = {}) {
   const { vertices, edges, draftOnly, draftOutputs, provenance, grouped } = model;
@@ -71,6 +72,8 @@ export function render(svgEl, model, view = {}) {
   }
 
   const edgeNodes = [];
+  /** Where each edge's count label goes (the middle of its curve), by edge text. */
+  const edgeMiddles = new Map();
   for (const e of edges) {
     const a = boxes.get(e.from);
     const b = boxes.get(e.to);
@@ -81,6 +84,7 @@ export function render(svgEl, model, view = {}) {
     const y2 = b.y + NODE_H / 2;
     const dx = Math.max(40, Math.abs(x2 - x1) / 2);
     const draft = isDraft(e.from) || isDraft(e.to);
+    edgeMiddles.set(e.text, { x: (x1 + x2) / 2, y: (y1 + y2) / 2, draft });
     // Port names sit at the ends of the edge (the tooltip has the whole edge text).
     const room = x2 - x1 - 16;
     const fits = (port) => port && port.length * 6.4 < room / 2;
@@ -129,8 +133,11 @@ export function render(svgEl, model, view = {}) {
   }
 
   kept.nodes = nodes;
-  kept.layers ??= [svg("g", { class: "groups" }), svg("g", { class: "edges" }), svg("g", { class: "vertices" })];
+  kept.geometry = { boxes, edges: edgeMiddles };
+  kept.layers ??= [svg("g", { class: "groups" }), svg("g", { class: "edges" }), svg("g", { class: "vertices" }), svg("g", { class: "counts-layer" })];
   [frameNodes, edgeNodes, vertexNodes].forEach((children, i) => sync(kept.layers[i], children));
+  kept.overlay = kept.layers[3];
+  drawCounts(svgEl, view.counts ?? null);
   const desc = svgEl.querySelector(":scope > desc") ?? svg("desc", { id: "diagram-desc" });
   desc.textContent = describe(model);
   sync(svgEl, [desc, kept.defs, ...kept.layers]);

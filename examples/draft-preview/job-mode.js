@@ -3,10 +3,12 @@
 // keystroke, its vertices grouped by the operation that produced them.
 //
 // Resolution goes through one `createResolver()` of the package: it keeps every template
-// execution's result, so a keystroke re-runs the edited operation's script only.
+// execution's result, so a keystroke re-runs the edited operation's script only. After each
+// resolution the data panel (data-panel.js) runs the resolved job on sample events.
 import { $, el, fill } from "./dom.js";
 import { buildForm, clearFieldErrors, markFields, readInputs } from "./form.js";
 import { parseEdges } from "./diagram.js";
+import { createDataPanel } from "./data-panel.js";
 
 const GENERATED = "generated-50";
 const LEVELS = ["debug", "info", "warn", "error"];
@@ -71,6 +73,11 @@ export function createJobMode(page) {
 
   const graphOf = (document) => document.jobGraph ?? document;
   const find = (name) => state.operations.find((o) => o.name === name) ?? null;
+  const selectVertex = (name) => {
+    state.selected = page.selectVertex(state.model, state.selected, name);
+    data.select(state.selected);
+  };
+  const data = createDataPanel(page, { getModel: () => state.model, onClose: () => state.selected && selectVertex(state.selected) });
 
   async function load(catalog, templates) {
     state.templates = templates;
@@ -87,6 +94,7 @@ export function createJobMode(page) {
     state.jobs.push({ id: GENERATED, label: "Generated: 50 operations in 10 lanes", source: "generated in the page", document: generatedJob() });
     for (const job of state.jobs) dom.select.append(el("option", { value: job.id, text: job.label }));
     dom.select.disabled = false;
+    await data.load();
   }
 
   /** Shows job mode: the job of the address, else the job open before (with its edits). */
@@ -247,6 +255,8 @@ export function createJobMode(page) {
       };
       channel.port2.postMessage(null);
     });
+    // The run on the sample events, then the counts on the diagram (data-countsMs).
+    data.refresh(inputAt);
     const { vertices, edges, stats } = state.model;
     page.setStatus("ready", `${vertices.length} vertices, ${edges.length} edges · resolved in ${resolveMs < 10 ? resolveMs.toFixed(1) : Math.round(resolveMs)} ms · ${stats.ran} script${stats.ran === 1 ? "" : "s"} run, ${stats.cached} from cache`);
   }
@@ -292,7 +302,8 @@ export function createJobMode(page) {
     const produced = model.vertices.filter((v) => model.provenance[v.name]).length;
     page.showModel(model, {
       selected: state.selected,
-      onSelect: (name) => (state.selected = page.selectVertex(state.model, state.selected, name)),
+      onSelect: selectVertex,
+      counts: data.counts(),
       operation: state.operation,
       onOperation: (name) => find(name) && choose(name),
       summary: [
@@ -304,6 +315,7 @@ export function createJobMode(page) {
         model.stats ? el("span", { class: "cache", text: `last resolution: ${model.stats.ran} script${model.stats.ran === 1 ? "" : "s"} run, ${model.stats.cached} from cache, ${model.stats.resolveMs.toFixed(1)} ms` }) : null,
       ],
     });
+    data.select(state.selected);
   }
 
   function showJobError(error) {

@@ -1,0 +1,356 @@
+// Job mode's data: sample events (the built-in set, pasted NDJSON or a JSON array, or a dropped
+// file), the job run on them after every resolution with the package's `runJob`, the counts
+// drawn on the diagram (counts.js), and a side panel with the events of the clicked vertex.
+//
+// The run takes the graph job mode has just resolved (its `createResolver()`, with the page's
+// limits): it has no template operation left, so `runJob` runs no script, only the stages, and
+// the counts are those of the diagram on screen.
+import { $, el, fill } from "./dom.js";
+import { countsOf, drawCounts } from "./counts.js";
+
+const SAMPLE = "../events/sample.ndjson";
+const SAMPLE_LABEL = "built-in sample";
+/** Events kept per vertex for the side panel (counts are always exact). */
+const KEEP = 50;
+/** A live preview re-runs on every keystroke: more events than this are refused. */
+const MAX_EVENTS = 10_000;
+/** Time limit of one run on the page's thread. */
+const RUN_TIMEOUT_MS = 1000;
+const LEVELS = new Set(["debug", "info", "warn", "error"]);
+
+const format = (n) => n.toLocaleString("en-US");
+const plural = (n, word) => `${format(n)} ${word}${n === 1 ? "" : "s"}`;
+const kindOf = (v) => (v === null ? "null" : Array.isArray(v) ? "an array" : typeof v === "object" ? "an object" : `a ${typeof v}`);
+const isObject = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
+
+/**
+ * Reads events: a JSON array (text starting with `[`), else NDJSON, one object per line
+ * (blank lines skipped). Returns `{events, lines}` (`lines[i]`: the line of event i, NDJSON
+ * only); throws an Error whose message names the line.
+ */
+export function parseEvents(text) {
+  const trimmed = text.trim();
+  if (trimmed === "") return { events: [], lines: [] };
+  if (trimmed.startsWith("[")) {
+    let value;
+    try {
+      value = JSON.parse(text);
+    } catch (error) {
+      throw new Error(`${lineOfJsonError(text, error)}not valid JSON (${error.message})`);
+    }
+    const bad = value.findIndex((e) => !isObject(e));
+    if (bad >= 0) throw new Error(`item ${bad + 1} of the array: an event is a JSON object, found ${kindOf(value[bad])}`);
+    return { events: value, lines: null };
+  }
+  const events = [];
+  const lines = [];
+  const rows = text.split("\n");
+  for (let i = 0; i < rows.length; i++) {
+    const row = rows[i].trim();
+    if (row === "") continue;
+    let value;
+    try {
+      value = JSON.parse(row);
+    } catch (error) {
+      throw new Error(`line ${i + 1}: not valid JSON (${error.message}); NDJSON is one event (a JSON object) per line`);
+    }
+    if (!isObject(value)) throw new Error(`line ${i + 1}: an event is a JSON object, found ${kindOf(value)}`);
+    events.push(value);
+    lines.push(i + 1);
+  }
+  return { events, lines };
+}
+
+/** "line N: " for a JSON.parse error of a whole text, when the engine says where. */
+function lineOfJsonError(text, error) {
+  const line = /\(line (\d+) column \d+\)/.exec(error.message);
+  if (line) return `line ${line[1]}: `;
+  const position = /at position (\d+)/.exec(error.message);
+  if (!position) return "";
+  let n = 1;
+  for (let i = 0; i < Number(position[1]) && i < text.length; i++) if (text.charCodeAt(i) === 10) n++;
+  return `line ${n}: `;
+}
+
+/**
+ * The data panel of job mode. `getModel()` is the diagram's model (job-mode.js), `onClose()`
+ * deselects the vertex whose events the side panel shows.
+ */
+export function createDataPanel(page, { getModel, onClose }) {
+  const { pkg, ui } = page;
+  const dom = {
+    panel: $("#data-panel"),
+    text: $("#events"),
+    summary: $("#events-summary"),
+    error: $("#events-error"),
+    sample: $("#events-sample"),
+    runStatus: $("#run-status"),
+    side: $("#vertex-data"),
+    sideTitle: $("#vertex-data-title"),
+    sideType: $("#vertex-data-type"),
+    sideBody: $("#vertex-data-body"),
+    sideClose: $("#vertex-data-close"),
+  };
+  const state = {
+    events: [],
+    source: "",
+    /** Increases when the events change. */
+    version: 0,
+    sampleText: null,
+    /** The last run: `{key, run, counts, error, ms, events}`. */
+    last: null,
+    /** Increases on each refresh; a refresh that is no longer the last one drops its result. */
+    seq: 0,
+    runs: 0,
+    selected: null,
+    sideSignature: null,
+  };
+
+  async function load() {
+    try {
+      const response = await fetch(SAMPLE);
+      if (!response.ok) throw new Error(`HTTP ${response.status}`);
+      state.sampleText = await response.text();
+      dom.text.value = state.sampleText;
+      accept(state.sampleText, SAMPLE_LABEL, { run: false });
+    } catch (error) {
+      showEventsError(`The built-in sample events did not load (${SAMPLE}: ${error.message}); paste some.`);
+    }
+    dom.sample.disabled = state.sampleText === null;
+  }
+
+  /** Takes new events from `text`; on an error, shows it and keeps the previous events. */
+  function accept(text, source, { run = true } = {}) {
+    let parsed;
+    try {
+      parsed = parseEvents(text);
+      if (parsed.events.length > MAX_EVENTS) throw new Error(`${format(parsed.events.length)} events: the live preview runs on ${format(MAX_EVENTS)} at most`);
+      // The package reads the events as the run will: a field of the wrong type is named.
+      if (parsed.events.length) pkg.matchQuery("*", parsed.events);
+    } catch (error) {
+      const message = String(error.message ?? error).replace(/^Invalid events: event (\d+): /, (_, n) =>
+        parsed?.lines ? `line ${parsed.lines[n - 1]}: ` : `item ${n} of the array: `);
+      showEventsError(message);
+      return false;
+    }
+    state.events = parsed.events;
+    state.source = source;
+    state.version++;
+    dom.error.hidden = true;
+    dom.text.classList.remove("invalid");
+    dom.text.removeAttribute("aria-invalid");
+    dom.summary.textContent = `${plural(state.events.length, "event")} · ${source}`;
+    if (run) refresh(performance.now());
+    return true;
+  }
+
+  function showEventsError(message) {
+    dom.error.textContent = `${message[0].toUpperCase()}${message.slice(1)}. Keeping the previous ${plural(state.events.length, "event")}.`;
+    dom.error.hidden = false;
+    dom.text.classList.add("invalid");
+    dom.text.setAttribute("aria-invalid", "true");
+    dom.summary.textContent = `${plural(state.events.length, "event")} · ${state.source || "none yet"} (the text below has an error)`;
+  }
+
+  /** The counts of the last run, for a diagram being drawn (null when it failed). */
+  const counts = () => state.last?.counts ?? null;
+
+  /**
+   * Runs the job of the diagram on the events (unless neither changed since the last run),
+   * then draws the counts. `inputAt`: the input event that led here, for the timing.
+   */
+  async function refresh(inputAt = performance.now()) {
+    const model = getModel();
+    if (!model || document.documentElement.dataset.mode !== "job") return;
+    const seq = ++state.seq;
+    const renderSeq = ui.diagram.dataset.renderSeq;
+    const key = `${state.version}\u0000${JSON.stringify(model.graph)}`;
+    const started = performance.now();
+    if (state.last?.key !== key) {
+      const next = { key, run: null, counts: null, error: null, events: state.events.length };
+      try {
+        next.run = await pkg.runJob(model.graph, state.events, { keep: KEEP, runTimeoutMs: RUN_TIMEOUT_MS });
+        next.counts = countsOf(next.run);
+      } catch (error) {
+        next.error = error;
+      }
+      if (seq !== state.seq) return;
+      next.ms = performance.now() - started;
+      state.last = next;
+    }
+    if (getModel() !== model || document.documentElement.dataset.mode !== "job") return;
+    drawCounts(ui.diagram, state.last.counts);
+    const drawn = performance.now();
+    const runSeq = ++state.runs;
+    Object.assign(ui.diagram.dataset, {
+      countsSeq: renderSeq,
+      runSeq,
+      runMs: (drawn - started).toFixed(2),
+      countsMs: (drawn - inputAt).toFixed(2),
+    });
+    showRunStatus();
+    renderSide();
+    // And to the next frame painted (with the side panel).
+    requestAnimationFrame(() => {
+      const channel = new MessageChannel();
+      channel.port1.onmessage = () => {
+        if (ui.diagram.dataset.runSeq !== String(runSeq)) return;
+        ui.diagram.dataset.countsPaintMs = (performance.now() - inputAt).toFixed(2);
+        ui.diagram.dataset.countsPaintSeq = runSeq;
+      };
+      channel.port2.postMessage(null);
+    });
+  }
+
+  function showRunStatus() {
+    const { run, error, ms, events } = state.last;
+    dom.runStatus.classList.toggle("failed", Boolean(error));
+    if (error) {
+      fill(dom.runStatus,
+        el("span", { class: "code", text: error.code ?? "ERROR" }),
+        el("strong", { text: "The run failed: " }), String(error.message ?? error).split("\n")[0],
+        error.caret ? el("pre", { class: "snippet", text: error.caret }) : null);
+      return;
+    }
+    const sinks = Object.entries(run.sinks).map(([name, list]) => el("span", { class: "sink" }, el("code", { text: name }), ` ${format(list.length)}`));
+    fill(dom.runStatus,
+      el("strong", { text: `Ran on ${plural(events, "event")}` }), ` in ${ms < 10 ? ms.toFixed(1) : Math.round(ms)} ms`,
+      sinks.length ? el("span", { class: "sinks" }, " · reached ", sinks) : null,
+      el("span", { class: "hint-inline", text: " · click a vertex for its events" }));
+  }
+
+  /** Shows the events of vertex `name` in the side panel (null closes it). */
+  function select(name) {
+    state.selected = name ?? null;
+    renderSide();
+  }
+
+  function renderSide() {
+    const name = state.selected;
+    dom.side.hidden = !name;
+    if (!name) {
+      state.sideSignature = null;
+      return;
+    }
+    const record = state.last?.run?.vertices.find((v) => v.name === name) ?? null;
+    const signature = JSON.stringify([name, record ?? state.last?.error?.message ?? "no run"]);
+    if (signature === state.sideSignature) return;
+    state.sideSignature = signature;
+    dom.side.dataset.name = name;
+    dom.sideTitle.textContent = name;
+    const vertex = getModel()?.vertices.find((v) => v.name === name);
+    dom.sideType.textContent = vertex?.type ?? "";
+    if (!record) {
+      fill(dom.sideBody, el("p", { class: "empty", text: state.last?.error ? "No events: the run failed (see under the diagram)." : "No run yet." }));
+      return;
+    }
+    const dropped = record.dropped ?? [];
+    const outList = eventList("Output events", "output", record.output, record.eventsOut);
+    const droppedList = record.eventsDropped || dropped.length ? eventList("Dropped events", "dropped", dropped, record.eventsDropped) : null;
+    // The Out and Dropped tiles jump to their lists.
+    const tile = (label, kind, count, list, extra) => el("div", {
+      class: [extra, list && "jump"], "data-tile": kind, role: list ? "button" : undefined, tabindex: list ? 0 : undefined,
+      title: list ? `Show the ${label.toLowerCase()} events` : undefined,
+      onclick: list ? () => list.scrollIntoView({ block: "start" }) : undefined,
+      onkeydown: list ? (event) => (event.key === "Enter" || event.key === " ") && (event.preventDefault(), list.scrollIntoView({ block: "start" })) : undefined,
+    }, el("dt", { text: label }), el("dd", { "data-count": kind, text: format(count) }));
+    fill(dom.sideBody,
+      el("dl", { class: "run-counts" },
+        tile("In", "in", record.eventsIn, null),
+        tile("Out", "out", record.eventsOut, outList),
+        tile("Dropped", "dropped", record.eventsDropped, droppedList, record.eventsDropped ? "dropping" : null)),
+      record.simulated ? null : el("p", { class: "not-simulated-note", text: `Not simulated: ${record.type} passes every event through unchanged.` }),
+      (record.notes ?? []).filter((n) => record.simulated || !n.startsWith("not simulated")).map((n) => el("p", { class: "run-note", text: n })),
+      outList,
+      droppedList);
+  }
+
+  function eventList(title, kind, kept, total) {
+    const shown = kept.length < total ? `first ${format(kept.length)} of ${format(total)}` : format(total);
+    return el("section", { class: ["event-list", kind], "data-list": kind },
+      el("h3", {}, title, " ", el("span", { class: "count", text: shown })),
+      kept.length ? el("ol", { class: "events" }, kept.map(eventItem)) : el("p", { class: "empty", text: "None." }));
+  }
+
+  dom.sideClose.addEventListener("click", () => onClose());
+  dom.sample.addEventListener("click", () => {
+    if (state.sampleText === null) return;
+    dom.text.value = state.sampleText;
+    accept(state.sampleText, SAMPLE_LABEL);
+  });
+  let timer = 0;
+  dom.text.addEventListener("input", (event) => {
+    clearTimeout(timer);
+    const source = event.inputType === "insertFromPaste" ? "pasted" : "edited";
+    // A paste is taken at once; typing waits for a pause.
+    timer = setTimeout(() => accept(dom.text.value, source), source === "pasted" ? 0 : 150);
+  });
+  dom.panel.addEventListener("dragover", (event) => {
+    event.preventDefault();
+    event.dataTransfer.dropEffect = "copy";
+    dom.panel.classList.add("dragging");
+  });
+  dom.panel.addEventListener("dragleave", (event) => {
+    if (!dom.panel.contains(event.relatedTarget)) dom.panel.classList.remove("dragging");
+  });
+  dom.panel.addEventListener("drop", async (event) => {
+    event.preventDefault();
+    dom.panel.classList.remove("dragging");
+    const file = event.dataTransfer.files?.[0];
+    const text = file ? await file.text() : event.dataTransfer.getData("text/plain");
+    if (!text && !file) return;
+    dom.text.value = text;
+    accept(text, file ? `file ${file.name}` : "dropped text");
+  });
+
+  return { load, refresh, counts, select };
+}
+
+/** One event: id, time, level, message, tags (added ones green, removed ones struck through). */
+function eventItem({ event, change, droppedBy }) {
+  const tags = isObject(event.tags) ? event.tags : {};
+  const added = change?.added ?? {};
+  const removed = change?.removed ?? {};
+  const chips = [];
+  for (const [key, values] of Object.entries(tags)) {
+    if (!values.length) chips.push(el("li", { class: "tag", text: key }));
+    for (const value of values) {
+      const isAdded = added[key]?.includes(value);
+      chips.push(isAdded
+        ? el("li", { class: "tag added", title: "added here" }, el("ins", { text: `${key}:${value}` }))
+        : el("li", { class: "tag", text: `${key}:${value}` }));
+    }
+  }
+  for (const [key, values] of Object.entries(removed)) {
+    for (const value of values.length ? values : [""]) {
+      chips.push(el("li", { class: "tag removed", title: "removed here" }, el("del", { text: value === "" ? key : `${key}:${value}` })));
+    }
+  }
+  const level = tags.level?.[0];
+  const attributes = isObject(event.attributes) ? flatten(event.attributes).slice(0, 6) : [];
+  return el("li", { class: ["event", droppedBy && "is-dropped"], "data-id": event.id },
+    el("div", { class: "event-head" },
+      event.id !== undefined ? el("code", { class: "event-id", text: String(event.id) }) : null,
+      timeOf(event.eventTimestamp),
+      level ? el("span", { class: ["level", LEVELS.has(level) && `level-${level}`], text: level }) : null),
+    event.message ? el("p", { class: "event-message", text: event.message }) : null,
+    chips.length ? el("ul", { class: "tags", "aria-label": "tags" }, chips) : null,
+    attributes.length ? el("p", { class: "event-attributes", text: attributes.join(" ") }) : null,
+    droppedBy ? el("p", { class: "dropped-by" }, "dropped by ", el("code", { text: droppedBy })) : null);
+}
+
+function timeOf(timestamp) {
+  if (timestamp === undefined) return null;
+  const text = typeof timestamp === "number" ? new Date(timestamp).toISOString() : String(timestamp);
+  const time = /T(\d\d:\d\d:\d\d(?:\.\d+)?)/.exec(text)?.[1] ?? text;
+  return el("time", { class: "event-time", datetime: text, title: text, text: time });
+}
+
+/** `@a.b:value` pairs of an attributes object, as a query would name them. */
+function flatten(value, prefix = "", out = []) {
+  for (const [key, inner] of Object.entries(value)) {
+    if (isObject(inner)) flatten(inner, `${prefix}${key}.`, out);
+    else out.push(`@${prefix}${key}:${typeof inner === "string" ? inner : JSON.stringify(inner)}`);
+  }
+  return out;
+}
