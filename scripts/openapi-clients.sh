@@ -123,6 +123,10 @@ step "openapi-python-client generate (package jobgraph_openapi_client)"
 cat > "$WORK/python-client.yaml" <<'EOF'
 project_name_override: jobgraph-openapi-client
 package_name_override: jobgraph_openapi_client
+# POST /v1/jobs/sync answers application/x-ndjson (JSON records, one a line), a type the
+# generator does not know: its documented override reads it as text, which it is.
+content_type_overrides:
+  application/x-ndjson: text/plain
 EOF
 # Its post-generation hooks run ruff, which the venv has.
 if ! PATH="$PWD/$VENV/bin:$PATH" "$VENV/bin/openapi-python-client" generate \
