@@ -5,7 +5,9 @@ use std::path::Path;
 use std::time::Instant;
 
 use indexmap::IndexMap;
-use jobgraph_core::pipeline::{LogEvent, Pipeline, Query, Run, RunInput, RunOptions, read_events};
+use jobgraph_core::pipeline::{
+    LogEvent, Pipeline, Query, Run, RunInput, RunOptions, read_events, write_ndjson,
+};
 use jobgraph_core::{JobGraph, Provenance};
 use jobgraph_sdk::DirectorySource;
 use serde_json::{Value, json};
@@ -137,11 +139,8 @@ pub fn run(args: JobRunArgs, global: &Global) -> Result<(), Failure> {
     report_not_simulated(&run, &ui);
     let out = run.sinks.shift_remove(&sink).unwrap_or_default();
     let mut text = Vec::with_capacity(out.len() * 256);
-    for event in &out {
-        serde_json::to_writer(&mut text, event)
-            .map_err(|e| Failure::failed(format!("cannot write an event: {e}")))?;
-        text.push(b'\n');
-    }
+    write_ndjson(&out, &mut text)
+        .map_err(|e| Failure::failed(format!("cannot write an event: {e}")))?;
     emit_bytes(&text, global)?;
     let total = started.elapsed();
     ui.note(&format!(

@@ -393,14 +393,13 @@ fn split_lines(text: &str, n: usize) -> Vec<(usize, &str)> {
     pieces
 }
 
-/// Writes events as NDJSON, one per line.
-pub fn write_ndjson(events: &[LogEvent], out: &mut String) {
+/// Writes events as NDJSON, one per line, in order.
+pub fn write_ndjson(events: &[LogEvent], mut out: impl std::io::Write) -> std::io::Result<()> {
     for event in events {
-        if let Ok(line) = serde_json::to_string(event) {
-            out.push_str(&line);
-            out.push('\n');
-        }
+        serde_json::to_writer(&mut out, event)?;
+        out.write_all(b"\n")?;
     }
+    Ok(())
 }
 
 #[cfg(test)]
