@@ -50,6 +50,17 @@ impl Ui {
         }
     }
 
+    /// A progress line that rewrites itself (on a terminal, without `-q`); `None` clears it.
+    pub fn progress(&self, text: Option<&str>) {
+        if !self.spinner {
+            return;
+        }
+        match text {
+            Some(text) => eprint!("\r{text}\x1b[K"),
+            None => eprint!("\r\x1b[K"),
+        }
+    }
+
     /// A job state marker: `[CONNECTING]`, `[RUNNING]`, …
     pub fn marker(&self, state: &str) {
         if !self.markers {

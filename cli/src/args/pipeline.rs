@@ -12,7 +12,8 @@ pub struct RunLimits {
     /// Input events at most (all sources together).
     #[arg(long, value_name = "N", default_value_t = 10_000_000)]
     pub max_events: usize,
-    /// Time limit of the run (not counting reading and writing), in milliseconds.
+    /// Time limit of the run, in milliseconds (not counting reading and writing, except when
+    /// `job:run` streams its input: then from the first byte read).
     #[arg(long, value_name = "MS", default_value_t = 600_000)]
     pub run_timeout_ms: u64,
 }

@@ -1,12 +1,13 @@
 //! `job:run`, `job:draft` and `query:check`: jobs run here on events (docs/pipeline.md).
 
-use std::io::Read;
+use std::io::{BufRead, BufReader, Read};
 use std::path::Path;
 use std::time::Instant;
 
 use indexmap::IndexMap;
 use jobgraph_core::pipeline::{
-    LogEvent, Pipeline, Query, Run, RunInput, RunOptions, read_events, write_ndjson,
+    LogEvent, Pipeline, Query, RunInput, RunOptions, StreamError, StreamOptions, VertexRun,
+    read_events, run_ndjson, write_ndjson,
 };
 use jobgraph_core::{JobGraph, Provenance};
 use jobgraph_sdk::DirectorySource;
@@ -15,22 +16,27 @@ use serde_json::{Value, json};
 use crate::args::{Common, Format, Global, JobDraftArgs, JobRunArgs, QueryCheckArgs, RunLimits};
 use crate::failure::Failure;
 use crate::input::{io_reason, read_json};
-use crate::output::{Shape, emit, emit_bytes, render, style};
+use crate::output::{Shape, emit, emit_bytes, emit_pieces, render, style};
 use crate::term::Ui;
 
-/// Reads events from FILE (`-`: stdin).
-fn events_from(path: &Path) -> Result<Vec<LogEvent>, Failure> {
-    let text = if path.as_os_str() == "-" {
+/// Reads FILE (`-`: stdin) as text.
+fn read_text(path: &Path) -> Result<String, Failure> {
+    if path.as_os_str() == "-" {
         let mut text = String::new();
         std::io::stdin()
             .read_to_string(&mut text)
             .map_err(|e| Failure::usage(format!("cannot read stdin: {}", io_reason(&e))))?;
-        text
+        Ok(text)
     } else {
         std::fs::read_to_string(path).map_err(|e| {
             Failure::usage(format!("cannot read {}: {}", path.display(), io_reason(&e)))
-        })?
-    };
+        })
+    }
+}
+
+/// Reads events from FILE (`-`: stdin).
+fn events_from(path: &Path) -> Result<Vec<LogEvent>, Failure> {
+    let text = read_text(path)?;
     read_events(&text).map_err(|e| Failure::usage(format!("{}: {e}", path.display())))
 }
 
@@ -81,8 +87,8 @@ fn options(limits: &RunLimits, keep: usize) -> RunOptions {
 }
 
 /// Names every vertex the run did not simulate, on stderr.
-fn report_not_simulated(run: &Run, ui: &Ui) {
-    for vertex in run.vertices.iter().filter(|v| !v.simulated) {
+fn report_not_simulated(vertices: &[VertexRun], ui: &Ui) {
+    for vertex in vertices.iter().filter(|v| !v.simulated) {
         ui.note(&format!(
             "note: vertex {} ({}) is not simulated: its {} events passed through unchanged",
             vertex.name, vertex.vertex_type, vertex.events_in
@@ -123,10 +129,93 @@ pub fn run(args: JobRunArgs, global: &Global) -> Result<(), Failure> {
             )));
         }
     };
+    if pipeline.streamable() {
+        return run_streamed(&pipeline, &args, &sink, global, &ui);
+    }
+    let text = read_text(&args.events)?;
+    run_whole(&pipeline, &text, &args, &sink, global, &ui)
+}
+
+/// `job:run` of a graph that gives the same result in pieces ([`Pipeline::streamable`]): the
+/// events are read, run and written chunk by chunk on every core; the output is written once
+/// the whole input has run (a bad line at the end leaves no partial output).
+fn run_streamed(
+    pipeline: &Pipeline,
+    args: &JobRunArgs,
+    sink: &str,
+    global: &Global,
+    ui: &Ui,
+) -> Result<(), Failure> {
+    let path = &args.events;
+    let reader: Box<dyn Read + Send> = if path.as_os_str() == "-" {
+        Box::new(std::io::stdin())
+    } else {
+        Box::new(std::fs::File::open(path).map_err(|e| {
+            Failure::usage(format!("cannot read {}: {}", path.display(), io_reason(&e)))
+        })?)
+    };
+    let mut reader = BufReader::with_capacity(1 << 16, reader);
+    let head = reader.fill_buf().map_err(|e| {
+        Failure::usage(format!("cannot read {}: {}", path.display(), io_reason(&e)))
+    })?;
+    let head = head.strip_prefix("\u{feff}".as_bytes()).unwrap_or(head);
+    if head.iter().find(|b| !b.is_ascii_whitespace()) == Some(&b'[') {
+        // A JSON array is one document: read whole.
+        let mut text = String::new();
+        reader.read_to_string(&mut text).map_err(|e| {
+            Failure::usage(format!("cannot read {}: {}", path.display(), io_reason(&e)))
+        })?;
+        return run_whole(pipeline, &text, args, sink, global, ui);
+    }
     let started = Instant::now();
-    let events = events_from(&args.events)?;
+    let mut last = Instant::now();
+    let stream_options = StreamOptions {
+        run: options(&args.limits, 0),
+        ..StreamOptions::default()
+    };
+    let run = run_ndjson(pipeline, reader, sink, &stream_options, |read| {
+        if last.elapsed().as_millis() >= 200 {
+            last = Instant::now();
+            ui.progress(Some(&format!(
+                "job:run: {read} events read, {:.0} events/s",
+                read as f64 / started.elapsed().as_secs_f64().max(1e-9)
+            )));
+        }
+    });
+    ui.progress(None);
+    let run = run.map_err(|e| match e {
+        StreamError::Events(e) => Failure::usage(format!("{}: {e}", path.display())),
+        StreamError::Read(e) => {
+            Failure::usage(format!("cannot read {}: {}", path.display(), io_reason(&e)))
+        }
+        StreamError::Run(e) => Failure::failed(e.to_string()),
+    })?;
+    report_not_simulated(&run.vertices, ui);
+    emit_pieces(&run.output, global)?;
+    let total = started.elapsed();
+    ui.note(&format!(
+        "job:run: {} events read, {} reached {sink}; {:.0} ms in all, {:.0} events/s",
+        run.events_read,
+        run.events_out,
+        total.as_secs_f64() * 1000.0,
+        run.events_read as f64 / total.as_secs_f64().max(1e-9)
+    ));
+    Ok(())
+}
+
+/// `job:run` on events already in memory (a JSON array).
+fn run_whole(
+    pipeline: &Pipeline,
+    text: &str,
+    args: &JobRunArgs,
+    sink: &str,
+    global: &Global,
+    ui: &Ui,
+) -> Result<(), Failure> {
+    let started = Instant::now();
+    let events =
+        read_events(text).map_err(|e| Failure::usage(format!("{}: {e}", args.events.display())))?;
     let read = events.len();
-    let read_time = started.elapsed();
     let mut run = pipeline
         .run(
             RunInput {
@@ -136,16 +225,15 @@ pub fn run(args: JobRunArgs, global: &Global) -> Result<(), Failure> {
             &options(&args.limits, 0),
         )
         .map_err(|e| Failure::failed(e.to_string()))?;
-    report_not_simulated(&run, &ui);
-    let out = run.sinks.shift_remove(&sink).unwrap_or_default();
-    let mut text = Vec::with_capacity(out.len() * 256);
-    write_ndjson(&out, &mut text)
+    report_not_simulated(&run.vertices, ui);
+    let out = run.sinks.shift_remove(sink).unwrap_or_default();
+    let mut bytes = Vec::with_capacity(out.len() * 256);
+    write_ndjson(&out, &mut bytes)
         .map_err(|e| Failure::failed(format!("cannot write an event: {e}")))?;
-    emit_bytes(&text, global)?;
+    emit_bytes(&bytes, global)?;
     let total = started.elapsed();
     ui.note(&format!(
-        "job:run: {read} events read ({:.0} ms), {} reached {sink}; {:.0} ms in all, {:.0} events/s",
-        read_time.as_secs_f64() * 1000.0,
+        "job:run: {read} events read, {} reached {sink}; {:.0} ms in all, {:.0} events/s",
         out.len(),
         total.as_secs_f64() * 1000.0,
         read as f64 / total.as_secs_f64().max(1e-9)
@@ -169,7 +257,7 @@ pub fn draft(args: JobDraftArgs, global: &Global) -> Result<(), Failure> {
             &options(&args.limits, args.keep),
         )
         .map_err(|e| Failure::failed(e.to_string()))?;
-    report_not_simulated(&run, &ui);
+    report_not_simulated(&run.vertices, &ui);
     let style = style(&args.output, Format::Table, global)?;
     let stages: Vec<Value> = run
         .vertices

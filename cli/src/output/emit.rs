@@ -58,22 +58,33 @@ pub fn emit(text: &str, global: &Global) -> Result<(), Failure> {
 }
 
 pub fn emit_bytes(bytes: &[u8], global: &Global) -> Result<(), Failure> {
-    match &global.output {
-        Some(path) => std::fs::write(path, bytes).map_err(|e| {
-            Failure::usage(format!(
-                "cannot write {}: {}",
-                path.display(),
-                io_reason(&e)
-            ))
-        }),
-        None => {
-            let mut out = std::io::stdout().lock();
-            match out.write_all(bytes).and_then(|()| out.flush()) {
-                Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
-                    Err(Failure::usage(format!("cannot write to stdout: {e}")))
-                }
-                _ => Ok(()),
-            }
+    emit_pieces(&[bytes], global)
+}
+
+/// Writes `pieces`, in turn, to `-o FILE` or stdout (a result made in parts, not joined
+/// first). A closed stdout (`| head`) is not an error.
+pub fn emit_pieces(pieces: &[impl AsRef<[u8]>], global: &Global) -> Result<(), Failure> {
+    let write_all = |out: &mut dyn Write| -> std::io::Result<()> {
+        for piece in pieces {
+            out.write_all(piece.as_ref())?;
         }
+        out.flush()
+    };
+    match &global.output {
+        Some(path) => std::fs::File::create(path)
+            .and_then(|file| write_all(&mut std::io::BufWriter::new(file)))
+            .map_err(|e| {
+                Failure::usage(format!(
+                    "cannot write {}: {}",
+                    path.display(),
+                    io_reason(&e)
+                ))
+            }),
+        None => match write_all(&mut std::io::stdout().lock()) {
+            Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
+                Err(Failure::usage(format!("cannot write to stdout: {e}")))
+            }
+            _ => Ok(()),
+        },
     }
 }

@@ -13,7 +13,7 @@ use serde_json::{Map, Value};
 pub use time::{TIMESTAMP_KEYS, parse_timezone};
 
 pub use crate::args::{Format, OutputArgs};
-pub use emit::{emit, emit_bytes, print_document, style};
+pub use emit::{emit, emit_bytes, emit_pieces, print_document, style};
 
 /// What is printed: a list of records or one record (or document).
 #[derive(Clone, Copy)]

@@ -6,6 +6,7 @@ use rustc_hash::FxBuildHasher;
 use serde::de::{MapAccess, Visitor};
 use serde::ser::SerializeMap;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 
 use crate::json::kind_of;
@@ -22,7 +23,7 @@ pub type Tags = IndexMap<String, Vec<String>, FxBuildHasher>;
 /// assert_eq!(event.tags["host"], ["a"]);
 /// assert_eq!(serde_json::to_string(&event).unwrap(), text);
 /// ```
-#[derive(Debug, Clone, PartialEq, Default)]
+#[derive(Debug, Clone, Default)]
 pub struct LogEvent {
     /// `id`, as given.
     pub id: Option<Value>,
@@ -38,8 +39,9 @@ pub struct LogEvent {
     pub tags: Tags,
     /// Whether the event had a `tags` field (written back only then, unless tags were added).
     had_tags: bool,
-    /// `attributes`, as given.
-    pub attributes: Option<Map<String, Value>>,
+    /// `attributes`: the JSON object's text as read (parsed only where a query names a path:
+    /// [`LogEvent::attribute`]).
+    pub attributes: Option<Box<RawValue>>,
     /// Every other field, in input order.
     pub other: Map<String, Value>,
 }
@@ -151,7 +153,17 @@ impl LogEvent {
                     }
                 }
                 "attributes" => match value {
-                    Value::Object(map) => event.attributes = Some(map),
+                    Value::Object(map) => {
+                        let text = serde_json::to_string(&map).map_err(|e| EventError {
+                            field: "attributes".into(),
+                            problem: e.to_string(),
+                        })?;
+                        event.attributes =
+                            Some(RawValue::from_string(text).map_err(|e| EventError {
+                                field: "attributes".into(),
+                                problem: e.to_string(),
+                            })?);
+                    }
                     other => return Err(wrong("attributes", "an object", &other)),
                 },
                 _ => {
@@ -167,14 +179,19 @@ impl LogEvent {
         self.message.as_deref().unwrap_or("")
     }
 
-    /// The value at a dotted path into `attributes`.
-    pub fn attribute(&self, path: &[String]) -> Option<&Value> {
-        let (first, rest) = path.split_first()?;
-        let mut value = self.attributes.as_ref()?.get(first)?;
-        for key in rest {
-            value = value.as_object()?.get(key)?;
+    /// The JSON text at a path (object keys, outermost first) into `attributes`.
+    ///
+    /// ```
+    /// use jobgraph_core::pipeline::read_events;
+    /// let events = read_events(r#"{"attributes": {"http": {"status": 503}}}"#).unwrap();
+    /// let path = ["http".to_owned(), "status".to_owned()];
+    /// assert_eq!(events[0].attribute(&path).unwrap().get(), "503");
+    /// ```
+    pub fn attribute(&self, path: &[String]) -> Option<&RawValue> {
+        if path.is_empty() {
+            return None;
         }
-        Some(value)
+        super::attributes::find(self.attributes.as_deref()?, path)
     }
 
     /// A short name for the event in reports: its `id`, else its position.
@@ -189,6 +206,22 @@ impl LogEvent {
     /// The event as a JSON value.
     pub fn to_value(&self) -> Value {
         serde_json::to_value(self).unwrap_or(Value::Null)
+    }
+}
+
+/// Events are equal when their fields are; `attributes` compare as text.
+impl PartialEq for LogEvent {
+    fn eq(&self, other: &LogEvent) -> bool {
+        self.id == other.id
+            && self.event_timestamp == other.event_timestamp
+            && self.received_timestamp == other.received_timestamp
+            && self.message == other.message
+            && self.severity == other.severity
+            && self.tags == other.tags
+            && self.had_tags == other.had_tags
+            && self.attributes.as_ref().map(|a| a.get())
+                == other.attributes.as_ref().map(|a| a.get())
+            && self.other == other.other
     }
 }
 
@@ -269,7 +302,13 @@ impl<'de> Visitor<'de> for EventVisitor {
                     event.had_tags = true;
                     event.tags = map.next_value()?;
                 }
-                "attributes" => event.attributes = Some(map.next_value()?),
+                "attributes" => {
+                    let raw: Box<RawValue> = map.next_value()?;
+                    if !raw.get().starts_with('{') {
+                        return Err(A::Error::custom("attributes"));
+                    }
+                    event.attributes = Some(raw);
+                }
                 other => {
                     let value: Value = map.next_value()?;
                     event.other.insert(other.to_owned(), value);
@@ -331,19 +370,7 @@ pub fn read_events(text: &str) -> Result<Vec<LogEvent>, EventsError> {
         .map_or(1, |n| n.get())
         .min(8);
     let pieces = split_lines(text, if text.len() < (1 << 20) { 1 } else { threads });
-    let read_piece = |(first_line, piece): (usize, &str)| -> Result<Vec<LogEvent>, EventsError> {
-        let mut events = Vec::with_capacity(piece.len() / 200);
-        for (i, line) in piece.lines().enumerate() {
-            if line.trim().is_empty() {
-                continue;
-            }
-            events.push(read_line(line).map_err(|problem| EventsError {
-                place: format!("line {}", first_line + i + 1),
-                problem,
-            })?);
-        }
-        Ok(events)
-    };
+    let read_piece = |(first_line, piece): (usize, &str)| read_lines(first_line, piece);
     if pieces.len() == 1 {
         return read_piece(pieces[0]);
     }
@@ -367,6 +394,21 @@ pub fn read_events(text: &str) -> Result<Vec<LogEvent>, EventsError> {
     let mut events = Vec::new();
     for result in results {
         events.extend(result?);
+    }
+    Ok(events)
+}
+
+/// Reads NDJSON `piece`, whose first line is line `first_line + 1` of the whole input.
+pub(crate) fn read_lines(first_line: usize, piece: &str) -> Result<Vec<LogEvent>, EventsError> {
+    let mut events = Vec::with_capacity(piece.len() / 200);
+    for (i, line) in piece.lines().enumerate() {
+        if line.trim().is_empty() {
+            continue;
+        }
+        events.push(read_line(line).map_err(|problem| EventsError {
+            place: format!("line {}", first_line + i + 1),
+            problem,
+        })?);
     }
     Ok(events)
 }

@@ -22,14 +22,17 @@
 //! assert_eq!(run.vertices[1].events_dropped, 1);
 //! ```
 
+mod attributes;
 mod event;
 pub mod query;
 mod run;
 mod stages;
+mod stream;
 
 pub use event::{EventError, EventsError, LogEvent, Tags, read_events, write_ndjson};
 pub use query::{Query, QueryError};
 pub use run::{Change, EdgeCount, KeptEvent, Pipeline, Run, RunInput, RunOptions, VertexRun};
+pub use stream::{StreamError, StreamOptions, StreamRun, run_ndjson};
 
 /// Why a run could not start or finish.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

@@ -187,7 +187,44 @@ impl Pipeline {
 
     /// Runs the pipeline on `input`.
     pub fn run(&self, input: RunInput, options: &RunOptions) -> Result<Run, RunError> {
-        Runner::new(self, options).run(input)
+        Runner::new(self, options, Instant::now()).run(input)
+    }
+
+    /// Runs on `input` with the time limit counted from `started` (a streamed run's start).
+    pub(crate) fn run_since(
+        &self,
+        input: RunInput,
+        options: &RunOptions,
+        started: Instant,
+    ) -> Result<Run, RunError> {
+        Runner::new(self, options, started).run(input)
+    }
+
+    /// Whether running the events in pieces, one after another, gives the same sinks as one
+    /// run on all of them: no `logs-values-source` (its inline events would repeat) and no
+    /// vertex fed by two edges (fan-in concatenates edge by edge, not in input order).
+    pub fn streamable(&self) -> bool {
+        let mut fed = vec![0usize; self.names.len()];
+        for edge in self.edges.iter().filter(|e| self.carries(e)) {
+            fed[edge.3] += 1;
+        }
+        fed.iter().all(|n| *n <= 1)
+            && !self
+                .stages
+                .iter()
+                .any(|s| matches!(s, Stage::ValuesSource { .. }))
+    }
+
+    /// Whether an edge carries events: its source's `output` (any port of a vertex that is
+    /// not simulated), and nothing into a source, which only emits.
+    fn carries(&self, (_, edge, from, to): &(String, Edge, usize, usize)) -> bool {
+        !self.stages[*to].is_source()
+            && (!self.stages[*from].simulated()
+                || edge
+                    .from
+                    .port
+                    .as_deref()
+                    .is_none_or(|port| port == DEFAULT_PORT_OUT))
     }
 }
 
@@ -233,11 +270,11 @@ struct Runner<'p> {
 }
 
 impl<'p> Runner<'p> {
-    fn new(pipeline: &'p Pipeline, options: &'p RunOptions) -> Self {
+    fn new(pipeline: &'p Pipeline, options: &'p RunOptions, started: Instant) -> Self {
         Runner {
             pipeline,
             options,
-            started: Instant::now(),
+            started,
             handled: 0,
         }
     }
@@ -262,17 +299,7 @@ impl<'p> Runner<'p> {
             )));
         }
         let n = p.names.len();
-        // An edge carries its source's `output` (any port of a vertex that is not simulated),
-        // and nothing into a source, which only emits.
-        let carries = |(_, edge, from, to): &(String, Edge, usize, usize)| {
-            !p.stages[*to].is_source()
-                && (!p.stages[*from].simulated()
-                    || edge
-                        .from
-                        .port
-                        .as_deref()
-                        .is_none_or(|port| port == DEFAULT_PORT_OUT))
-        };
+        let carries = |e: &(String, Edge, usize, usize)| p.carries(e);
         let mut notes_before: Vec<Vec<String>> = vec![Vec::new(); n];
         for e in &p.edges {
             if p.stages[e.3].is_source() {

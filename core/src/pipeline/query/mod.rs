@@ -14,6 +14,7 @@ use parse::{Bound, Node, Test, is_word_char};
 pub use parse::{MAX_QUERY_CHARS, MAX_QUERY_DEPTH};
 
 use super::LogEvent;
+use super::attributes::{Scalar, any_scalar};
 
 /// A query that could not be parsed: why, and where (1-based column, in characters).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -134,7 +135,9 @@ fn node_matches(node: &Node, event: &LogEvent) -> bool {
         Node::TagKey(pattern) => event.tags.keys().any(|k| pattern.matches(k)),
         Node::Attribute { path, test } => match event.attribute(path) {
             None => false,
-            Some(value) => matches!(test, Test::Exists) || value_test(test, value),
+            Some(value) => {
+                matches!(test, Test::Exists) || any_scalar(value, &mut |s| scalar_test(test, s))
+            }
         },
     }
 }
@@ -203,12 +206,12 @@ fn number_order(value: f64, bound: &Bound) -> Option<Ordering> {
     bound.number.and_then(|b| value.partial_cmp(&b))
 }
 
-/// A test on an attribute's JSON value.
-fn value_test(test: &Test, value: &Value) -> bool {
+/// A test on an attribute's value (each item of an array: any).
+fn scalar_test(test: &Test, value: Scalar) -> bool {
     match value {
-        Value::String(s) => text_test(test, s),
-        Value::Number(n) => {
-            let Some(x) = n.as_f64() else { return false };
+        Scalar::Text(s) => text_test(test, &s),
+        Scalar::Number(n) => {
+            let Some(x) = n else { return false };
             match test {
                 Test::Exists => true,
                 Test::Equals { number, .. } => *number == Some(x),
@@ -224,12 +227,11 @@ fn value_test(test: &Test, value: &Value) -> bool {
                 }
             }
         }
-        Value::Bool(b) => {
-            matches!(test, Test::Equals { pattern, .. } if pattern.matches(if *b { "true" } else { "false" }))
+        Scalar::Bool(b) => {
+            matches!(test, Test::Equals { pattern, .. } if pattern.matches(if b { "true" } else { "false" }))
         }
-        Value::Null => matches!(test, Test::Equals { pattern, .. } if pattern.matches("null")),
-        Value::Array(items) => items.iter().any(|item| value_test(test, item)),
-        Value::Object(_) => false,
+        Scalar::Null => matches!(test, Test::Equals { pattern, .. } if pattern.matches("null")),
+        Scalar::Object => false,
     }
 }
 
