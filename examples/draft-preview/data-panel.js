@@ -142,6 +142,8 @@ export function createDataPanel(page, { getModel, onClose }) {
     state.set?.free();
     state.set = set;
     state.count = set.length;
+    // How many sets were read (tests check that typing in a query reads none).
+    dom.panel.dataset.eventSets = String(Number(dom.panel.dataset.eventSets ?? 0) + 1);
     state.source = source;
     state.version++;
     dom.error.hidden = true;
