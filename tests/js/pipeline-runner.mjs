@@ -27,14 +27,15 @@ export function queryOutcomes(api, files) {
 
 /**
  * Every pipeline case: `{sinks, vertices, edges}` or `{error}`. With `eventSet`, the events are
- * read first into an EventSet (`api.loadEvents`), from NDJSON text, and the run takes the set.
+ * read first into an EventSet (`api.loadEvents` of the array: a bad event is `event N`, as a run
+ * on the array says), and the run takes the set.
  */
 export async function pipelineOutcomes(api, cases, { eventSet = false } = {}) {
   const out = {};
   for (const c of cases) {
     try {
       let events = c.events ?? [];
-      if (eventSet) events = api.loadEvents(events.map((e) => JSON.stringify(e)).join("\n"));
+      if (eventSet) events = api.loadEvents(events);
       let run;
       try {
         run = await api.runJob(c.graph, events, { tables: c.tables ?? {} });
