@@ -306,6 +306,12 @@ export declare function matchQuery(query: string, events: LogEvent[]): boolean[]
 export interface RunOptions extends ResolveOptions {
   /** Events kept per vertex in the record (counts are always exact); default 100. */
   keep?: number;
+  /**
+   * Only these vertices keep events in the record (`output`, `dropped`); the others' lists are
+   * empty, their counts exact. Default: every vertex. A live preview that shows one vertex's
+   * events sends only those (`sinks` are unaffected).
+   */
+  keepVertices?: string[];
   /** Input events at most; default 1 000 000. */
   maxEvents?: number;
   /** Events handled by all vertices together at most; default 10 000 000. */

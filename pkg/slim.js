@@ -531,7 +531,7 @@ export function loadEvents(events) {
  * vertex's events in and out (see docs/pipeline.md).
  */
 export async function runJob(job, events = [], options = {}) {
-  const { keep, maxEvents, maxHandled, runTimeoutMs, tables, ...resolveOptions } = options ?? {};
+  const { keep, keepVertices, maxEvents, maxHandled, runTimeoutMs, tables, ...resolveOptions } = options ?? {};
   if (events !== null && typeof events === "object" && !Array.isArray(events) && !(events instanceof EventSet)) {
     throw invalidArgument("runJob: events must be an array of events or an EventSet from loadEvents() (a worker resolver's sets run only through that resolver's runJob)");
   }
@@ -545,7 +545,7 @@ export async function runJob(job, events = [], options = {}) {
   }
   const bindings = await instanceAsync();
   const graphText = JSON.stringify(graph ?? null);
-  const runOptions = { keep, maxEvents, maxHandled, timeoutMs: runTimeoutMs };
+  const runOptions = { keep, keepVertices, maxEvents, maxHandled, timeoutMs: runTimeoutMs };
   let run;
   if (events instanceof EventSet) {
     const input = JSON.stringify({ tables: tables ?? {} });

@@ -13,7 +13,10 @@ import { countsOf, drawCounts } from "./counts.js";
 
 const SAMPLE = "../events/sample.ndjson";
 const SAMPLE_LABEL = "built-in sample";
-/** Events kept per vertex for the side panel (counts are always exact). */
+/**
+ * Events kept for the side panel (counts are always exact), for the vertex it shows only
+ * (`keepVertices`): the others' would be serialized on every run for nothing.
+ */
 const KEEP = 50;
 /** A live preview re-runs on every keystroke: more events than this are refused. */
 const MAX_EVENTS = 10_000;
@@ -198,12 +201,13 @@ export function createDataPanel(page, { getModel, onClose }) {
     if (!model || document.documentElement.dataset.mode !== "job") return;
     const seq = ++state.seq;
     const renderSeq = ui.diagram.dataset.renderSeq;
-    const key = `${state.version}\u0000${JSON.stringify(model.graph)}`;
+    const key = `${state.version}\u0000${state.selected}\u0000${JSON.stringify(model.graph)}`;
     const started = performance.now();
     if (state.last?.key !== key) {
       const next = { key, run: null, counts: null, error: null, events: state.count };
       try {
-        next.run = await pkg.runJob(model.graph, state.set ?? [], { keep: KEEP, runTimeoutMs: RUN_TIMEOUT_MS });
+        const keepVertices = state.selected ? [state.selected] : [];
+        next.run = await pkg.runJob(model.graph, state.set ?? [], { keep: KEEP, keepVertices, runTimeoutMs: RUN_TIMEOUT_MS });
         next.counts = countsOf(next.run);
       } catch (error) {
         next.error = error;
@@ -255,10 +259,14 @@ export function createDataPanel(page, { getModel, onClose }) {
       el("span", { class: "hint-inline", text: " · click a vertex for its events" }));
   }
 
-  /** Shows the events of vertex `name` in the side panel (null closes it). */
+  /**
+   * Shows the events of vertex `name` in the side panel (null closes it): the run keeps the
+   * events of the selected vertex only, so a new selection runs again (a few ms).
+   */
   function select(name) {
     state.selected = name ?? null;
-    renderSide();
+    if (!state.selected || !getModel() || document.documentElement.dataset.mode !== "job") renderSide();
+    else refresh();
   }
 
   function renderSide() {

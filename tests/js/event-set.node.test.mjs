@@ -1,5 +1,6 @@
 // Events read once into the module (`loadEvents` → EventSet) and run many times, in-process and
-// through the worker resolver: the same results as events passed as an array, every pipeline
+// through the worker resolver: the same results as events passed as an array (`keepVertices`
+// keeping the named vertices' events only), every pipeline
 // conformance case equal to native, clear errors for bad events and freed sets, and sets that
 // survive a trap and a worker replaced after a script that never ends.
 // Run: node --test --test-concurrency=1 tests/js/event-set.node.test.mjs   (needs pkg/wasm built)
@@ -67,6 +68,20 @@ test("an EventSet gives the run of the same events passed as an array, run after
   const bare = await api.runJob({ vertices: [{ type: "logs-iceberg-table-source", name: "s" }, { type: "logs-sync-sink", name: "k" }], edges: ["s -> k"] }, fromText);
   assert.deepEqual(bare.sinks.k, (await api.runJob({ vertices: [{ type: "logs-iceberg-table-source", name: "s" }, { type: "logs-sync-sink", name: "k" }], edges: ["s -> k"] }, sample)).sinks.k);
   assert.equal(bare.sinks.k.length, 300);
+  // keepVertices: the events of the named vertices only, every count and sink unchanged.
+  const filter = "export.severity.filter";
+  const only = await api.runJob(job, fromText, { ...options, keepVertices: [filter] });
+  assert.deepEqual(only.edges, expected.edges);
+  assert.deepEqual(only.sinks, expected.sinks);
+  for (const [i, v] of only.vertices.entries()) {
+    const { output, dropped, ...counts } = expected.vertices[i];
+    const { output: o, dropped: d, ...same } = v;
+    assert.deepEqual(same, counts);
+    assert.deepEqual(o, v.name === filter ? output : []);
+    assert.deepEqual(d, v.name === filter ? dropped : undefined);
+  }
+  assert.ok(only.vertices.find((v) => v.name === filter).output.length > 0);
+  await assert.rejects(api.runJob(job, fromText, { ...options, keepVertices: filter }), (e) => e.code === "INVALID_ARGUMENT" && /^Invalid argument: options: /.test(e.message));
   fromText.free();
   fromArray.free();
   assert.equal(api.loadEvents("").length, 0);

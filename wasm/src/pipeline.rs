@@ -99,10 +99,13 @@ struct Options {
     max_events: Option<usize>,
     max_handled: Option<usize>,
     timeout_ms: Option<u64>,
+    /// The vertices whose events the record keeps (`output`, `dropped`); the others' lists
+    /// are left empty (counts stay exact). Absent: every vertex.
+    keep_vertices: Option<Vec<String>>,
 }
 
 impl Options {
-    fn run_options(self) -> RunOptions {
+    fn run_options(&self) -> RunOptions {
         let defaults = RunOptions::default();
         RunOptions {
             keep: self.keep.unwrap_or(defaults.keep),
@@ -141,10 +144,21 @@ fn read_input(text: &str, input: &mut RunInput, with_events: bool) -> Result<(),
 }
 
 fn run(graph: &str, input: RunInput, options: JsValue) -> Result<JsValue, JsValue> {
-    let options = from_js::<Options>(options, "options")?.run_options();
+    let options = from_js::<Options>(options, "options")?;
     let graph = graph_of(graph)?;
     let pipeline = Pipeline::compile(&graph).map_err(|e| run_error(&e))?;
-    let run = pipeline.run(input, &options).map_err(|e| run_error(&e))?;
+    let mut run = pipeline
+        .run(input, &options.run_options())
+        .map_err(|e| run_error(&e))?;
+    // Kept events that nobody will look at are not sent (a live preview shows one vertex's).
+    if let Some(names) = &options.keep_vertices {
+        for vertex in &mut run.vertices {
+            if !names.contains(&vertex.name) {
+                vertex.output.clear();
+                vertex.dropped.clear();
+            }
+        }
+    }
     to_js(&run)
 }
 

@@ -81,7 +81,7 @@ async function main(): Promise<void> {
   // Events read once, run many times.
   const set: EventSet = loadEvents('{"id": "e1", "message": "disk full"}\n');
   const fromArray = loadEvents([{ id: "e2" }]);
-  const again = await runJob(job, set, { keep: 0 });
+  const again = await runJob(job, set, { keep: 0, keepVertices: ["out"] });
   const size: number = set.length + fromArray.length + again.edges.length;
   set.free();
   const gone: boolean = set.freed;
