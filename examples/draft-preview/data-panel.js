@@ -224,6 +224,7 @@ export function createDataPanel(page, { getModel, onClose }) {
       countsSeq: renderSeq,
       runSeq,
       runMs: (drawn - started).toFixed(2),
+      runJobMs: state.last.ms.toFixed(2),
       countsMs: (drawn - inputAt).toFixed(2),
     });
     showRunStatus();
@@ -261,12 +262,14 @@ export function createDataPanel(page, { getModel, onClose }) {
 
   /**
    * Shows the events of vertex `name` in the side panel (null closes it): the run keeps the
-   * events of the selected vertex only, so a new selection runs again (a few ms).
+   * events of the selected vertex only, so another vertex runs the job again (a few ms). The
+   * diagram calls this on every redraw with the same vertex: that only re-renders the panel.
    */
   function select(name) {
+    const changed = (name ?? null) !== state.selected;
     state.selected = name ?? null;
-    if (!state.selected || !getModel() || document.documentElement.dataset.mode !== "job") renderSide();
-    else refresh();
+    if (changed && state.selected && getModel() && document.documentElement.dataset.mode === "job") refresh();
+    else renderSide();
   }
 
   function renderSide() {

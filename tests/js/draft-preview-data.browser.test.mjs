@@ -222,7 +222,7 @@ test("data panel: bad events keep the previous ones, a dropped file, 1 000 paste
   assert.equal(await where.inputValue(), "*");
   await where.click();
   await page.keyboard.press("End");
-  const timings = { counts: [], outputs: [], paint: [], run: [] };
+  const timings = { counts: [], outputs: [], paint: [], run: [], runJob: [] };
   let value = "*";
   const keystroke = async (key) => {
     const before = Number(await page.locator("#diagram").getAttribute("data-render-seq"));
@@ -243,6 +243,7 @@ test("data panel: bad events keep the previous ones, a dropped file, 1 000 paste
     timings.outputs.push(Number(data.outputsMs));
     timings.paint.push(Number(data.countsPaintMs));
     timings.run.push(Number(data.runMs));
+    timings.runJob.push(Number(data.runJobMs));
     assert.equal(await page.locator('#vertex-data [data-count="in"]').textContent(), source.length.toLocaleString("en-US"));
   };
   for (const key of "timeout*") await keystroke(key);
@@ -256,7 +257,7 @@ test("data panel: bad events keep the previous ones, a dropped file, 1 000 paste
       `median ${median(timings.counts).toFixed(1)} ms, max ${Math.max(...timings.counts).toFixed(1)} ms ` +
       `(with the stage outputs of the side panel: median ${median(timings.outputs).toFixed(1)} ms, max ${Math.max(...timings.outputs).toFixed(1)} ms; ` +
       `to the next frame painted: median ${median(timings.paint).toFixed(1)} ms, max ${Math.max(...timings.paint).toFixed(1)} ms; ` +
-      `run and counts drawn: median ${median(timings.run).toFixed(1)} ms); goal ≤ 16 ms`,
+      `run and counts drawn: median ${median(timings.run).toFixed(1)} ms, of which runJob on the EventSet: median ${median(timings.runJob).toFixed(1)} ms); goal ≤ 16 ms`,
   );
 
   // Back to every event, for the screenshot: the filter's panel, its dropped events.
