@@ -306,6 +306,12 @@ export declare function matchQuery(query: string, events: LogEvent[]): boolean[]
 export interface RunOptions extends ResolveOptions {
   /** Events kept per vertex in the record (counts are always exact); default 100. */
   keep?: number;
+  /**
+   * Only these vertices keep events in the record (`output`, `dropped`); the others' lists are
+   * empty, their counts exact. Default: every vertex. A live preview that shows one vertex's
+   * events sends only those (`sinks` are unaffected).
+   */
+  keepVertices?: string[];
   /** Input events at most; default 1 000 000. */
   maxEvents?: number;
   /** Events handled by all vertices together at most; default 10 000 000. */
@@ -353,5 +359,32 @@ export interface Run {
   provenance?: { [vertex: string]: Provenance };
 }
 
-/** Runs a job on events: template operations resolved first, then every stage (docs/pipeline.md). */
-export declare function runJob(job: Job | JobGraph, events?: LogEvent[], options?: RunOptions): Promise<Run>;
+/**
+ * Events read once and kept inside the WebAssembly module (`loadEvents`), for many runs: a run
+ * on a set reads no events, only runs the stages. `free()` releases it (where the runtime has
+ * `Symbol.dispose`, `using set = loadEvents(…)` does too); a run on a freed set fails with
+ * `INVALID_ARGUMENT`. The set keeps its text as well: after a trap, the instance that takes over
+ * reads it again by itself.
+ */
+export declare class EventSet {
+  private constructor();
+  /** How many events the set holds. */
+  readonly length: number;
+  /** Whether `free()` was called. */
+  readonly freed: boolean;
+  /** Releases the events (idempotent). */
+  free(): void;
+}
+
+/**
+ * Reads events once into an `EventSet` for `runJob(job, set, …)`: NDJSON text (one event a line),
+ * a JSON array as text, or an array of events. A bad event throws `INVALID_EVENTS` naming its
+ * line (`line 3`, NDJSON) or its place in the array (`event 3`).
+ */
+export declare function loadEvents(events: string | LogEvent[]): EventSet;
+
+/**
+ * Runs a job on events (an array, or an `EventSet` of `loadEvents`, which is not read again):
+ * template operations resolved first, then every stage (docs/pipeline.md).
+ */
+export declare function runJob(job: Job | JobGraph, events?: LogEvent[] | EventSet, options?: RunOptions): Promise<Run>;

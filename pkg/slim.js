@@ -432,13 +432,110 @@ function graphOf(document) {
   return document && typeof document === "object" && !Array.isArray(document) && document.jobGraph ? document.jobGraph : document;
 }
 
+function invalidArgument(message) {
+  return new JobgraphError({ code: "INVALID_ARGUMENT", prefix: "Invalid argument", message: `Invalid argument: ${message}` });
+}
+
+/** The text `loadEvents` reads: NDJSON or JSON text as given, an array as JSON. */
+function eventsText(events, what = "loadEvents") {
+  if (typeof events === "string") return events;
+  if (Array.isArray(events)) return JSON.stringify(events);
+  throw invalidArgument(`${what}: events must be NDJSON or JSON text, or an array of events; got ${events === null ? "null" : typeof events}`);
+}
+
+function freedError(what) {
+  return invalidArgument(`${what}: this EventSet was freed (free() or dispose); load the events again with loadEvents()`);
+}
+
+/** Only `loadEvents` makes EventSets. */
+const EVENT_SET = Symbol("EventSet");
+
 /**
- * Runs a job (or a bare graph) on events: its template operations are resolved first (with the
- * options of `resolve`: `templates` or `fetchTemplate`, `draft`, `limits`, …), then every stage
- * is run; the result records each vertex's events in and out (see docs/pipeline.md).
+ * Events read once and kept inside the WebAssembly module, for many runs (`runJob(job, set)`):
+ * a run then reads no events. Made by `loadEvents`; `free()` (or `using`) releases the memory.
+ * The set keeps its text too, so that after a trap it is read again, transparently, into the
+ * instance that took over.
+ */
+export class EventSet {
+  #text;
+  #raw;
+  #owner;
+  #length;
+  #freed = false;
+
+  constructor(token, text, raw, owner) {
+    if (token !== EVENT_SET) throw invalidArgument("EventSet: make one with loadEvents(events)");
+    this.#text = text;
+    this.#raw = raw;
+    this.#owner = owner;
+    this.#length = raw.length;
+  }
+
+  /** How many events the set holds. */
+  get length() {
+    return this.#length;
+  }
+
+  /** Whether `free()` was called. */
+  get freed() {
+    return this.#freed;
+  }
+
+  /** Releases the events; later runs on this set fail with `INVALID_ARGUMENT`. Idempotent. */
+  free() {
+    if (this.#freed) return;
+    this.#freed = true;
+    const raw = this.#raw;
+    this.#raw = null;
+    this.#owner = null;
+    this.#text = null;
+    try {
+      raw?.free();
+    } catch {
+      // An instance that trapped: it was replaced, its memory with it.
+    }
+  }
+
+  /** The module's set in `bindings` (read again if another instance holds it); not public API. */
+  rawFor(bindings, what = "runJob") {
+    if (this.#freed) throw freedError(what);
+    if (this.#owner !== bindings) {
+      // The instance that read it trapped and was replaced (or `reload()`): read it again.
+      const raw = call(() => new bindings.EventSet(this.#text));
+      this.#raw = raw;
+      this.#owner = bindings;
+    }
+    return this.#raw;
+  }
+}
+// `using set = …` where the runtime has explicit resource management.
+if (typeof Symbol.dispose === "symbol") EventSet.prototype[Symbol.dispose] = EventSet.prototype.free;
+
+/**
+ * Reads events once (NDJSON text, a JSON array as text, or an array of events) into an
+ * `EventSet` kept in the module, for `runJob(job, set, …)` many times without reading them
+ * again. A bad event throws `INVALID_EVENTS` naming its line (NDJSON) or its position
+ * (`event 3`). `free()` the set when done with it.
+ */
+export function loadEvents(events) {
+  const text = eventsText(events);
+  const bindings = instance();
+  const raw = call(() => new bindings.EventSet(text));
+  return new EventSet(EVENT_SET, text, raw, bindings);
+}
+
+/**
+ * Runs a job (or a bare graph) on events (an array, or an `EventSet` from `loadEvents`): its
+ * template operations are resolved first (with the options of `resolve`: `templates` or
+ * `fetchTemplate`, `draft`, `limits`, …), then every stage is run; the result records each
+ * vertex's events in and out (see docs/pipeline.md).
  */
 export async function runJob(job, events = [], options = {}) {
-  const { keep, maxEvents, maxHandled, runTimeoutMs, tables, ...resolveOptions } = options ?? {};
+  const { keep, keepVertices, maxEvents, maxHandled, runTimeoutMs, tables, ...resolveOptions } = options ?? {};
+  if (events !== null && typeof events === "object" && !Array.isArray(events) && !(events instanceof EventSet)) {
+    throw invalidArgument("runJob: events must be an array of events or an EventSet from loadEvents() (a worker resolver's sets run only through that resolver's runJob)");
+  }
+  if (events instanceof EventSet && events.freed) throw freedError("runJob");
   let graph = graphOf(job);
   let provenance;
   if (Array.isArray(graph?.vertices) && graph.vertices.some((v) => v?.type === "template-operation")) {
@@ -448,8 +545,15 @@ export async function runJob(job, events = [], options = {}) {
   }
   const bindings = await instanceAsync();
   const graphText = JSON.stringify(graph ?? null);
-  const input = JSON.stringify({ events: events ?? [], tables: tables ?? {} });
-  const run = call(() => bindings.runPipelineJson(graphText, input, { keep, maxEvents, maxHandled, timeoutMs: runTimeoutMs }));
+  const runOptions = { keep, keepVertices, maxEvents, maxHandled, timeoutMs: runTimeoutMs };
+  let run;
+  if (events instanceof EventSet) {
+    const input = JSON.stringify({ tables: tables ?? {} });
+    run = call(() => bindings.runPipelineOn(graphText, events.rawFor(bindings), input, runOptions));
+  } else {
+    const input = JSON.stringify({ events: events ?? [], tables: tables ?? {} });
+    run = call(() => bindings.runPipelineJson(graphText, input, runOptions));
+  }
   return provenance ? { ...run, provenance } : run;
 }
 

@@ -6,10 +6,49 @@
 // once in this thread, so a replacement costs a thread start and an instantiation, not a compile.
 // This file is the part shared by browsers and Node; `worker-browser.js` and `worker-node.js` start
 // the workers.
-import { JobgraphError, loadedModule } from "./slim.js";
+import { EventSet, JobgraphError, loadedModule } from "./slim.js";
 
-const METHODS = new Set(["resolve", "runJob", "testTemplate", "validateJobGraph", "validateInputs", "parseEdge", "formatEdge", "checkQuery", "matchQuery"]);
+const METHODS = new Set(["resolve", "runJob", "loadEvents", "testTemplate", "validateJobGraph", "validateInputs", "parseEdge", "formatEdge", "checkQuery", "matchQuery"]);
 const PREFIX = "JavaScript execution failed";
+
+function invalidArgument(message) {
+  return new JobgraphError({ code: "INVALID_ARGUMENT", prefix: "Invalid argument", message: `Invalid argument: ${message}` });
+}
+
+function freedError(what) {
+  return invalidArgument(`${what}: this EventSet was freed (free() or dispose); load the events again with loadEvents()`);
+}
+
+/** The events of a worker resolver's `loadEvents`, kept in its worker (see worker.d.ts). */
+class WorkerEventSet {
+  #length;
+  #release;
+  #freed = false;
+
+  constructor(length, release) {
+    this.#length = length;
+    this.#release = release;
+  }
+
+  /** How many events the set holds. */
+  get length() {
+    return this.#length;
+  }
+
+  /** Whether `free()` was called. */
+  get freed() {
+    return this.#freed;
+  }
+
+  /** Releases the events, in the worker too; later runs on this set fail. Idempotent. */
+  free() {
+    if (this.#freed) return;
+    this.#freed = true;
+    this.#release();
+  }
+}
+// `using set = …` where the runtime has explicit resource management.
+if (typeof Symbol.dispose === "symbol") WorkerEventSet.prototype[Symbol.dispose] = WorkerEventSet.prototype.free;
 
 /**
  * `createWorkerResolver(options)` over `spawn(module, options)`, which starts one worker and
@@ -25,10 +64,19 @@ export async function createWorkerResolverWith(spawn, options = {}) {
   const queue = [];
   let closed = false;
   let replacements = 0;
+  /**
+   * Event sets of `loadEvents`: id → their text, kept here so that a worker that replaces a
+   * failed one (a time-out, a trap) reads them again before the first call that needs them.
+   * Each worker's `sets` holds the ids it has read.
+   */
+  const eventSets = new Map();
+  /** The id of each WorkerEventSet of this resolver. */
+  const setIds = new WeakMap();
+  let nextSet = 0;
 
   /** Starts a worker; resolves once it is ready, rejects if it fails before. */
   function start() {
-    const entry = { w: null, ready: null, dead: false, started: false };
+    const entry = { w: null, ready: null, dead: false, started: false, sets: new Set() };
     entry.ready = (async () => {
       const w = await spawn(module, options);
       entry.w = w;
@@ -136,8 +184,21 @@ export async function createWorkerResolverWith(spawn, options = {}) {
       }));
       replace(entry);
     }, timeoutMs);
+    // The event sets this call uses that this worker has not read yet go with it.
+    const define = [];
+    for (const id of call.sets ?? []) {
+      if (entry.sets.has(id)) continue;
+      const text = eventSets.get(id);
+      if (text === undefined) {
+        finish(freedError(call.method));
+        pump();
+        return;
+      }
+      define.push({ id, text });
+    }
     try {
-      entry.w.post({ type: "call", id: call.id, method: call.method, args: call.args, lazy: call.fetchTemplate != null });
+      entry.w.post({ type: "call", id: call.id, method: call.method, args: call.args, lazy: call.fetchTemplate != null, define });
+      for (const { id } of define) entry.sets.add(id);
     } catch (error) {
       // Arguments that cannot be cloned (a function, a symbol): this call fails, nothing else.
       finish(new JobgraphError({ code: "INVALID_ARGUMENT", prefix: "Invalid argument", message: `Invalid argument: ${error?.message ?? error}` }));
@@ -149,12 +210,31 @@ export async function createWorkerResolverWith(spawn, options = {}) {
     return new JobgraphError({ code: "INVALID_ARGUMENT", prefix: "Invalid argument", message: "Invalid argument: the worker resolver was terminated" });
   }
 
-  function enqueue(method, args, fetchTemplate) {
+  /** `sets`: the ids of the event sets the call uses. */
+  function enqueue(method, args, fetchTemplate, sets) {
     if (closed) return Promise.reject(terminatedError());
     return new Promise((resolve, reject) => {
-      queue.push({ id: ++nextId, method, args, fetchTemplate, resolve, reject });
+      queue.push({ id: ++nextId, method, args, fetchTemplate, sets, resolve, reject });
       pump();
     });
+  }
+
+  /** Forgets event set `id`, in the worker too (after the calls queued before). */
+  function release(id) {
+    eventSets.delete(id);
+    if (!closed && worker && !worker.dead && worker.sets.has(id)) enqueue("freeEvents", [id]).catch(() => {});
+  }
+
+  /** The id of `events` when it is one of this resolver's sets (throws when freed or foreign). */
+  function setIdOf(events) {
+    if (events instanceof EventSet) {
+      throw invalidArgument("runJob: this EventSet was loaded into this thread's module by loadEvents(); a worker resolver runs on the sets of its own loadEvents()");
+    }
+    if (!(events instanceof WorkerEventSet)) return undefined;
+    const id = setIds.get(events);
+    if (id === undefined) throw invalidArgument("runJob: this EventSet belongs to another worker resolver");
+    if (events.freed) throw freedError("runJob");
+    return id;
   }
 
   await start();
@@ -166,7 +246,34 @@ export async function createWorkerResolverWith(spawn, options = {}) {
     },
     runJob(job, events = [], opts = {}) {
       const { fetchTemplate, ...rest } = opts ?? {};
-      return enqueue("runJob", [job, events, rest], fetchTemplate);
+      let id;
+      try {
+        id = setIdOf(events);
+      } catch (error) {
+        return Promise.reject(error);
+      }
+      if (id === undefined) return enqueue("runJob", [job, events, rest], fetchTemplate);
+      return enqueue("runJob", [job, { jobgraphEventSet: id }, rest], fetchTemplate, [id]);
+    },
+    async loadEvents(events) {
+      let text = events;
+      if (Array.isArray(events)) text = JSON.stringify(events);
+      else if (typeof events !== "string") {
+        throw invalidArgument(`loadEvents: events must be NDJSON or JSON text, or an array of events; got ${events === null ? "null" : typeof events}`);
+      }
+      const id = ++nextSet;
+      eventSets.set(id, text);
+      let length;
+      try {
+        length = await enqueue("loadEvents", [id], undefined, [id]);
+      } catch (error) {
+        eventSets.delete(id);
+        if (worker) worker.sets.delete(id);
+        throw error;
+      }
+      const set = new WorkerEventSet(length, () => release(id));
+      setIds.set(set, id);
+      return set;
     },
     checkQuery: (query) => enqueue("checkQuery", [query]),
     matchQuery: (query, events) => enqueue("matchQuery", [query, events]),
@@ -179,6 +286,7 @@ export async function createWorkerResolverWith(spawn, options = {}) {
     replacements: () => replacements,
     async terminate() {
       closed = true;
+      eventSets.clear();
       finish(terminatedError());
       for (const call of queue.splice(0)) call.reject(terminatedError());
       const entry = worker;

@@ -6,6 +6,8 @@ import * as api from "./slim.js";
 
 const fetches = new Map();
 let nextFetch = 0;
+/** The event sets of the page's `loadEvents`, by id. */
+const sets = new Map();
 
 function plain(error) {
   if (error instanceof api.JobgraphError) return { ...error, message: error.message };
@@ -38,7 +40,21 @@ export function serve(post, listen) {
       };
     }
     try {
-      const value = await api[method](...args);
+      for (const { id: set, text } of message.define ?? []) sets.set(set, api.loadEvents(text));
+      let value;
+      if (method === "loadEvents") value = sets.get(args[0]).length;
+      else if (method === "freeEvents") {
+        sets.get(args[0])?.free();
+        sets.delete(args[0]);
+        value = null;
+      } else {
+        if (method === "runJob" && args[1]?.jobgraphEventSet !== undefined) {
+          const set = sets.get(args[1].jobgraphEventSet);
+          if (!set) throw new api.JobgraphError({ code: "UNEXPECTED", prefix: "Unexpected error", message: "Unexpected error: the worker does not hold the event set of this call (please report this)" });
+          args[1] = set;
+        }
+        value = await api[method](...args);
+      }
       post({ type: "result", id, ok: true, value });
     } catch (error) {
       post({ type: "result", id, ok: false, error: plain(error) });

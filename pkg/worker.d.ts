@@ -1,5 +1,20 @@
 import type { Edge, Job, JobGraph, Json, LogEvent, Problem, QueryTree, Resolution, ResolveOptions, Run, RunOptions, Template, TestInput, TestOptions } from "./index.js";
 
+/**
+ * Events read once into a worker resolver's worker (its `loadEvents`), for many of its runs.
+ * The resolver keeps their text too: a worker that replaces a failed one (a time-out, a trap)
+ * reads them again before the first call that needs them. `free()` releases them, in the worker
+ * too; a run on a freed set fails with `INVALID_ARGUMENT`.
+ */
+export interface WorkerEventSet {
+  /** How many events the set holds. */
+  readonly length: number;
+  /** Whether `free()` was called. */
+  readonly freed: boolean;
+  /** Releases the events (idempotent). */
+  free(): void;
+}
+
 export interface WorkerResolverOptions {
   /** Wall-clock limit of one call, ms (default 5000). Past it the worker is terminated and replaced, and the call fails with a `JobgraphError` of code `TIMEOUT`. */
   timeoutMs?: number;
@@ -18,7 +33,10 @@ export interface WorkerResolverOptions {
  */
 export interface WorkerResolver {
   resolve<T extends Job | JobGraph>(job: T, options?: ResolveOptions): Promise<Resolution<T>>;
-  runJob(job: Job | JobGraph, events?: LogEvent[], options?: RunOptions): Promise<Run>;
+  /** Runs a job on events, or on a set of this resolver's `loadEvents` (not sent again). */
+  runJob(job: Job | JobGraph, events?: LogEvent[] | WorkerEventSet, options?: RunOptions): Promise<Run>;
+  /** Reads events once in the worker (as `loadEvents` of the package): `INVALID_EVENTS` names the line. */
+  loadEvents(events: string | LogEvent[]): Promise<WorkerEventSet>;
   checkQuery(query: string): Promise<QueryTree>;
   matchQuery(query: string, events: LogEvent[]): Promise<boolean[]>;
   testTemplate(template: Template, input?: TestInput, options?: TestOptions): Promise<JobGraph>;

@@ -2,6 +2,9 @@
 // file), the job run on them after every resolution with the package's `runJob`, the counts
 // drawn on the diagram (counts.js), and a side panel with the events of the clicked vertex.
 //
+// The events are read once, when they change, into the package's `EventSet` (`loadEvents`):
+// a keystroke re-runs the stages on them without reading 1 000 events again.
+//
 // The run takes the graph job mode has just resolved (its `createResolver()`, with the page's
 // limits): it has no template operation left, so `runJob` runs no script, only the stages, and
 // the counts are those of the diagram on screen.
@@ -10,7 +13,10 @@ import { countsOf, drawCounts } from "./counts.js";
 
 const SAMPLE = "../events/sample.ndjson";
 const SAMPLE_LABEL = "built-in sample";
-/** Events kept per vertex for the side panel (counts are always exact). */
+/**
+ * Events kept for the side panel (counts are always exact), for the vertex it shows only
+ * (`keepVertices`): the others' would be serialized on every run for nothing.
+ */
 const KEEP = 50;
 /** A live preview re-runs on every keystroke: more events than this are refused. */
 const MAX_EVENTS = 10_000;
@@ -92,7 +98,10 @@ export function createDataPanel(page, { getModel, onClose }) {
     sideClose: $("#vertex-data-close"),
   };
   const state = {
-    events: [],
+    /** The events, read into the module (`pkg.loadEvents`); null before the first. */
+    set: null,
+    /** How many events `set` holds. */
+    count: 0,
     source: "",
     /** Increases when the events change. */
     version: 0,
@@ -121,35 +130,63 @@ export function createDataPanel(page, { getModel, onClose }) {
 
   /** Takes new events from `text`; on an error, shows it and keeps the previous events. */
   function accept(text, source, { run = true } = {}) {
-    let parsed;
+    let set;
     try {
-      parsed = parseEvents(text);
-      if (parsed.events.length > MAX_EVENTS) throw new Error(`${format(parsed.events.length)} events: the live preview runs on ${format(MAX_EVENTS)} at most`);
-      // The package reads the events as the run will: a field of the wrong type is named.
-      if (parsed.events.length) pkg.matchQuery("*", parsed.events);
+      set = readEvents(text);
+      if (set.length > MAX_EVENTS) {
+        set.free();
+        throw new Error(`${format(set.length)} events: the live preview runs on ${format(MAX_EVENTS)} at most`);
+      }
     } catch (error) {
-      const message = String(error.message ?? error).replace(/^Invalid events: event (\d+): /, (_, n) =>
-        parsed?.lines ? `line ${parsed.lines[n - 1]}: ` : `item ${n} of the array: `);
-      showEventsError(message);
+      showEventsError(String(error.message ?? error));
       return false;
     }
-    state.events = parsed.events;
+    // A run still in flight on the old set fails and is dropped (`refresh` keeps the last one only).
+    state.set?.free();
+    state.set = set;
+    state.count = set.length;
+    // How many sets were read (tests check that typing in a query reads none).
+    dom.panel.dataset.eventSets = String(Number(dom.panel.dataset.eventSets ?? 0) + 1);
     state.source = source;
     state.version++;
     dom.error.hidden = true;
     dom.text.classList.remove("invalid");
     dom.text.removeAttribute("aria-invalid");
-    dom.summary.textContent = `${plural(state.events.length, "event")} · ${source}`;
+    dom.summary.textContent = `${plural(state.count, "event")} · ${source}`;
     if (run) refresh(performance.now());
     return true;
   }
 
+  /**
+   * The events of `text`, read by the package as the run reads them (an `EventSet`); an error
+   * names the line (NDJSON) or the item of the array.
+   */
+  function readEvents(text) {
+    try {
+      return pkg.loadEvents(text);
+    } catch (error) {
+      if (error?.code !== "INVALID_EVENTS") throw error;
+      const place = /^Invalid events: (line|event) (\d+): /.exec(error.message);
+      // Text that is not JSON: the page's own reading says it as the browser's JSON.parse does.
+      let own = null;
+      try {
+        parseEvents(text);
+      } catch (syntax) {
+        own = syntax.message;
+      }
+      if (own && (!place || own.startsWith(`line ${place[2]}:`))) throw new Error(own);
+      if (!place) throw error;
+      const rest = error.message.slice(place[0].length);
+      throw new Error(place[1] === "line" ? `line ${place[2]}: ${rest}` : `item ${place[2]} of the array: ${rest}`);
+    }
+  }
+
   function showEventsError(message) {
-    dom.error.textContent = `${message[0].toUpperCase()}${message.slice(1)}. Keeping the previous ${plural(state.events.length, "event")}.`;
+    dom.error.textContent = `${message[0].toUpperCase()}${message.slice(1)}. Keeping the previous ${plural(state.count, "event")}.`;
     dom.error.hidden = false;
     dom.text.classList.add("invalid");
     dom.text.setAttribute("aria-invalid", "true");
-    dom.summary.textContent = `${plural(state.events.length, "event")} · ${state.source || "none yet"} (the text below has an error)`;
+    dom.summary.textContent = `${plural(state.count, "event")} · ${state.source || "none yet"} (the text below has an error)`;
   }
 
   /** The counts of the last run, for a diagram being drawn (null when it failed). */
@@ -164,12 +201,13 @@ export function createDataPanel(page, { getModel, onClose }) {
     if (!model || document.documentElement.dataset.mode !== "job") return;
     const seq = ++state.seq;
     const renderSeq = ui.diagram.dataset.renderSeq;
-    const key = `${state.version}\u0000${JSON.stringify(model.graph)}`;
+    const key = `${state.version}\u0000${state.selected}\u0000${JSON.stringify(model.graph)}`;
     const started = performance.now();
     if (state.last?.key !== key) {
-      const next = { key, run: null, counts: null, error: null, events: state.events.length };
+      const next = { key, run: null, counts: null, error: null, events: state.count };
       try {
-        next.run = await pkg.runJob(model.graph, state.events, { keep: KEEP, runTimeoutMs: RUN_TIMEOUT_MS });
+        const keepVertices = state.selected ? [state.selected] : [];
+        next.run = await pkg.runJob(model.graph, state.set ?? [], { keep: KEEP, keepVertices, runTimeoutMs: RUN_TIMEOUT_MS });
         next.counts = countsOf(next.run);
       } catch (error) {
         next.error = error;
@@ -186,10 +224,13 @@ export function createDataPanel(page, { getModel, onClose }) {
       countsSeq: renderSeq,
       runSeq,
       runMs: (drawn - started).toFixed(2),
+      runJobMs: state.last.ms.toFixed(2),
       countsMs: (drawn - inputAt).toFixed(2),
     });
     showRunStatus();
     renderSide();
+    // Counts and stage outputs (the status line, the side panel's events) all updated.
+    ui.diagram.dataset.outputsMs = (performance.now() - inputAt).toFixed(2);
     // And to the next frame painted (with the side panel).
     requestAnimationFrame(() => {
       const channel = new MessageChannel();
@@ -219,10 +260,16 @@ export function createDataPanel(page, { getModel, onClose }) {
       el("span", { class: "hint-inline", text: " · click a vertex for its events" }));
   }
 
-  /** Shows the events of vertex `name` in the side panel (null closes it). */
+  /**
+   * Shows the events of vertex `name` in the side panel (null closes it): the run keeps the
+   * events of the selected vertex only, so another vertex runs the job again (a few ms). The
+   * diagram calls this on every redraw with the same vertex: that only re-renders the panel.
+   */
   function select(name) {
+    const changed = (name ?? null) !== state.selected;
     state.selected = name ?? null;
-    renderSide();
+    if (changed && state.selected && getModel() && document.documentElement.dataset.mode === "job") refresh();
+    else renderSide();
   }
 
   function renderSide() {

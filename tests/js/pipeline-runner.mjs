@@ -25,12 +25,23 @@ export function queryOutcomes(api, files) {
   return out;
 }
 
-/** Every pipeline case: `{sinks, vertices, edges}` or `{error}`. */
-export async function pipelineOutcomes(api, cases) {
+/**
+ * Every pipeline case: `{sinks, vertices, edges}` or `{error}`. With `eventSet`, the events are
+ * read first into an EventSet (`api.loadEvents` of the array: a bad event is `event N`, as a run
+ * on the array says), and the run takes the set.
+ */
+export async function pipelineOutcomes(api, cases, { eventSet = false } = {}) {
   const out = {};
   for (const c of cases) {
     try {
-      const run = await api.runJob(c.graph, c.events ?? [], { tables: c.tables ?? {} });
+      let events = c.events ?? [];
+      if (eventSet) events = api.loadEvents(events);
+      let run;
+      try {
+        run = await api.runJob(c.graph, events, { tables: c.tables ?? {} });
+      } finally {
+        if (eventSet) events.free();
+      }
       const vertices = {};
       for (const v of run.vertices) vertices[v.name] = { in: v.eventsIn, out: v.eventsOut, dropped: v.eventsDropped, notes: v.notes ?? [] };
       const edges = {};

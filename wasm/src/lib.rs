@@ -37,7 +37,7 @@ use wasm_bindgen::prelude::*;
 
 use convert::{RawError, from_js, json_out, parse_json, to_js};
 pub use edges::{format_edge_js, parse_edge_js};
-pub use pipeline::{check_query, match_query_json, run_pipeline_json};
+pub use pipeline::{EventSet, check_query, match_query_json, run_pipeline_json, run_pipeline_on};
 use source::{Source, source_of};
 
 /// Options of `resolve`, as the wrapper passes them.

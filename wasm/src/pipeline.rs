@@ -1,9 +1,11 @@
 //! Queries and runs of job graphs on events (`jobgraph_core::pipeline`) for JavaScript: the
-//! same results as natively, documents crossing as JSON text.
+//! same results as natively, documents crossing as JSON text. Events that many runs share are
+//! read once into an [`EventSet`] kept in the module (a live preview re-runs on every keystroke:
+//! reading 1 000 events costs more than running the stages on them).
 
 use jobgraph_core::JobGraph;
 use jobgraph_core::pipeline::{
-    LogEvent, Pipeline, Query, QueryError, RunError, RunInput, RunOptions,
+    LogEvent, Pipeline, Query, QueryError, RunError, RunInput, RunOptions, read_events,
 };
 use serde::Deserialize;
 use serde_json::Value;
@@ -97,6 +99,67 @@ struct Options {
     max_events: Option<usize>,
     max_handled: Option<usize>,
     timeout_ms: Option<u64>,
+    /// The vertices whose events the record keeps (`output`, `dropped`); the others' lists
+    /// are left empty (counts stay exact). Absent: every vertex.
+    keep_vertices: Option<Vec<String>>,
+}
+
+impl Options {
+    fn run_options(&self) -> RunOptions {
+        let defaults = RunOptions::default();
+        RunOptions {
+            keep: self.keep.unwrap_or(defaults.keep),
+            max_events: self.max_events.unwrap_or(defaults.max_events),
+            max_handled: self.max_handled.unwrap_or(defaults.max_handled),
+            timeout_ms: self.timeout_ms.unwrap_or(defaults.timeout_ms),
+        }
+    }
+}
+
+fn graph_of(text: &str) -> Result<JobGraph, JsValue> {
+    JobGraph::from_value(parse_json(text, "graph")?).map_err(|e| {
+        RawError::new(
+            "INVALID_JOB_GRAPH",
+            "Invalid job graph",
+            format!("Invalid job graph: {e}"),
+        )
+        .into_js()
+    })
+}
+
+/// Reads `{events?, tables?}` (JSON text) into `input`; `events` only when `with_events`.
+fn read_input(text: &str, input: &mut RunInput, with_events: bool) -> Result<(), JsValue> {
+    if let Value::Object(mut map) = parse_json::<Value>(text, "input")? {
+        if with_events && let Some(events) = map.remove("events") {
+            input.events = events_of(events, "event")?;
+        }
+        if let Some(Value::Object(tables)) = map.remove("tables") {
+            for (table, events) in tables {
+                let what = format!("table {table} event");
+                input.tables.insert(table, events_of(events, &what)?);
+            }
+        }
+    }
+    Ok(())
+}
+
+fn run(graph: &str, input: RunInput, options: JsValue) -> Result<JsValue, JsValue> {
+    let options = from_js::<Options>(options, "options")?;
+    let graph = graph_of(graph)?;
+    let pipeline = Pipeline::compile(&graph).map_err(|e| run_error(&e))?;
+    let mut run = pipeline
+        .run(input, &options.run_options())
+        .map_err(|e| run_error(&e))?;
+    // Kept events that nobody will look at are not sent (a live preview shows one vertex's).
+    if let Some(names) = &options.keep_vertices {
+        for vertex in &mut run.vertices {
+            if !names.contains(&vertex.name) {
+                vertex.output.clear();
+                vertex.dropped.clear();
+            }
+        }
+    }
+    to_js(&run)
 }
 
 /// Runs a resolved graph (JSON text) on `{events, tables}` (JSON text): the run's record.
@@ -106,38 +169,51 @@ pub fn run_pipeline_json(
     input: String,
     options: JsValue,
 ) -> Result<JsValue, JsValue> {
-    let options: Options = from_js(options, "options")?;
-    let defaults = RunOptions::default();
-    let options = RunOptions {
-        keep: options.keep.unwrap_or(defaults.keep),
-        max_events: options.max_events.unwrap_or(defaults.max_events),
-        max_handled: options.max_handled.unwrap_or(defaults.max_handled),
-        timeout_ms: options.timeout_ms.unwrap_or(defaults.timeout_ms),
-    };
-    let graph = JobGraph::from_value(parse_json(&graph, "graph")?).map_err(|e| {
-        RawError::new(
-            "INVALID_JOB_GRAPH",
-            "Invalid job graph",
-            format!("Invalid job graph: {e}"),
-        )
-        .into_js()
-    })?;
-    let input: Value = parse_json(&input, "input")?;
     let mut run_input = RunInput::default();
-    if let Value::Object(mut map) = input {
-        if let Some(events) = map.remove("events") {
-            run_input.events = events_of(events, "event")?;
-        }
-        if let Some(Value::Object(tables)) = map.remove("tables") {
-            for (table, events) in tables {
-                let what = format!("table {table} event");
-                run_input.tables.insert(table, events_of(events, &what)?);
-            }
-        }
+    read_input(&input, &mut run_input, true)?;
+    run(&graph, run_input, options)
+}
+
+/// Events read once and kept in this module instance (the npm package's `loadEvents`), so
+/// that many runs (`runPipelineOn`) share them without reading them again.
+#[wasm_bindgen]
+pub struct EventSet {
+    events: Vec<LogEvent>,
+}
+
+#[wasm_bindgen]
+impl EventSet {
+    /// Reads events from NDJSON (one per line, blank lines skipped) or a JSON array, as the
+    /// CLI reads them: the first problem is an `INVALID_EVENTS` error naming its line (NDJSON)
+    /// or its position in the array (`event 3`).
+    #[wasm_bindgen(constructor)]
+    pub fn new(text: String) -> Result<EventSet, JsValue> {
+        let events = read_events(&text).map_err(|e| {
+            RawError::new("INVALID_EVENTS", "Invalid events", e.to_string()).into_js()
+        })?;
+        Ok(EventSet { events })
     }
-    let pipeline = Pipeline::compile(&graph).map_err(|e| run_error(&e))?;
-    let run = pipeline
-        .run(run_input, &options)
-        .map_err(|e| run_error(&e))?;
-    to_js(&run)
+
+    /// How many events the set holds.
+    #[wasm_bindgen(getter)]
+    pub fn length(&self) -> usize {
+        self.events.len()
+    }
+}
+
+/// As `runPipelineJson`, with the input events of `events` (kept, not consumed) and the
+/// `{tables?}` of `input` (JSON text; an `events` field there is ignored).
+#[wasm_bindgen(js_name = runPipelineOn)]
+pub fn run_pipeline_on(
+    graph: String,
+    events: &EventSet,
+    input: String,
+    options: JsValue,
+) -> Result<JsValue, JsValue> {
+    let mut run_input = RunInput {
+        events: events.events.clone(),
+        ..RunInput::default()
+    };
+    read_input(&input, &mut run_input, false)?;
+    run(&graph, run_input, options)
 }

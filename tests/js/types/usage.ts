@@ -1,6 +1,6 @@
 // Compiled with `tsc --noEmit --strict` in scripts/test.sh: the package's types are precise
 // enough for real use, and wrong use is rejected (the @ts-expect-error lines must stay errors).
-import { JobgraphError, checkQuery, matchQuery, runJob, createResolver, formatEdge, parseEdge, resolve, testTemplate, validateInputs, validateJobGraph } from "jobgraph";
+import { EventSet, JobgraphError, checkQuery, loadEvents, matchQuery, runJob, createResolver, formatEdge, parseEdge, resolve, testTemplate, validateInputs, validateJobGraph } from "jobgraph";
 import type { CacheStats, Job, JobGraph, Problem, Resolver, Template } from "jobgraph";
 import { createWorkerResolver } from "jobgraph/worker";
 import * as slim from "jobgraph/slim";
@@ -78,7 +78,22 @@ async function main(): Promise<void> {
   const kind: string = checkQuery("a OR b").kind;
   // @ts-expect-error: events are objects, not strings
   matchQuery("x", ["line"]);
-  console.log(counts, sinkEvents, matched, kind);
+  // Events read once, run many times.
+  const set: EventSet = loadEvents('{"id": "e1", "message": "disk full"}\n');
+  const fromArray = loadEvents([{ id: "e2" }]);
+  const again = await runJob(job, set, { keep: 0, keepVertices: ["out"] });
+  const size: number = set.length + fromArray.length + again.edges.length;
+  set.free();
+  const gone: boolean = set.freed;
+  // @ts-expect-error: loadEvents reads text or events, not numbers
+  loadEvents(42);
+  // @ts-expect-error: only loadEvents makes sets
+  new EventSet();
+  const setWorker = await createSlimWorkerResolver();
+  const workerSet = await setWorker.loadEvents("{}\n");
+  const workerRun = await setWorker.runJob(job, workerSet);
+  workerSet.free();
+  console.log(counts, sinkEvents, matched, kind, size, gone, workerRun.vertices.length, workerSet.length);
 }
 
 void main();
