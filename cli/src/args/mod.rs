@@ -117,7 +117,7 @@ pub enum Command {
     /// (quiet with -q).
     #[command(
         name = "job:run",
-        after_help = "Examples:\n  jobgraph job:run examples/jobs/errors-to-vendor.json --events examples/events/sample.ndjson -t examples/templates\n  jobgraph job:run job.json --events - --sink archive < events.ndjson > out.ndjson"
+        after_help = "Examples:\n  jobgraph job:run examples/jobs/errors-to-vendor.json --events examples/events/sample.ndjson -t examples/templates\n  jobgraph job:run job.json --events - --sink archive < events.ndjson > out.ndjson\n  jobgraph job:run job.json --events logs.ndjson --remote   # templates from the service"
     )]
     JobRun(JobRunArgs),
     /// Preview every stage of a job on sample events: resolved in draft mode, each vertex's

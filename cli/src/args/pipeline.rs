@@ -29,8 +29,12 @@ pub struct JobRunArgs {
     #[arg(long, value_name = "FILE")]
     pub events: PathBuf,
     /// Folder of templates for the job's template operations.
-    #[arg(long, short = 't', value_name = "DIR")]
+    #[arg(long, short = 't', value_name = "DIR", conflicts_with = "remote")]
     pub templates: Option<PathBuf>,
+    /// Resolve the job's template operations with the service's templates (its configured
+    /// API and credentials; scripts still run here, as `resolve` does). The run is local.
+    #[arg(long)]
+    pub remote: bool,
     /// The sink whose events to print, when the job has several.
     #[arg(long, value_name = "NAME")]
     pub sink: Option<String>,
@@ -51,8 +55,12 @@ pub struct JobDraftArgs {
     #[arg(long, value_name = "FILE")]
     pub sample_logs: PathBuf,
     /// Folder of templates for the job's template operations.
-    #[arg(long, short = 't', value_name = "DIR")]
+    #[arg(long, short = 't', value_name = "DIR", conflicts_with = "remote")]
     pub templates: Option<PathBuf>,
+    /// Resolve the job's template operations with the service's templates (its configured
+    /// API and credentials; scripts still run here, as `resolve` does). The run is local.
+    #[arg(long)]
+    pub remote: bool,
     /// Events shown per stage (counts are always complete).
     #[arg(long, value_name = "N", default_value_t = 20)]
     pub keep: usize,

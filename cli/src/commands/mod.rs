@@ -35,8 +35,8 @@ pub fn run(cli: Cli, matches: &clap::ArgMatches) -> Result<(), Failure> {
         }
         Command::Resolve(args) => resolve::run(args, &global, matches),
         Command::TemplateTest(args) => template_test::run(args, &global, matches),
-        Command::JobRun(args) => pipeline::run(args, &global),
-        Command::JobDraft(args) => pipeline::draft(args, &global),
+        Command::JobRun(args) => pipeline::run(args, &global, matches),
+        Command::JobDraft(args) => pipeline::draft(args, &global, matches),
         Command::QueryCheck(args) => pipeline::check(args, &global),
         Command::Config(command) => config::run(command, &global, matches),
         Command::Job(command) => jobs::run(command, &global, matches),

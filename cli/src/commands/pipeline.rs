@@ -11,12 +11,14 @@ use jobgraph_core::pipeline::{
 };
 use jobgraph_core::{JobGraph, Provenance};
 use jobgraph_sdk::DirectorySource;
+use jobgraph_sdk::client::RemoteSource;
 use serde_json::{Value, json};
 
 use crate::args::{Common, Format, Global, JobDraftArgs, JobRunArgs, QueryCheckArgs, RunLimits};
 use crate::failure::Failure;
 use crate::input::{io_reason, read_json};
 use crate::output::{Shape, emit, emit_bytes, emit_pieces, render, style};
+use crate::session::Session;
 use crate::term::Ui;
 
 /// Reads FILE (`-`: stdin) as text.
@@ -40,12 +42,33 @@ fn events_from(path: &Path) -> Result<Vec<LogEvent>, Failure> {
     read_events(&text).map_err(|e| Failure::usage(format!("{}: {e}", path.display())))
 }
 
+/// Where a job's templates come from.
+enum Templates<'a> {
+    /// `--templates DIR`.
+    Folder(&'a Path),
+    /// `--remote`: the service's.
+    Remote(&'a clap::ArgMatches),
+    /// Neither: a job with template operations is an error.
+    None,
+}
+
+impl<'a> Templates<'a> {
+    fn of(folder: Option<&'a Path>, remote: bool, matches: &'a clap::ArgMatches) -> Self {
+        match (folder, remote) {
+            (Some(folder), _) => Templates::Folder(folder),
+            (None, true) => Templates::Remote(matches),
+            (None, false) => Templates::None,
+        }
+    }
+}
+
 /// The job's graph, resolved with `templates` when it has template operations.
 fn resolved_graph(
     job: Value,
-    templates: Option<&Path>,
+    templates: Templates,
     common: &Common,
     draft: bool,
+    global: &Global,
 ) -> Result<(JobGraph, IndexMap<String, Provenance>), Failure> {
     let graph_of = |document: Value| -> Result<JobGraph, Failure> {
         let graph = match document {
@@ -60,16 +83,37 @@ fn resolved_graph(
     if !graph.vertices.iter().any(|v| v.is_template_operation()) {
         return Ok((graph, IndexMap::new()));
     }
-    let Some(templates) = templates else {
-        return Err(Failure::usage(
-            "the job has template operations: give --templates DIR to resolve them here first (or run a resolved job: jobgraph resolve … -o resolved.json)",
-        ));
+    let resolved = match templates {
+        Templates::Folder(folder) => {
+            let source =
+                DirectorySource::open(folder).map_err(|e| Failure::usage(e.to_string()))?;
+            let resolver = common.resolver(source, draft, common.user(None))?;
+            resolver
+                .resolve_document_blocking(&job)
+                .map_err(|e| Failure::failed(e.to_string()))?
+        }
+        Templates::Remote(matches) => {
+            let session = Session::open(global, matches)?;
+            // A token first: a wrong secret or an unreachable service is reported as such.
+            session
+                .runtime
+                .block_on(session.client.token())
+                .map_err(|e| session.failure(e))?;
+            let source = RemoteSource::new(session.client.clone());
+            let user = common.user(Some(session.client.client_id()));
+            let resolver = common.resolver(&source, draft, user)?;
+            let ui = Ui::new(global, false);
+            session
+                .runtime
+                .block_on(ui.spin("resolving", resolver.resolve_document(&job)))
+                .map_err(|e| Failure::failed(e.to_string()))?
+        }
+        Templates::None => {
+            return Err(Failure::usage(
+                "the job has template operations: give --templates DIR to resolve them with local templates, or --remote to use the service's (or run a resolved job: jobgraph resolve … -o resolved.json)",
+            ));
+        }
     };
-    let source = DirectorySource::open(templates).map_err(|e| Failure::usage(e.to_string()))?;
-    let resolver = common.resolver(source, draft, common.user(None))?;
-    let resolved = resolver
-        .resolve_document_blocking(&job)
-        .map_err(|e| Failure::failed(e.to_string()))?;
     Ok((graph_of(resolved.document)?, resolved.provenance))
 }
 
@@ -97,10 +141,11 @@ fn report_not_simulated(vertices: &[VertexRun], ui: &Ui) {
 }
 
 /// `job:run`: the events that reach the sink, as NDJSON.
-pub fn run(args: JobRunArgs, global: &Global) -> Result<(), Failure> {
+pub fn run(args: JobRunArgs, global: &Global, matches: &clap::ArgMatches) -> Result<(), Failure> {
     let ui = Ui::new(global, false);
     let job = read_json(&args.job_file)?;
-    let (graph, _) = resolved_graph(job, args.templates.as_deref(), &args.common, false)?;
+    let templates = Templates::of(args.templates.as_deref(), args.remote, matches);
+    let (graph, _) = resolved_graph(job, templates, &args.common, false, global)?;
     let pipeline = compile(&graph)?;
     let sinks = pipeline.sinks();
     let sink = match (&args.sink, sinks.as_slice()) {
@@ -242,10 +287,15 @@ fn run_whole(
 }
 
 /// `job:draft`: every stage's events, grouped by template operation.
-pub fn draft(args: JobDraftArgs, global: &Global) -> Result<(), Failure> {
+pub fn draft(
+    args: JobDraftArgs,
+    global: &Global,
+    matches: &clap::ArgMatches,
+) -> Result<(), Failure> {
     let ui = Ui::new(global, false);
     let job = read_json(&args.job_file)?;
-    let (graph, provenance) = resolved_graph(job, args.templates.as_deref(), &args.common, true)?;
+    let templates = Templates::of(args.templates.as_deref(), args.remote, matches);
+    let (graph, provenance) = resolved_graph(job, templates, &args.common, true, global)?;
     let pipeline = compile(&graph)?;
     let events = events_from(&args.sample_logs)?;
     let run = pipeline

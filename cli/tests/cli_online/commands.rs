@@ -219,6 +219,49 @@ fn every_command_against_the_service() {
         .ok()
         .json();
     assert_eq!(local["jobGraph"], resolved["jobGraph"]);
+    // job:run --remote: the service's templates, the run here; the same events as a run of
+    // the job resolved beforehand.
+    let events = work.path().join("events.ndjson");
+    std::fs::write(
+        &events,
+        "{\"id\":\"1\",\"tags\":{\"level\":[\"warn\"]}}\n{\"id\":\"2\",\"tags\":{\"level\":[\"info\"]}}\n{\"id\":\"3\",\"tags\":{\"level\":[\"warn\"]}}\n",
+    )
+    .unwrap();
+    let resolved_file = work.path().join("resolved.json");
+    std::fs::write(&resolved_file, local.to_string()).unwrap();
+    let events_arg = events.to_str().unwrap();
+    let remote_run = home.run(
+        &[
+            "job:run",
+            job_arg,
+            "--events",
+            events_arg,
+            "--remote",
+            "--sandbox",
+            "in-process",
+            "-q",
+        ],
+        &env,
+    );
+    let local_run = home.run(
+        &[
+            "job:run",
+            resolved_file.to_str().unwrap(),
+            "--events",
+            events_arg,
+            "-q",
+        ],
+        &[],
+    );
+    assert_eq!(remote_run.ok().stdout, local_run.ok().stdout);
+    assert_eq!(
+        remote_run.stdout.lines().count(),
+        2,
+        "{}",
+        remote_run.stdout
+    );
+    let r = home.run(&["job:run", job_arg, "--events", events_arg], &[]);
+    assert!(r.fails(2).contains("--remote"), "{}", r.stderr);
     // job:update from the saved file, conditional and with rollback.
     let updated = home
         .run(
