@@ -11,7 +11,7 @@
 //! source address and client id have budget left (`throttle`); `docs/api.md` ("Token endpoint:
 //! throttling") states the policy.
 
-use std::net::{IpAddr, SocketAddr};
+use std::net::SocketAddr;
 use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
@@ -33,7 +33,7 @@ use super::hash_pool::PoolError;
 use super::ids::{now_ms, random_token};
 use super::state::AppState;
 use super::store::{ClientRecord, TokenRecord};
-use super::throttle::Refusal;
+use super::throttle::{shown, shown_address, throttled};
 use super::token_cache::sha256;
 
 /// Why a secret could not be hashed.
@@ -371,26 +371,28 @@ pub async fn issue_token(
         .filter(|s| !s.is_empty())
         .ok_or_else(no_client)?;
     let secret = form.client_secret.ok_or_else(no_client)?;
-    // Budgets first: a refused request costs no database read and no hash.
-    state
-        .throttle
-        .admit(&client_id, address)
-        .map_err(|refusal| throttled(refusal, &client_id, address))?;
+    // Budgets first: a refused request costs no database read and no hash; its answer waits
+    // `refusalDelayMs` (a timer), which keeps a flood of refused requests to a trickle.
+    let delay = Duration::from_millis(state.config.token_throttle.refusal_delay_ms);
+    if let Err(refusal) = state.throttle.admit(&client_id, address) {
+        tokio::time::sleep(delay).await;
+        return Err(throttled(refusal, &client_id, address));
+    }
     let client = state.store.client(client_id.clone()).await?;
     let hash = client.as_ref().map(|c| c.secret_hash.clone());
-    let matches = state
-        .secrets
-        .verify(secret, hash)
-        .await
-        .map_err(|e| match e {
-            PoolError::Busy => ApiError::SlowDown {
+    let matches = match state.secrets.verify(secret, hash).await {
+        Ok(matches) => matches,
+        Err(PoolError::Busy) => {
+            tokio::time::sleep(delay).await;
+            return Err(ApiError::SlowDown {
                 description:
                     "the service is verifying too many client secrets right now: retry after 1 s"
                         .into(),
                 retry_after: 1,
-            },
-            PoolError::Gone => ApiError::Internal(e.to_string()),
-        })?;
+            });
+        }
+        Err(e @ PoolError::Gone) => return Err(ApiError::Internal(e.to_string())),
+    };
     let Some(ClientRecord { organization, .. }) = client.filter(|_| matches) else {
         tracing::warn!(
             target: "jobgraph::auth",
@@ -432,41 +434,6 @@ pub async fn issue_token(
             scope: "service",
         }),
     ))
-}
-
-/// At most 64 characters of a client id for the log (it is the caller's text; `?` escapes it).
-fn shown(client_id: &str) -> &str {
-    client_id
-        .char_indices()
-        .nth(64)
-        .map_or(client_id, |(end, _)| &client_id[..end])
-}
-
-fn shown_address(address: Option<IpAddr>) -> String {
-    address.map_or_else(|| "unknown".to_owned(), |a| a.to_string())
-}
-
-/// The 429 of a request over a budget (logged without the secret).
-fn throttled(refusal: Refusal, client_id: &str, address: Option<IpAddr>) -> ApiError {
-    let seconds = |wait: Duration| wait.as_secs() + u64::from(wait.subsec_nanos() > 0);
-    let (what, wait) = match refusal {
-        Refusal::Address(wait) => ("from this address", wait),
-        Refusal::Client(wait) => ("for this client id from new addresses", wait),
-    };
-    let retry_after = seconds(wait).max(1);
-    tracing::debug!(
-        target: "jobgraph::auth",
-        client_id = ?shown(client_id),
-        address = %shown_address(address),
-        retry_after,
-        "token request throttled {what}"
-    );
-    ApiError::SlowDown {
-        description: format!(
-            "too many token requests {what}: retry after {retry_after} s (RFC 6749 §10.10; see the service's docs/api.md)"
-        ),
-        retry_after,
-    }
 }
 
 #[cfg(test)]

@@ -16,6 +16,7 @@ use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter};
 use lru::LruCache;
 use serde::Deserialize;
 
+use super::error::ApiError;
 use super::token_cache::sha256;
 
 /// Settings of the token endpoint's throttling (`tokenThrottle` in the config file).
@@ -37,6 +38,10 @@ pub struct TokenThrottleConfig {
     pub hash_threads: Option<usize>,
     /// Verifications that may wait for a thread; one more is a 429. Default 16.
     pub hash_queue: usize,
+    /// Milliseconds a refused request (a 429 of this endpoint) waits before it is answered, so
+    /// that a guesser's connections send a few requests a second, not thousands: costs the
+    /// service a timer, no thread. Default 1000.
+    pub refusal_delay_ms: u64,
     /// Addresses of the reverse proxies in front of the service: for a request from one of
     /// them, the client's address is the last `X-Forwarded-For` entry that is not one of them.
     /// Default none (the peer's address, whatever the header says).
@@ -52,6 +57,7 @@ impl Default for TokenThrottleConfig {
             client_period_ms: 3000,
             hash_threads: None,
             hash_queue: 16,
+            refusal_delay_ms: 1000,
             trusted_proxies: Vec::new(),
         }
     }
@@ -257,6 +263,41 @@ impl TokenThrottle {
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
             .put((client_key(client_id), address_key(address)), ());
+    }
+}
+
+/// At most 64 characters of a client id for the log (it is the caller's text; `?` escapes it).
+pub(crate) fn shown(client_id: &str) -> &str {
+    client_id
+        .char_indices()
+        .nth(64)
+        .map_or(client_id, |(end, _)| &client_id[..end])
+}
+
+pub(crate) fn shown_address(address: Option<IpAddr>) -> String {
+    address.map_or_else(|| "unknown".to_owned(), |a| a.to_string())
+}
+
+/// The 429 of a request over a budget (logged without the secret).
+pub(crate) fn throttled(refusal: Refusal, client_id: &str, address: Option<IpAddr>) -> ApiError {
+    let seconds = |wait: Duration| wait.as_secs() + u64::from(wait.subsec_nanos() > 0);
+    let (what, wait) = match refusal {
+        Refusal::Address(wait) => ("from this address", wait),
+        Refusal::Client(wait) => ("for this client id from new addresses", wait),
+    };
+    let retry_after = seconds(wait).max(1);
+    tracing::debug!(
+        target: "jobgraph::auth",
+        client_id = ?shown(client_id),
+        address = %shown_address(address),
+        retry_after,
+        "token request throttled {what}"
+    );
+    ApiError::SlowDown {
+        description: format!(
+            "too many token requests {what}: retry after {retry_after} s (RFC 6749 §10.10; see the service's docs/api.md)"
+        ),
+        retry_after,
     }
 }
 
