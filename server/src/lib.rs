@@ -25,7 +25,9 @@
 //! let sandbox = ProcessSandbox::start(ProcessConfig::current_exe()?);
 //! let state = AppState::new(Arc::new(store), Arc::new(sandbox), ServiceConfig::default());
 //! let listener = tokio::net::TcpListener::bind("127.0.0.1:8080").await?;
-//! axum::serve(listener, router(state)).await?;
+//! // With the peer's address, the token endpoint keeps a budget per address (docs/api.md).
+//! let app = router(state).into_make_service_with_connect_info::<std::net::SocketAddr>();
+//! axum::serve(listener, app).await?;
 //! # Ok(()) }
 //! ```
 
