@@ -21,7 +21,8 @@ if [ -z "${NO_BUILD:-}" ]; then
   nice -n 10 cargo build -q "${flag[@]}" -p jobgraph-cli --bin jobgraph
   nice -n 10 cargo build -q "${flag[@]}" -p jobgraph-load
 fi
-BIN="target/$PROFILE/jobgraph"
+# BIN=path runs another build of the server (e.g. one of the code before a change).
+BIN="${BIN:-target/$PROFILE/jobgraph}"
 LOAD="target/$PROFILE/jobgraph-load"
 WORK="$(mktemp -d)"
 SERVER=""
@@ -50,7 +51,7 @@ reads() { "$LOAD" --addr "$ADDR" --connections 4 --seconds "$1" --header "$AUTH"
 echo "== $(nproc) cores, $PROFILE build; load $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "-- quiet: reads, then a correct token request from 127.0.0.2"
 reads 5
-echo "token (127.0.0.2): $(good_token 127.0.0.2)"
+for _ in 1 2 3 4 5; do echo "token (127.0.0.2): $(good_token 127.0.0.2)"; sleep 0.5; done
 
 # $1: label, $2: the flood's body ({n}: a number new in every request).
 flood() {
@@ -63,8 +64,8 @@ flood() {
   local read_seconds=$((SECONDS_PER_RUN - 3))
   reads "$read_seconds" &
   local reads_pid=$!
-  for _ in 1 2 3; do
-    sleep 1.5
+  for _ in 1 2 3 4 5; do
+    sleep 0.8
     echo "token (127.0.0.2, the client's address): $(good_token 127.0.0.2)"
   done
   echo "token (127.0.0.3, a new address): $(good_token 127.0.0.3)"
