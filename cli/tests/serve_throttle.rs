@@ -49,7 +49,10 @@ fn token_request(from: &str, id: &str, secret: &str) -> Response {
     .to_string();
     let mut headers = vec![("Content-Type".to_owned(), "application/json".to_owned())];
     if !from.is_empty() {
-        headers.push(("X-Forwarded-For".to_owned(), format!("198.51.100.9, {from}")));
+        headers.push((
+            "X-Forwarded-For".to_owned(),
+            format!("198.51.100.9, {from}"),
+        ));
     }
     request(
         server().addr,
@@ -149,7 +152,10 @@ fn failures_are_logged_without_the_secret() {
         assert_eq!(r.status, 401, "{}", r.body);
         assert!(!r.body.contains(secret));
     }
-    assert_eq!(token_request("10.4.0.3", "erin", "erin-secret-5").status, 200);
+    assert_eq!(
+        token_request("10.4.0.3", "erin", "erin-secret-5").status,
+        200
+    );
     let s = server();
     assert_eq!(
         s.wait_log_lines(&["token refused", "client_id=\"erin\"", "10.4.0.1"], 1),
@@ -187,7 +193,10 @@ fn a_standard_oauth2_client_reads_the_429() {
 
     let from = "10.6.0.1";
     for n in 0..ADDRESS_BURST {
-        assert_eq!(token_request(from, &format!("oauth-{n}"), "guess").status, 401);
+        assert_eq!(
+            token_request(from, &format!("oauth-{n}"), "guess").status,
+            401
+        );
     }
     let transport = |req: oauth2::HttpRequest| -> Result<oauth2::HttpResponse, std::io::Error> {
         let path = req.uri().path_and_query().map_or("/", |p| p.as_str());
@@ -222,7 +231,10 @@ fn a_standard_oauth2_client_reads_the_429() {
                 e.error(),
                 &BasicErrorResponseType::Extension("slow_down".into())
             );
-            assert!(e.error_description().is_some_and(|d| d.contains("retry after")));
+            assert!(
+                e.error_description()
+                    .is_some_and(|d| d.contains("retry after"))
+            );
         }
         other => panic!("expected an RFC 6749 error answer, got {other:?}"),
     }
