@@ -53,22 +53,25 @@ echo "-- quiet: reads, then a correct token request from 127.0.0.2"
 reads 5
 for _ in 1 2 3 4 5; do echo "token (127.0.0.2): $(good_token 127.0.0.2)"; sleep 0.5; done
 
+# Seconds since $1 (a `date +%s.%N`), one decimal: a request sent after the flood's end does
+# not count as measured under it.
+since() { echo "$(date +%s.%N) - $1" | bc | xargs printf '%.1f'; }
 # $1: label, $2: the flood's body ({n}: a number new in every request).
 flood() {
   printf '%s' "$2" > "$WORK/wrong.json"
   echo "-- flood: $1, 64 connections, ${SECONDS_PER_RUN} s"
   "$LOAD" --addr "$ADDR" --connections 64 --seconds "$SECONDS_PER_RUN" --method POST \
     --path /oauth/token --body-file "$WORK/wrong.json" > "$WORK/flood" &
-  local flood_pid=$!
+  local flood_pid=$! start=$(date +%s.%N)
   sleep 1
   local read_seconds=$((SECONDS_PER_RUN - 3))
   reads "$read_seconds" &
   local reads_pid=$!
   for _ in 1 2 3 4 5; do
     sleep 0.8
-    echo "token (127.0.0.2, the client's address): $(good_token 127.0.0.2)"
+    echo "token (127.0.0.2, the client's address) at +$(since "$start") s: $(good_token 127.0.0.2)"
   done
-  echo "token (127.0.0.3, a new address): $(good_token 127.0.0.3)"
+  echo "token (127.0.0.3, a new address) at +$(since "$start") s: $(good_token 127.0.0.3)"
   wait "$reads_pid"
   wait "$flood_pid"
   echo "flood: $(cat "$WORK/flood")"
