@@ -42,10 +42,70 @@ pub struct TokenThrottleConfig {
     /// that a guesser's connections send a few requests a second, not thousands: costs the
     /// service a timer, no thread. Default 1000.
     pub refusal_delay_ms: u64,
-    /// Addresses of the reverse proxies in front of the service: for a request from one of
+    /// Addresses or networks (`10.0.0.2`, `10.0.0.0/8`, `fd00::/8`) of the reverse proxies in
+    /// front of the service: for a request from one of
     /// them, the client's address is the last `X-Forwarded-For` entry that is not one of them.
     /// Default none (the peer's address, whatever the header says).
-    pub trusted_proxies: Vec<IpAddr>,
+    pub trusted_proxies: Vec<Network>,
+}
+
+/// An address or a network (`ADDRESS/PREFIX`), as `trustedProxies` lists them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Network {
+    address: IpAddr,
+    prefix: u8,
+}
+
+impl Network {
+    /// Whether `ip` is in the network (IPv4-mapped IPv6 addresses as IPv4).
+    pub fn contains(&self, ip: IpAddr) -> bool {
+        let bits = |ip: IpAddr| match ip.to_canonical() {
+            IpAddr::V4(v4) => (u128::from(u32::from(v4)) << 96, 32),
+            IpAddr::V6(v6) => (u128::from(v6), 128),
+        };
+        let ((net, net_len), (other, other_len)) = (bits(self.address), bits(ip));
+        let prefix = u32::from(self.prefix);
+        let mask = u128::MAX.checked_shl(128 - prefix).unwrap_or(0);
+        net_len == other_len && net & mask == other & mask
+    }
+}
+
+impl std::str::FromStr for Network {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<Self, String> {
+        let invalid = || {
+            format!(
+                "{text:?} is not an address or a network (e.g. \"10.0.0.2\", \"10.0.0.0/8\", \"fd00::/8\")"
+            )
+        };
+        let (address, prefix) = text
+            .split_once('/')
+            .map_or((text, None), |(a, p)| (a, Some(p)));
+        let address = address
+            .trim()
+            .parse::<IpAddr>()
+            .map_err(|_| invalid())?
+            .to_canonical();
+        let max = if address.is_ipv4() { 32 } else { 128 };
+        let prefix = match prefix {
+            None => max,
+            Some(p) => p
+                .trim()
+                .parse::<u8>()
+                .ok()
+                .filter(|p| *p <= max)
+                .ok_or_else(invalid)?,
+        };
+        Ok(Network { address, prefix })
+    }
+}
+
+impl<'de> Deserialize<'de> for Network {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let text = String::deserialize(deserializer)?;
+        text.parse().map_err(serde::de::Error::custom)
+    }
 }
 
 impl Default for TokenThrottleConfig {
@@ -183,7 +243,7 @@ pub(crate) struct TokenThrottle {
     addresses: Budget<AddressKey>,
     clients: Budget<ClientKey>,
     trusted: Mutex<LruCache<(ClientKey, AddressKey), ()>>,
-    proxies: Vec<IpAddr>,
+    proxies: Vec<Network>,
 }
 
 impl TokenThrottle {
@@ -202,11 +262,7 @@ impl TokenThrottle {
             trusted: Mutex::new(LruCache::new(
                 NonZeroUsize::new(MAX_TRUSTED).unwrap_or(NonZeroUsize::MIN),
             )),
-            proxies: config
-                .trusted_proxies
-                .iter()
-                .map(|a| a.to_canonical())
-                .collect(),
+            proxies: config.trusted_proxies.clone(),
         }
     }
 
@@ -218,7 +274,8 @@ impl TokenThrottle {
         headers: &HeaderMap,
     ) -> Option<IpAddr> {
         let peer = peer?.ip().to_canonical();
-        if !self.proxies.contains(&peer) {
+        let is_proxy = |ip: IpAddr| self.proxies.iter().any(|n| n.contains(ip));
+        if !is_proxy(peer) {
             return Some(peer);
         }
         let forwarded = headers
@@ -230,7 +287,7 @@ impl TokenThrottle {
             .collect::<Vec<_>>();
         for entry in forwarded.iter().rev() {
             match entry.parse::<IpAddr>() {
-                Ok(ip) if self.proxies.contains(&ip.to_canonical()) => continue,
+                Ok(ip) if is_proxy(ip) => continue,
                 Ok(ip) => return Some(ip.to_canonical()),
                 // Not an address: the proxy's view ends here; count the proxy itself.
                 Err(_) => return Some(peer),
@@ -373,14 +430,41 @@ mod tests {
     }
 
     #[test]
+    fn networks() {
+        let net = |t: &str| t.parse::<Network>().unwrap();
+        let addr = |t: &str| t.parse::<IpAddr>().unwrap();
+        assert!(net("10.0.0.0/8").contains(addr("10.200.1.1")));
+        assert!(!net("10.0.0.0/8").contains(addr("11.0.0.1")));
+        assert!(net("10.0.0.0/8").contains(addr("::ffff:10.0.0.1")));
+        assert!(net("10.0.0.2").contains(addr("10.0.0.2")));
+        assert!(!net("10.0.0.2").contains(addr("10.0.0.3")));
+        assert!(net("fd00::/8").contains(addr("fd12::1")));
+        assert!(!net("fd00::/8").contains(addr("10.0.0.1")));
+        assert!(net("0.0.0.0/0").contains(addr("1.2.3.4")));
+        assert!(!net("0.0.0.0/0").contains(addr("::1")));
+        for bad in ["10.0.0.0/33", "nope", "10.0.0.0/x", "fd00::/129"] {
+            assert!(bad.parse::<Network>().is_err(), "{bad}");
+        }
+        let config: TokenThrottleConfig =
+            serde_json::from_str(r#"{"trustedProxies": ["10.0.0.0/8"]}"#).unwrap();
+        assert_eq!(config.trusted_proxies, vec![net("10.0.0.0/8")]);
+        assert!(
+            serde_json::from_str::<TokenThrottleConfig>(r#"{"trustedProxies": ["x"]}"#).is_err()
+        );
+    }
+
+    #[test]
     fn forwarded_for_is_read_only_from_trusted_proxies() {
         let proxy: IpAddr = "10.1.1.1".parse().unwrap_or(IpAddr::from([0, 0, 0, 0]));
         let t = TokenThrottle::new(&TokenThrottleConfig {
-            trusted_proxies: vec![proxy],
+            trusted_proxies: vec!["10.1.0.0/16".parse().unwrap()],
             ..TokenThrottleConfig::default()
         });
         let mut headers = HeaderMap::new();
-        headers.insert("x-forwarded-for", "6.6.6.6, 203.0.113.7".parse().unwrap());
+        headers.insert(
+            "x-forwarded-for",
+            "6.6.6.6, 203.0.113.7, 10.1.2.3".parse().unwrap(),
+        );
         let from = |ip: IpAddr, headers: &HeaderMap| {
             t.client_address(Some(SocketAddr::new(ip, 4000)), headers)
         };
