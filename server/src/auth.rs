@@ -374,13 +374,16 @@ pub async fn issue_token(
     // Budgets first: a refused request costs no database read and no hash; its answer waits
     // `refusalDelayMs` (a timer), which keeps a flood of refused requests to a trickle.
     let delay = Duration::from_millis(state.config.token_throttle.refusal_delay_ms);
-    if let Err(refusal) = state.throttle.admit(&client_id, address) {
-        tokio::time::sleep(delay).await;
-        return Err(throttled(refusal, &client_id, address));
-    }
+    let lane = match state.throttle.admit(&client_id, address) {
+        Ok(lane) => lane,
+        Err(refusal) => {
+            tokio::time::sleep(delay).await;
+            return Err(throttled(refusal, &client_id, address));
+        }
+    };
     let client = state.store.client(client_id.clone()).await?;
     let hash = client.as_ref().map(|c| c.secret_hash.clone());
-    let matches = match state.secrets.verify(secret, hash).await {
+    let matches = match state.secrets.verify(lane, secret, hash).await {
         Ok(matches) => matches,
         Err(PoolError::Busy) => {
             tokio::time::sleep(delay).await;

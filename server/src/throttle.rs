@@ -17,6 +17,7 @@ use lru::LruCache;
 use serde::Deserialize;
 
 use super::error::ApiError;
+use super::hash_pool::Lane;
 use super::token_cache::sha256;
 
 /// Settings of the token endpoint's throttling (`tokenThrottle` in the config file).
@@ -298,7 +299,8 @@ impl TokenThrottle {
 
     /// Whether a verification of `client_id`'s secret from `address` may start: takes one from
     /// the address's budget, then (unless the pair got a token before) from the client id's.
-    pub(crate) fn admit(&self, client_id: &str, address: Option<IpAddr>) -> Result<(), Refusal> {
+    /// Says in which queue the verification waits.
+    pub(crate) fn admit(&self, client_id: &str, address: Option<IpAddr>) -> Result<Lane, Refusal> {
         let address = address_key(address);
         self.addresses.take(address).map_err(Refusal::Address)?;
         let client = client_key(client_id);
@@ -308,10 +310,11 @@ impl TokenThrottle {
             .unwrap_or_else(PoisonError::into_inner)
             .get(&(client, address))
             .is_some();
-        if !trusted {
-            self.clients.take(client).map_err(Refusal::Client)?;
+        if trusted {
+            return Ok(Lane::Known);
         }
-        Ok(())
+        self.clients.take(client).map_err(Refusal::Client)?;
+        Ok(Lane::Other)
     }
 
     /// Remembers that `client_id` got a token from `address`.
@@ -380,19 +383,19 @@ mod tests {
     fn an_address_runs_out_whatever_the_client_id() {
         let t = TokenThrottle::new(&config(3, 100));
         for id in ["a", "b", "c"] {
-            assert_eq!(t.admit(id, ip("10.0.0.1")), Ok(()));
+            assert_eq!(t.admit(id, ip("10.0.0.1")), Ok(Lane::Other));
         }
         assert!(matches!(
             t.admit("d", ip("10.0.0.1")),
             Err(Refusal::Address(wait)) if wait > Duration::from_secs(3000)
         ));
-        assert_eq!(t.admit("d", ip("10.0.0.2")), Ok(()));
+        assert_eq!(t.admit("d", ip("10.0.0.2")), Ok(Lane::Other));
         // An IPv6 /64 is one address; the next /64 is another.
-        assert_eq!(t.admit("a", ip("2001:db8::1")), Ok(()));
-        assert_eq!(t.admit("a", ip("2001:db8::2")), Ok(()));
-        assert_eq!(t.admit("a", ip("2001:db8::3")), Ok(()));
+        assert_eq!(t.admit("a", ip("2001:db8::1")), Ok(Lane::Other));
+        assert_eq!(t.admit("a", ip("2001:db8::2")), Ok(Lane::Other));
+        assert_eq!(t.admit("a", ip("2001:db8::3")), Ok(Lane::Other));
         assert!(t.admit("a", ip("2001:db8::ffff")).is_err());
-        assert_eq!(t.admit("a", ip("2001:db8:0:1::1")), Ok(()));
+        assert_eq!(t.admit("a", ip("2001:db8:0:1::1")), Ok(Lane::Other));
         // An IPv4-mapped IPv6 address is the IPv4 address.
         assert!(t.admit("a", ip("::ffff:10.0.0.1")).is_err());
     }
@@ -401,15 +404,15 @@ mod tests {
     fn a_client_id_runs_out_except_where_it_got_a_token() {
         let t = TokenThrottle::new(&config(100, 2));
         t.succeeded("alice", ip("10.0.0.9"));
-        assert_eq!(t.admit("alice", ip("10.0.0.1")), Ok(()));
-        assert_eq!(t.admit("alice", ip("10.0.0.2")), Ok(()));
+        assert_eq!(t.admit("alice", ip("10.0.0.1")), Ok(Lane::Other));
+        assert_eq!(t.admit("alice", ip("10.0.0.2")), Ok(Lane::Other));
         assert!(matches!(
             t.admit("alice", ip("10.0.0.3")),
             Err(Refusal::Client(_))
         ));
         // Where alice got a token before, she still may; other ids are not affected.
-        assert_eq!(t.admit("alice", ip("10.0.0.9")), Ok(()));
-        assert_eq!(t.admit("bob", ip("10.0.0.3")), Ok(()));
+        assert_eq!(t.admit("alice", ip("10.0.0.9")), Ok(Lane::Known));
+        assert_eq!(t.admit("bob", ip("10.0.0.3")), Ok(Lane::Other));
     }
 
     #[test]
