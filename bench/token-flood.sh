@@ -28,8 +28,15 @@ WORK="$(mktemp -d)"
 SERVER=""
 trap '[ -n "$SERVER" ] && kill "$SERVER" 2>/dev/null; wait 2>/dev/null || true; rm -rf "$WORK"' EXIT
 
+# 127.0.0.1 is a trusted proxy, so that the third flood can come from many addresses
+# (X-Forwarded-For); a request from it without the header is keyed by 127.0.0.1 itself.
+CONFIG=()
+if grep -q trustedProxies "$BIN"; then
+  echo '{"tokenThrottle": {"trustedProxies": ["127.0.0.1"]}}' > "$WORK/config.json"
+  CONFIG=(--config "$WORK/config.json")
+fi
 "$BIN" serve --addr 127.0.0.1:0 --data "$WORK/data" --client bench:bench-secret:bench \
-  > "$WORK/out" 2> "$WORK/log" &
+  "${CONFIG[@]}" > "$WORK/out" 2> "$WORK/log" &
 SERVER=$!
 until grep -q '^ready$' "$WORK/out"; do sleep 0.05; done
 ADDR="$(sed -n 's/^listening on http:\/\/\([^ ]*\).*/\1/p' "$WORK/out")"
@@ -56,12 +63,13 @@ for _ in 1 2 3 4 5; do echo "token (127.0.0.2): $(good_token 127.0.0.2)"; sleep 
 # Seconds since $1 (a `date +%s.%N`), one decimal: a request sent after the flood's end does
 # not count as measured under it.
 since() { echo "$(date +%s.%N) - $1" | bc | xargs printf '%.1f'; }
-# $1: label, $2: the flood's body ({n}: a number new in every request).
+# $1: label, $2: the flood's body ({n}: a number new in every request), $3...: more
+# jobgraph-load arguments.
 flood() {
   printf '%s' "$2" > "$WORK/wrong.json"
   echo "-- flood: $1, 64 connections, ${SECONDS_PER_RUN} s"
   "$LOAD" --addr "$ADDR" --connections 64 --seconds "$SECONDS_PER_RUN" --method POST \
-    --path /oauth/token --body-file "$WORK/wrong.json" > "$WORK/flood" &
+    --path /oauth/token --body-file "$WORK/wrong.json" "${@:3}" > "$WORK/flood" &
   local flood_pid=$! start=$(date +%s.%N)
   sleep 1
   local read_seconds=$((SECONDS_PER_RUN - 3))
@@ -82,5 +90,10 @@ flood "wrong secrets for the real client id" \
   '{"client_id":"bench","client_secret":"wrong-{n}","grant_type":"client_credentials"}'
 flood "unknown client ids" \
   '{"client_id":"guess-{n}","client_secret":"wrong-{n}","grant_type":"client_credentials"}'
+if [ ${#CONFIG[@]} -gt 0 ]; then
+  flood "unknown client ids, each request from a new address (X-Forwarded-For: 10.x.y.z)" \
+    '{"client_id":"guess-{n}","client_secret":"wrong-{n}","grant_type":"client_credentials"}' \
+    --header 'X-Forwarded-For: {ip}'
+fi
 echo "-- after: a correct token request from 127.0.0.2: $(good_token 127.0.0.2)"
 echo "server log: $(grep -c 'path=/oauth/token' "$WORK/log") token requests logged, $(grep -c -i 'bench-secret\|wrong-' "$WORK/log" || true) lines naming a secret"
