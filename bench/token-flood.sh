@@ -38,7 +38,7 @@ fi
 "$BIN" serve --addr 127.0.0.1:0 --data "$WORK/data" --client bench:bench-secret:bench \
   "${CONFIG[@]}" > "$WORK/out" 2> "$WORK/log" &
 SERVER=$!
-until grep -q '^ready$' "$WORK/out"; do sleep 0.05; done
+until grep -q "^ready$" "$WORK/out" 2>/dev/null; do sleep 0.05; done
 ADDR="$(sed -n 's/^listening on http:\/\/\([^ ]*\).*/\1/p' "$WORK/out")"
 BASE="http://$ADDR"
 GOOD='{"client_id":"bench","client_secret":"bench-secret","audience":"service","grant_type":"client_credentials"}'
