@@ -251,3 +251,76 @@ fn the_429_is_in_the_openapi_document() {
     );
     assert!(response["headers"]["Retry-After"].is_object(), "{response}");
 }
+
+/// A server with one verification thread and queues of one, for the busy test alone (its
+/// guesses would make the other tests' verifications busy).
+fn busy_server() -> &'static Server {
+    static SERVER: OnceLock<Server> = OnceLock::new();
+    SERVER.get_or_init(|| {
+        Server::start_with_config(
+            &json!({"tokenThrottle": {
+                "hashThreads": 1, "hashQueue": 1, "refusalDelayMs": 20,
+                "trustedProxies": ["127.0.0.0/8"]
+            }}),
+            &["--client", "grace:grace-secret-7:acme"],
+        )
+    })
+}
+
+/// Guesses from many addresses (each within its budgets) fill the verification queue: some
+/// are refused as busy (429), while a client verifying from where it got a token before has a
+/// queue of its own and still gets its token.
+#[test]
+fn a_known_client_gets_its_token_while_guesses_fill_the_queue() {
+    let s = busy_server();
+    let send = |from: String, id: String, secret: String| {
+        let body = json!({"client_id": id, "client_secret": secret,
+                          "grant_type": "client_credentials"})
+        .to_string();
+        let headers = vec![
+            ("Content-Type".to_owned(), "application/json".to_owned()),
+            ("X-Forwarded-For".to_owned(), from),
+        ];
+        request(
+            s.addr,
+            "POST",
+            "/oauth/token",
+            &headers,
+            Some(body.as_bytes()),
+        )
+    };
+    let known = || send("10.9.9.9".into(), "grace".into(), "grace-secret-7".into());
+    assert_eq!(known().status, 200);
+    let mut busy_seen = false;
+    for round in 0..5 {
+        let (guesses, mine) = std::thread::scope(|scope| {
+            let guesses: Vec<_> = (0..12)
+                .map(|n| {
+                    let from = format!("10.{round}.1.{n}");
+                    scope.spawn(move || send(from, format!("g-{round}-{n}"), "guess".into()))
+                })
+                .collect();
+            let mine = known();
+            let guesses: Vec<Response> = guesses.into_iter().map(|g| g.join().unwrap()).collect();
+            (guesses, mine)
+        });
+        assert_eq!(mine.status, 200, "round {round}: {}", mine.body);
+        for g in &guesses {
+            match g.status {
+                401 => {}
+                429 => {
+                    assert_throttled(g, "verifying too many client secrets");
+                    busy_seen = true;
+                }
+                other => panic!("round {round}: {other} {}", g.body),
+            }
+        }
+        if busy_seen {
+            break;
+        }
+    }
+    assert!(
+        busy_seen,
+        "12 concurrent guesses never filled a queue of one"
+    );
+}
