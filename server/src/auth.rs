@@ -6,14 +6,20 @@
 //! their SHA-256 only (a copy of the database lets no one call the API); the expiry is
 //! checked on every request; they survive restarts because they live in the store. A
 //! process-wide cache avoids a database read per request.
+//!
+//! Secrets are verified on a few threads of their own (`hash_pool`), after the request's
+//! source address and client id have budget left (`throttle`); `docs/api.md` ("Token endpoint:
+//! throttling") states the policy.
 
+use std::net::SocketAddr;
 use std::sync::{Arc, OnceLock};
+use std::time::Duration;
 
 use argon2::Argon2;
 use argon2::password_hash::phc::PasswordHash;
 use argon2::password_hash::{PasswordHasher, PasswordVerifier};
 use axum::Json;
-use axum::extract::{FromRequestParts, Request, State};
+use axum::extract::{ConnectInfo, FromRequestParts, Request, State};
 use axum::http::request::Parts;
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::IntoResponse;
@@ -23,9 +29,11 @@ use utoipa::ToSchema;
 
 use super::body::{is_json, media_type, read_bytes};
 use super::error::{ApiError, ErrorBody};
+use super::hash_pool::PoolError;
 use super::ids::{now_ms, random_token};
 use super::state::AppState;
 use super::store::{ClientRecord, TokenRecord};
+use super::throttle::{shown, shown_address, throttled};
 use super::token_cache::sha256;
 
 /// Why a secret could not be hashed.
@@ -51,8 +59,8 @@ pub fn verify_secret(secret: &str, hash: &str) -> bool {
 }
 
 /// A hash that matches no secret, verified for unknown clients so that an unknown id costs
-/// the same time as a wrong secret.
-fn decoy_hash() -> &'static str {
+/// the same time as a wrong secret (same Argon2id parameters as every stored hash).
+pub(crate) fn decoy_hash() -> &'static str {
     static DECOY: OnceLock<String> = OnceLock::new();
     DECOY.get_or_init(|| {
         let secret = random_token(32).unwrap_or_else(|_| "decoy".into());
@@ -305,6 +313,8 @@ fn decode_base64(text: &str) -> Option<Vec<u8>> {
         (status = 401, description = "`invalid_client`: no client credentials, unknown client or wrong secret", body = ErrorBody),
         (status = 413, description = "Body over the limit", body = ErrorBody),
         (status = 415, description = "Neither JSON nor form-encoded", body = ErrorBody),
+        (status = 429, description = "`slow_down`: the source address or the client id used its budget of secret verifications, or every verification thread is busy; retry after `Retry-After` seconds (docs/api.md, \"Token endpoint: throttling\")", body = ErrorBody,
+            headers(("Retry-After" = u64, description = "Seconds to wait before the next token request"))),
     )
 )]
 pub async fn issue_token(
@@ -312,6 +322,11 @@ pub async fn issue_token(
     request: Request,
 ) -> Result<impl IntoResponse, ApiError> {
     let headers = request.headers().clone();
+    let peer = request
+        .extensions()
+        .get::<ConnectInfo<SocketAddr>>()
+        .map(|info| info.0);
+    let address = state.throttle.client_address(peer, &headers);
     let org_slot = request.extensions().get::<RequestOrg>().cloned();
     let body = read_bytes(request, &state).await?;
     let mut form = parse_request(&headers, &body)?;
@@ -356,20 +371,45 @@ pub async fn issue_token(
         .filter(|s| !s.is_empty())
         .ok_or_else(no_client)?;
     let secret = form.client_secret.ok_or_else(no_client)?;
+    // Budgets first: a refused request costs no database read and no hash; its answer waits
+    // `refusalDelayMs` (a timer), which keeps a flood of refused requests to a trickle.
+    let delay = Duration::from_millis(state.config.token_throttle.refusal_delay_ms);
+    let lane = match state.throttle.admit(&client_id, address) {
+        Ok(lane) => lane,
+        Err(refusal) => {
+            tokio::time::sleep(delay).await;
+            return Err(throttled(refusal, &client_id, address));
+        }
+    };
     let client = state.store.client(client_id.clone()).await?;
-    let hash = client
-        .as_ref()
-        .map_or_else(|| decoy_hash().to_owned(), |c| c.secret_hash.clone());
-    let matches = tokio::task::spawn_blocking(move || verify_secret(&secret, &hash))
-        .await
-        .map_err(|e| ApiError::Internal(e.to_string()))?;
+    let hash = client.as_ref().map(|c| c.secret_hash.clone());
+    let matches = match state.secrets.verify(lane, secret, hash).await {
+        Ok(matches) => matches,
+        Err(PoolError::Busy) => {
+            tokio::time::sleep(delay).await;
+            return Err(ApiError::SlowDown {
+                description:
+                    "the service is verifying too many client secrets right now: retry after 1 s"
+                        .into(),
+                retry_after: 1,
+            });
+        }
+        Err(e @ PoolError::Gone) => return Err(ApiError::Internal(e.to_string())),
+    };
     let Some(ClientRecord { organization, .. }) = client.filter(|_| matches) else {
+        tracing::warn!(
+            target: "jobgraph::auth",
+            client_id = ?shown(&client_id),
+            address = %shown_address(address),
+            "token refused: unknown client or wrong secret"
+        );
         return Err(oauth(
             StatusCode::UNAUTHORIZED,
             "invalid_client",
             "unknown client or wrong secret",
         ));
     };
+    state.throttle.succeeded(&client_id, address);
     let token = random_token(32).map_err(|e| ApiError::Internal(e.to_string()))?;
     let ttl = state.config.token_ttl_seconds;
     let ttl_ms = i64::try_from(ttl.saturating_mul(1000)).unwrap_or(i64::MAX);

@@ -108,7 +108,7 @@ pub struct ServeOptions {
     /// request fails with 503 [default: 5000].
     pub database_timeout_ms: Option<u64>,
     /// A JSON settings file (see docs/api.md): `addr`, `data`, `clients`, `tokenTtlSeconds`,
-    /// `maxBodyBytes`, `maxConcurrentScripts`, `limits`, `maxOperations`, `workers`,
+    /// `maxBodyBytes`, `maxConcurrentScripts`, `limits`, `maxOperations`, `tokenThrottle`, `workers`,
     /// `synchronous`, `database`, `databasePoolSize`, `databaseTimeoutMs`. Flags win over the
     /// file.
     pub config: Option<PathBuf>,
@@ -205,6 +205,7 @@ const FILE_KEYS: &[&str] = &[
     "maxConcurrentScripts",
     "limits",
     "maxOperations",
+    "tokenThrottle",
 ];
 
 fn read_file(path: &Path) -> Result<FileConfig, ConfigError> {

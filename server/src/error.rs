@@ -64,6 +64,16 @@ pub enum ApiError {
     /// 415.
     #[error("{0}")]
     UnsupportedMediaType(String),
+    /// 429 from the token endpoint, with `Retry-After` (seconds) and the RFC 6749 error body
+    /// (`error: "slow_down"`): too many secret verifications asked of the source address or
+    /// for the client id, or every verification thread busy.
+    #[error("slow_down: {description}")]
+    SlowDown {
+        /// Why, and when to retry.
+        description: String,
+        /// Seconds to wait.
+        retry_after: u64,
+    },
     /// 429 with `Retry-After` (seconds).
     #[error("{message}")]
     TooManyRequests {
@@ -93,7 +103,9 @@ impl ApiError {
             ApiError::Conflict { .. } => StatusCode::CONFLICT,
             ApiError::TooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
             ApiError::UnsupportedMediaType(_) => StatusCode::UNSUPPORTED_MEDIA_TYPE,
-            ApiError::TooManyRequests { .. } => StatusCode::TOO_MANY_REQUESTS,
+            ApiError::TooManyRequests { .. } | ApiError::SlowDown { .. } => {
+                StatusCode::TOO_MANY_REQUESTS
+            }
             ApiError::Unavailable(_) => StatusCode::SERVICE_UNAVAILABLE,
             ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
@@ -117,6 +129,11 @@ impl ApiError {
                 code, description, ..
             } => {
                 body.error = (*code).to_owned();
+                body.message.clone_from(description);
+                body.error_description = Some(description.clone());
+            }
+            ApiError::SlowDown { description, .. } => {
+                "slow_down".clone_into(&mut body.error);
                 body.message.clone_from(description);
                 body.error_description = Some(description.clone());
             }
@@ -189,6 +206,11 @@ impl IntoResponse for ApiError {
             }
             ApiError::TooManyRequests { retry_after, .. } => {
                 headers.insert(header::RETRY_AFTER, HeaderValue::from(*retry_after));
+            }
+            ApiError::SlowDown { retry_after, .. } => {
+                headers.insert(header::RETRY_AFTER, HeaderValue::from(*retry_after));
+                headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+                headers.insert(header::PRAGMA, HeaderValue::from_static("no-cache"));
             }
             ApiError::Unavailable(_) => {
                 headers.insert(header::RETRY_AFTER, HeaderValue::from_static("1"));

@@ -25,7 +25,9 @@
 //! let sandbox = ProcessSandbox::start(ProcessConfig::current_exe()?);
 //! let state = AppState::new(Arc::new(store), Arc::new(sandbox), ServiceConfig::default());
 //! let listener = tokio::net::TcpListener::bind("127.0.0.1:8080").await?;
-//! axum::serve(listener, router(state)).await?;
+//! // With the peer's address, the token endpoint keeps a budget per address (docs/api.md).
+//! let app = router(state).into_make_service_with_connect_info::<std::net::SocketAddr>();
+//! axum::serve(listener, app).await?;
 //! # Ok(()) }
 //! ```
 
@@ -35,6 +37,7 @@ pub mod auth;
 mod body;
 pub mod config;
 pub mod error;
+mod hash_pool;
 pub mod ids;
 mod jobs;
 mod log;
@@ -46,6 +49,7 @@ mod scripts;
 mod state;
 pub mod store;
 mod templates;
+pub mod throttle;
 mod token_cache;
 mod validate;
 
@@ -55,3 +59,4 @@ pub use routes::{openapi, router};
 pub use run::{ServeError, serve};
 pub use state::{AppState, ServiceConfig};
 pub use store::{SqliteStore, Store, StoreError, Synchronous};
+pub use throttle::TokenThrottleConfig;

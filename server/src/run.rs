@@ -183,7 +183,9 @@ async fn run(settings: Settings) -> Result<(), ServeError> {
         let _ = writeln!(out, "ready");
         let _ = out.flush();
     }
-    axum::serve(listener, router(state))
+    // The peer's address reaches the handlers: the token endpoint's budget per address.
+    let app = router(state).into_make_service_with_connect_info::<std::net::SocketAddr>();
+    axum::serve(listener, app)
         .with_graceful_shutdown(shutdown_signal())
         .await
         .map_err(|e| failed("the server failed")(&e))?;

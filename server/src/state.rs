@@ -8,7 +8,9 @@ use serde::Deserialize;
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 
 use super::error::ApiError;
+use super::hash_pool::HashPool;
 use super::store::Store;
+use super::throttle::{TokenThrottle, TokenThrottleConfig};
 use super::token_cache::TokenCache;
 
 /// Settings of the service (the router's, not the listener's). JSON names are camelCase;
@@ -27,6 +29,8 @@ pub struct ServiceConfig {
     pub limits: Limits,
     /// Template operations one resolution may expand. Default 1000.
     pub max_operations: usize,
+    /// The token endpoint's budgets and secret-verification threads.
+    pub token_throttle: TokenThrottleConfig,
 }
 
 impl Default for ServiceConfig {
@@ -37,6 +41,7 @@ impl Default for ServiceConfig {
             max_concurrent_scripts: 32,
             limits: Limits::default(),
             max_operations: jobgraph_core::ResolveOptions::default().max_operations,
+            token_throttle: TokenThrottleConfig::default(),
         }
     }
 }
@@ -54,6 +59,10 @@ pub struct AppState {
     pub config: Arc<ServiceConfig>,
     /// Tokens already checked.
     pub(crate) tokens: TokenCache,
+    /// The token endpoint's budgets.
+    pub(crate) throttle: Arc<TokenThrottle>,
+    /// The threads that verify client secrets.
+    pub(crate) secrets: Arc<HashPool>,
     slots: ScriptSlots,
 }
 
@@ -66,9 +75,13 @@ impl std::fmt::Debug for AppState {
 }
 
 impl AppState {
-    /// State over a store and a sandbox.
+    /// State over a store and a sandbox. Starts the secret-verification threads
+    /// ([`TokenThrottleConfig::threads`]); they stop when the last clone is dropped.
     pub fn new(store: Arc<dyn Store>, sandbox: Arc<dyn Sandbox>, config: ServiceConfig) -> Self {
+        let throttle = &config.token_throttle;
         AppState {
+            throttle: Arc::new(TokenThrottle::new(throttle)),
+            secrets: Arc::new(HashPool::start(throttle.threads(), throttle.hash_queue)),
             store,
             sandbox,
             cache: ExecutionCache::new(CacheLimits::default()),

@@ -8,7 +8,9 @@
 //! ```
 //!
 //! In the body, `{n}` is replaced by a number unique to each request (so that a cache cannot
-//! answer repeated requests).
+//! answer repeated requests). In headers, `{n}` is replaced by that number too, and `{ip}` by
+//! an IPv4 address made of it (10.x.y.z: e.g. `--header 'X-Forwarded-For: {ip}'` for requests
+//! from many addresses through a trusted proxy).
 
 use std::collections::BTreeMap;
 use std::net::SocketAddr;
@@ -88,7 +90,11 @@ fn request_bytes(options: &Options, n: u64) -> Vec<u8> {
         options.method, options.path, options.addrs[0]
     );
     for header in &options.headers {
-        head.push_str(header);
+        let [_, b, c, d] = u32::try_from(n % (1 << 24)).unwrap_or(0).to_be_bytes();
+        let header = header
+            .replace("{n}", &n.to_string())
+            .replace("{ip}", &format!("10.{b}.{c}.{d}"));
+        head.push_str(&header);
         head.push_str("\r\n");
     }
     let body = options
