@@ -61,14 +61,9 @@ pub async fn sync(
     JsonBody(body): JsonBody,
 ) -> Result<Response, ApiError> {
     let map = object(&body, "the body")?;
-    let execution = map
-        .get("execution")
-        .and_then(Value::as_str)
-        .unwrap_or("SYNCHRONOUS");
-    let processing = map
-        .get("processing")
-        .and_then(Value::as_str)
-        .unwrap_or("BATCH");
+    // `execution` and `processing` are required on creation (the interface document), here too.
+    let execution = required_string(map, "", "execution")?;
+    let processing = required_string(map, "", "processing")?;
     if execution != "SYNCHRONOUS" || processing != "BATCH" {
         return Err(ApiError::BadRequest(format!(
             "POST /v1/jobs/sync runs SYNCHRONOUS BATCH jobs; this one is {execution} {processing}: streaming and asynchronous jobs are stored with POST /v1/jobs/async and not run"

@@ -121,3 +121,23 @@ fn a_bad_query_or_event_is_a_400_before_anything_runs() {
         r.body
     );
 }
+
+#[test]
+fn execution_and_processing_are_required_and_must_be_synchronous_batch() {
+    let token = alice();
+    let mut job = values_job("unused", "error", json!([{"message": "x"}]));
+    job.as_object_mut().unwrap().remove("processing");
+    let r = call("POST", "/v1/jobs/sync", Some(token), Some(&job));
+    assert_eq!(r.status, 400, "{}", r.body);
+    assert!(r.error().contains("`processing` is required"), "{}", r.body);
+    let mut job = values_job("unused", "error", json!([{"message": "x"}]));
+    job["processing"] = json!("STREAMING");
+    let r = call("POST", "/v1/jobs/sync", Some(token), Some(&job));
+    assert_eq!(r.status, 400, "{}", r.body);
+    assert!(
+        r.error()
+            .starts_with("POST /v1/jobs/sync runs SYNCHRONOUS BATCH jobs; this one is SYNCHRONOUS STREAMING"),
+        "{}",
+        r.body
+    );
+}
