@@ -97,6 +97,22 @@ fn an_answer_written_before_the_request_is_never_delivered() {
         Ok(output) => assert_eq!(output.value, json!({"vertices": [], "edges": []})),
         Err(_) => assert!(failure_message(&result).contains("answered twice")),
     }
+    // The next request: the pool saw the extra line before sending it (a new worker answers)
+    // or took it as the answer (its id is not the request's: that request fails, the worker is
+    // ended). Never is the forged line delivered.
+    let (next, next_stats) = run(&pool, "org", "({vertices: [], edges: [], genuine: 6 * 7})");
+    match next {
+        Ok(output) => {
+            assert_eq!(output.value["genuine"], json!(42), "{}", output.value);
+            assert_ne!(next_stats.worker_pid, stats.worker_pid);
+        }
+        Err(_) => {
+            let message = failure_message(&next);
+            assert!(message.contains("another request's id"), "{message}");
+            assert_eq!(next_stats.worker_pid, stats.worker_pid);
+            assert!(next_stats.worker_replaced);
+        }
+    }
     genuine_after(&pool, stats.worker_pid);
     assert!(
         pool.pool_stats().retired > before.retired,

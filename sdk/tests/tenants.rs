@@ -126,8 +126,10 @@ fn a_flooding_organization_does_not_starve_another() {
                 let _ = send.send("flood");
             });
         }
-        // Queued behind the flood's first jobs.
-        while pool.last_stats().worker_pid == 0 {
+        // Queued behind the flood: most of its jobs are waiting.
+        let deadline = Instant::now() + Duration::from_secs(10);
+        while pool.pool_stats().waiting < 8 {
+            assert!(Instant::now() < deadline, "the flood never queued");
             std::thread::yield_now();
         }
         let started = Instant::now();

@@ -105,6 +105,8 @@ pub struct PoolStats {
     pub started: u64,
     /// Worker processes ended: killed at a limit, dead, broken, retired idle or for room.
     pub retired: u64,
+    /// Scripts waiting for a worker now.
+    pub waiting: usize,
 }
 
 /// The isolated [`Sandbox`]: a pool of worker processes.
@@ -167,6 +169,7 @@ impl ProcessSandbox {
         PoolStats {
             started: self.shared.started.load(Ordering::Relaxed),
             retired: self.shared.retired.load(Ordering::Relaxed),
+            waiting: lock(&self.shared.state).pending,
         }
     }
 

@@ -201,6 +201,12 @@ pub(super) fn dispatch(shared: &Shared) {
             let mut state = lock(&shared.state);
             let job = loop {
                 state.expire(Instant::now(), shared, &mut retired);
+                if !retired.is_empty() {
+                    drop(state);
+                    retire(shared, std::mem::take(&mut retired));
+                    state = lock(&shared.state);
+                    continue;
+                }
                 if let Some(job) = state.pop() {
                     break job;
                 }
