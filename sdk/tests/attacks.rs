@@ -51,7 +51,11 @@ fn attack(pool: &ProcessSandbox, name: &str) -> (ScriptResult, ExecutionStats) {
 fn genuine_after(pool: &ProcessSandbox, attacker: u32) {
     let (result, stats) = run(pool, "org", "({vertices: [], edges: [], genuine: 6 * 7})");
     let value = result.expect("the next request succeeds").value;
-    assert_eq!(value["genuine"], json!(42), "its own answer, not a forged one: {value}");
+    assert_eq!(
+        value["genuine"],
+        json!(42),
+        "its own answer, not a forged one: {value}"
+    );
     assert_ne!(stats.worker_pid, 0);
     assert_ne!(
         stats.worker_pid, attacker,
@@ -174,7 +178,10 @@ fn a_worker_cannot_raise_its_limits_and_they_are_closed() {
     assert_ne!(hard, "unlimited");
     assert_eq!(proc_limit(pid, "Max open files"), ("4".into(), "4".into()));
     assert_eq!(proc_limit(pid, "Max processes"), ("0".into(), "0".into()));
-    assert_eq!(proc_limit(pid, "Max core file size"), ("0".into(), "0".into()));
+    assert_eq!(
+        proc_limit(pid, "Max core file size"),
+        ("0".into(), "0".into())
+    );
 }
 
 #[test]

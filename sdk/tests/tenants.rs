@@ -35,14 +35,20 @@ fn run(pool: &ProcessSandbox, tenant: &str, source: &str, n: u64) -> (Value, Exe
         user: tenant,
     };
     let (result, stats) = pool.run_for_tenant_blocking(tenant, &input, &Limits::default());
-    let value = result.unwrap_or_else(|e| panic!("{tenant}'s script failed: {e:?}")).value;
+    let value = result
+        .unwrap_or_else(|e| panic!("{tenant}'s script failed: {e:?}"))
+        .value;
     (value, stats)
 }
 
 const ECHO: &str = "({vertices: [], edges: [], n: n, user: user.getName()})";
 
 /// Every (tenant → worker pids) of concurrent runs, each checked to answer its own input.
-fn concurrent(pool: &Arc<ProcessSandbox>, tenants: &[String], per_tenant: u64) -> BTreeMap<String, BTreeSet<u32>> {
+fn concurrent(
+    pool: &Arc<ProcessSandbox>,
+    tenants: &[String],
+    per_tenant: u64,
+) -> BTreeMap<String, BTreeSet<u32>> {
     let (send, receive) = channel();
     std::thread::scope(|scope| {
         for tenant in tenants {
@@ -97,7 +103,10 @@ fn more_organizations_than_kept_workers_still_never_share_one() {
     assert_eq!(pids.len(), 6);
     assert_disjoint(&pids);
     let stats = pool.pool_stats();
-    assert!(stats.retired > 0, "workers were retired for room: {stats:?}");
+    assert!(
+        stats.retired > 0,
+        "workers were retired for room: {stats:?}"
+    );
 }
 
 #[test]
@@ -107,7 +116,11 @@ fn one_organization_reuses_its_workers() {
     for n in 0..20 {
         pids.insert(run(&pool, "org", ECHO, n).1.worker_pid);
     }
-    assert_eq!(pids.len(), 1, "one warm worker served every script: {pids:?}");
+    assert_eq!(
+        pids.len(),
+        1,
+        "one warm worker served every script: {pids:?}"
+    );
 }
 
 #[test]

@@ -8,7 +8,8 @@
 //! ```
 //!
 //! In the body, `{n}` is replaced by a number unique to each request (so that a cache cannot
-//! answer repeated requests).
+//! answer repeated requests). `--connection-header 'K: V'`, repeated, gives connection `i` the
+//! `i mod count`-th of them (one organization's token per connection, for example).
 
 use std::collections::BTreeMap;
 use std::net::SocketAddr;
@@ -28,12 +29,14 @@ struct Options {
     method: String,
     path: String,
     headers: Vec<String>,
+    /// One of these per connection, round robin.
+    connection_headers: Vec<String>,
     body: Option<String>,
 }
 
 fn usage() -> String {
     "usage: jobgraph-load --addr HOST:PORT [--addr HOST:PORT]... [--connections 32] [--seconds 10] [--method GET] \
-     --path PATH [--header 'K: V']... [--body-file FILE]"
+     --path PATH [--header 'K: V']... [--connection-header 'K: V']... [--body-file FILE]"
         .into()
 }
 
@@ -46,6 +49,7 @@ fn parse() -> Result<Options, String> {
         method: "GET".into(),
         path: String::new(),
         headers: Vec::new(),
+        connection_headers: Vec::new(),
         body: None,
     };
     while let Some(flag) = args.next() {
@@ -65,6 +69,7 @@ fn parse() -> Result<Options, String> {
             "--method" => options.method = value()?,
             "--path" => options.path = value()?,
             "--header" => options.headers.push(value()?),
+            "--connection-header" => options.connection_headers.push(value()?),
             "--body-file" => {
                 let file = value()?;
                 options.body =
@@ -82,12 +87,14 @@ fn parse() -> Result<Options, String> {
     Ok(options)
 }
 
-fn request_bytes(options: &Options, n: u64) -> Vec<u8> {
+fn request_bytes(options: &Options, connection: usize, n: u64) -> Vec<u8> {
     let mut head = format!(
         "{} {} HTTP/1.1\r\nHost: {}\r\n",
         options.method, options.path, options.addrs[0]
     );
-    for header in &options.headers {
+    let own = (!options.connection_headers.is_empty())
+        .then(|| &options.connection_headers[connection % options.connection_headers.len()]);
+    for header in options.headers.iter().chain(own) {
         head.push_str(header);
         head.push_str("\r\n");
     }
@@ -185,7 +192,7 @@ async fn main() -> ExitCode {
                         }
                     }
                     let n = counter.fetch_add(1, Ordering::Relaxed);
-                    let request = request_bytes(&options, n);
+                    let request = request_bytes(&options, connection, n);
                     let sent = Instant::now();
                     let Some(s) = stream.as_mut() else { continue };
                     match exchange(s, &request).await {

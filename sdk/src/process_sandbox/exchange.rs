@@ -13,19 +13,20 @@ use super::worker::{Frame, Worker, death, infrastructure, limit};
 use super::{ExecutionStats, ProcessSandbox};
 use crate::sandbox_worker::{WorkerRequest, WorkerResponse, answer_bound};
 
-/// What became of a request given to a worker.
-pub(super) enum Exchange {
-    /// The worker had spoken out of turn or died while idle: it was ended, the request was not
-    /// sent and can go to another worker.
-    NotSent,
-    /// The request ran (or the worker was ended trying): the result, and the worker when it
-    /// may serve again.
-    Done {
-        result: ScriptResult,
-        stats: ExecutionStats,
-        worker: Option<Worker>,
-    },
+/// A request that ran (or whose worker was ended trying): the result, and the worker when it
+/// may serve again.
+pub(super) struct Done {
+    pub result: ScriptResult,
+    pub stats: ExecutionStats,
+    pub worker: Option<Worker>,
 }
+
+/// What became of a request given to a worker: `NotSent` when the worker had spoken out of
+/// turn or died while idle (it was ended; the request can go to another worker).
+pub(super) type Exchange = Result<Done, NotSent>;
+
+/// See [`Exchange`].
+pub(super) struct NotSent;
 
 /// A fresh, unpredictable request id.
 fn fresh_id() -> Result<u64, ScriptError> {
@@ -53,7 +54,7 @@ pub(super) fn exchange(mut worker: Worker, request: &ScriptRequest) -> Exchange 
         Err(TryRecvError::Empty) => {}
         _ => {
             drop(worker.end());
-            return Exchange::NotSent;
+            return Err(NotSent);
         }
     }
     let limits = &request.limits;
@@ -69,9 +70,7 @@ pub(super) fn exchange(mut worker: Worker, request: &ScriptRequest) -> Exchange 
         Err(e) => return done(Err(infrastructure(&e)), stats, Some(worker), started),
     };
     line.push('\n');
-    worker
-        .bound
-        .store(answer_bound(limits), Ordering::Release);
+    worker.bound.store(answer_bound(limits), Ordering::Release);
     let written = worker
         .stdin
         .write_all(line.as_bytes())
@@ -79,7 +78,7 @@ pub(super) fn exchange(mut worker: Worker, request: &ScriptRequest) -> Exchange 
     if written.is_err() {
         // It died while idle.
         drop(worker.end());
-        return Exchange::NotSent;
+        return Err(NotSent);
     }
     let deadline = started + ProcessSandbox::kill_after(limits.timeout_ms);
     let frame = worker
@@ -97,8 +96,7 @@ pub(super) fn exchange(mut worker: Worker, request: &ScriptRequest) -> Exchange 
                     stats.peak_bytes = response.peak_bytes;
                     worker.room = response.room_bytes;
                     // After a limit, the worker is not trusted with another script.
-                    let hit_limit =
-                        matches!(&response.result, Err(ScriptError::Failed(f)) if f.limit.is_some());
+                    let hit_limit = matches!(&response.result, Err(ScriptError::Failed(f)) if f.limit.is_some());
                     if !hit_limit {
                         stats.worker_replaced = false;
                         return done(response.result, stats, Some(worker), started);
@@ -130,9 +128,9 @@ fn done(
     started: Instant,
 ) -> Exchange {
     stats.elapsed = started.elapsed();
-    Exchange::Done {
+    Ok(Done {
         result,
         stats,
         worker,
-    }
+    })
 }

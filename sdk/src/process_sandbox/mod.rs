@@ -182,7 +182,8 @@ impl ProcessSandbox {
 
     /// Runs one script in a worker, blocking the calling thread until it answers or is killed.
     pub fn run_blocking(&self, input: &ScriptInput<'_>, limits: &Limits) -> ScriptResult {
-        self.run_measured(&TenantSandbox::library(), input, limits).0
+        self.run_measured(&TenantSandbox::library(), input, limits)
+            .0
     }
 
     /// Runs one script for `tenant` (see [`ProcessSandbox::for_tenant`]), blocking the calling
@@ -253,7 +254,12 @@ fn submit(
     answer
 }
 
-fn run_in<'a>(shared: &Arc<Shared>, tenant: &Tenant, input: ScriptInput<'a>, limits: &'a Limits) -> ScriptFuture<'a> {
+fn run_in<'a>(
+    shared: &Arc<Shared>,
+    tenant: &Tenant,
+    input: ScriptInput<'a>,
+    limits: &'a Limits,
+) -> ScriptFuture<'a> {
     let answer = submit(shared, tenant, &input, limits);
     Box::pin(async move {
         answer

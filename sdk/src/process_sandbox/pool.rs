@@ -12,7 +12,7 @@ use std::time::Instant;
 use futures_channel::oneshot;
 use jobgraph_core::{ScriptRequest, ScriptResult};
 
-use super::exchange::{Exchange, exchange};
+use super::exchange::{Done, exchange};
 use super::worker::{Worker, infrastructure};
 use super::{ExecutionStats, Shared, lock};
 use crate::sandbox_worker::{ADDRESS_SPACE_HEADROOM, ALLOCATION_SLACK};
@@ -101,11 +101,7 @@ impl State {
             .filter(|(_, k)| k.tenant.as_ref() == Some(&job.tenant) && fits(k))
             .max_by_key(|(_, k)| k.since)
             .map(|(i, _)| i);
-        let index = own.or_else(|| {
-            self.idle
-                .iter()
-                .position(|k| k.tenant.is_none() && fits(k))
-        })?;
+        let index = own.or_else(|| self.idle.iter().position(|k| k.tenant.is_none() && fits(k)))?;
         let kept = self.idle.swap_remove(index);
         if kept.tenant.is_none() {
             bind(&job.tenant, kept.worker.pid());
@@ -229,7 +225,11 @@ pub(super) fn dispatch(shared: &Shared) {
         };
         retire(shared, retired);
         let (result, stats, kept) = if job.reply.is_canceled() {
-            (Err(infrastructure(&"cancelled")), ExecutionStats::default(), worker)
+            (
+                Err(infrastructure(&"cancelled")),
+                ExecutionStats::default(),
+                worker,
+            )
         } else {
             run(shared, &job, worker)
         };
@@ -269,14 +269,14 @@ fn run(
             },
         };
         match exchange(current, &job.request) {
-            Exchange::NotSent => {
+            Err(_not_sent) => {
                 shared.retired.fetch_add(1, Ordering::Relaxed);
             }
-            Exchange::Done {
+            Ok(Done {
                 result,
                 stats,
                 worker,
-            } => {
+            }) => {
                 if worker.is_none() {
                     shared.retired.fetch_add(1, Ordering::Relaxed);
                 }
@@ -286,7 +286,9 @@ fn run(
         }
     }
     (
-        Err(infrastructure(&"the sandbox worker does not accept requests")),
+        Err(infrastructure(
+            &"the sandbox worker does not accept requests",
+        )),
         ExecutionStats::default(),
         None,
     )

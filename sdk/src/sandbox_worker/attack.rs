@@ -39,8 +39,9 @@ pub(super) fn requested(source: &str) -> Option<Attack> {
 }
 
 fn answer(id: u64, result: serde_json::Value) -> String {
-    let mut line = json!({"id": id, "result": {"Ok": {"value": result}}, "peakBytes": 0, "micros": 0})
-        .to_string();
+    let mut line =
+        json!({"id": id, "result": {"Ok": {"value": result}}, "peakBytes": 0, "micros": 0})
+            .to_string();
     line.push('\n');
     line
 }

@@ -94,12 +94,11 @@ pub fn close_inherited_descriptors() -> Result<(), ConfineError> {
     let close_range = std::io::Error::last_os_error();
     // Kernels before 5.9: close what /proc lists (the listing's own descriptor is closed when
     // the iterator is dropped, before the loop; closing it again is harmless).
-    let entries = std::fs::read_dir("/proc/self/fd").map_err(|listing| {
-        ConfineError::Descriptors {
+    let entries =
+        std::fs::read_dir("/proc/self/fd").map_err(|listing| ConfineError::Descriptors {
             close_range,
             listing,
-        }
-    })?;
+        })?;
     let listed: Vec<libc::c_int> = entries
         .flatten()
         .filter_map(|entry| entry.file_name().to_str()?.parse().ok())

@@ -32,9 +32,7 @@ pub(super) fn harden(max_memory: u64) -> (ProcStatus, Option<u64>) {
     }
     #[cfg(target_os = "linux")]
     if let Err(e) = super::confine::confine() {
-        failures.push(format!(
-            "{e}; scripts run without system-call confinement"
-        ));
+        failures.push(format!("{e}; scripts run without system-call confinement"));
     }
     if !failures.is_empty() {
         // One line: the parent passes the first line that starts so on to its own stderr.
@@ -109,7 +107,9 @@ impl ProcStatus {
         #[cfg(unix)]
         if let Some(file) = &self.0 {
             use std::os::fd::AsRawFd;
-            return u64::try_from(file.as_raw_fd()).map_or(3, |fd| fd + 1).max(3);
+            return u64::try_from(file.as_raw_fd())
+                .map_or(3, |fd| fd + 1)
+                .max(3);
         }
         3
     }

@@ -22,9 +22,7 @@ mod harden;
 use std::io::{BufRead, Write};
 use std::time::Instant;
 
-use jobgraph_core::{
-    Limits, ScriptError, ScriptFailure, ScriptRequest, ScriptResult, run_script,
-};
+use jobgraph_core::{Limits, ScriptError, ScriptFailure, ScriptRequest, ScriptResult, run_script};
 use serde::{Deserialize, Serialize};
 
 use harden::ProcStatus;
@@ -160,7 +158,12 @@ fn refusal(message: String) -> WorkerResponse {
     }
 }
 
-fn execute(id: u64, request: &ScriptRequest, status: &ProcStatus, cap: Option<u64>) -> WorkerResponse {
+fn execute(
+    id: u64,
+    request: &ScriptRequest,
+    status: &ProcStatus,
+    cap: Option<u64>,
+) -> WorkerResponse {
     let started = Instant::now();
     let before = jobgraph_core::memory::live_bytes();
     // Past the script's cap and some slack (so that the sandbox's own check, which names the
