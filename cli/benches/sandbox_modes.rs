@@ -35,9 +35,11 @@ fn modes(c: &mut Criterion) {
     };
     let limits = Limits::default();
     let pool = ProcessSandbox::start(ProcessConfig {
-        program: PathBuf::from(env!("CARGO_BIN_EXE_jobgraph")),
-        args: vec!["sandbox-worker".into()],
         workers: 1,
+        ..ProcessConfig::new(
+            PathBuf::from(env!("CARGO_BIN_EXE_jobgraph")),
+            vec!["sandbox-worker".into()],
+        )
     });
     let mut group = c.benchmark_group("execution_mode");
     group.bench_function("in_process", |b| {

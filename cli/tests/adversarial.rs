@@ -332,9 +332,11 @@ fn corpus_in_process() {
 fn corpus_isolated() {
     let cases = load_cases();
     let config = ProcessConfig {
-        program: PathBuf::from(env!("CARGO_BIN_EXE_jobgraph")),
-        args: vec!["sandbox-worker".into()],
         workers: 1,
+        ..ProcessConfig::new(
+            PathBuf::from(env!("CARGO_BIN_EXE_jobgraph")),
+            vec!["sandbox-worker".into()],
+        )
     };
     let pool = Arc::new(ProcessSandbox::start(config));
     let sandbox: Arc<dyn Sandbox> = pool.clone();

@@ -49,4 +49,6 @@ pub mod process_sandbox;
 pub mod sandbox_worker;
 
 pub use directory::{DirectorySource, LoadError};
-pub use process_sandbox::{ExecutionStats, ProcessConfig, ProcessSandbox};
+pub use process_sandbox::{
+    ExecutionStats, PoolStats, ProcessConfig, ProcessSandbox, TenantSandbox,
+};

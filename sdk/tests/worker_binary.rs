@@ -11,9 +11,11 @@ use serde_json::json;
 
 fn sandbox() -> Arc<ProcessSandbox> {
     Arc::new(ProcessSandbox::start(ProcessConfig {
-        program: PathBuf::from(env!("CARGO_BIN_EXE_jobgraph-sandbox-worker")),
-        args: vec![],
         workers: 1,
+        ..ProcessConfig::new(
+            PathBuf::from(env!("CARGO_BIN_EXE_jobgraph-sandbox-worker")),
+            vec![],
+        )
     }))
 }
 

@@ -108,9 +108,9 @@ pub struct ServeOptions {
     /// request fails with 503 [default: 5000].
     pub database_timeout_ms: Option<u64>,
     /// A JSON settings file (see docs/api.md): `addr`, `data`, `clients`, `tokenTtlSeconds`,
-    /// `maxBodyBytes`, `maxConcurrentScripts`, `limits`, `maxOperations`, `tokenThrottle`, `workers`,
-    /// `synchronous`, `database`, `databasePoolSize`, `databaseTimeoutMs`. Flags win over the
-    /// file.
+    /// `maxBodyBytes`, `maxConcurrentScripts`, `limits`, `maxOperations`, `tokenThrottle`,
+    /// `workers`, `keptWorkers`, `synchronous`, `database`, `databasePoolSize`,
+    /// `databaseTimeoutMs`. Flags win over the file.
     pub config: Option<PathBuf>,
     /// How to start the sandbox's worker processes [default: this program with the argument
     /// `sandbox-worker`, as the `jobgraph` binary answers; a program of your own calls
@@ -129,6 +129,8 @@ pub struct Settings {
     pub clients: Vec<ClientSpec>,
     /// Sandbox worker processes (default: the machine's cores).
     pub workers: Option<usize>,
+    /// Sandbox worker processes kept, idle ones included, over all organizations (default 64).
+    pub kept_workers: Option<usize>,
     /// When SQLite syncs.
     pub synchronous: Synchronous,
     /// PostgreSQL instead of SQLite.
@@ -182,6 +184,7 @@ struct FileConfig {
     #[serde(default)]
     clients: Vec<ClientSpec>,
     workers: Option<usize>,
+    kept_workers: Option<usize>,
     #[serde(default)]
     synchronous: Synchronous,
     database: Option<DatabaseUrl>,
@@ -196,6 +199,7 @@ const FILE_KEYS: &[&str] = &[
     "data",
     "clients",
     "workers",
+    "keptWorkers",
     "synchronous",
     "database",
     "databasePoolSize",
@@ -302,6 +306,7 @@ impl ServeOptions {
             data,
             clients,
             workers: file.workers,
+            kept_workers: file.kept_workers,
             synchronous: file.synchronous,
             database,
             sandbox_worker: self.sandbox_worker.clone(),

@@ -161,6 +161,9 @@ async fn run(settings: Settings) -> Result<(), ServeError> {
             if let Some(workers) = settings.workers {
                 config.workers = workers;
             }
+            if let Some(kept) = settings.kept_workers {
+                config.kept_workers = kept;
+            }
             config
         }
     };

@@ -1,6 +1,7 @@
 //! Running scripts for requests: template tests and job resolution, on tokio's blocking pool
-//! (never on the async workers), in the shared sandbox, with one slot of the organization's
-//! script quota per request.
+//! (never on the async workers), in the organization's own view of the shared sandbox (its
+//! scripts never share a worker process with another organization's), with one slot of the
+//! organization's script quota per request.
 
 use std::collections::BTreeSet;
 use std::future::Future;
@@ -86,8 +87,14 @@ where
     T: Send + 'static,
 {
     let slot = state.script_slot(&caller.organization)?;
+    // The organization's own view of the pool: its scripts never run in a worker process that
+    // ran another organization's (docs/sandbox.md, "Tenants").
+    let sandbox = state
+        .sandbox
+        .for_tenant(&caller.organization)
+        .unwrap_or_else(|| Arc::clone(&state.sandbox));
     let resolver = Resolver::builder(source)
-        .shared_sandbox(Arc::clone(&state.sandbox))
+        .shared_sandbox(sandbox)
         .user(caller.client_id.clone())
         .limits(state.config.limits)
         .max_operations(state.config.max_operations)

@@ -11,6 +11,8 @@
 //! answer repeated requests). In headers, `{n}` is replaced by that number too, and `{ip}` by
 //! an IPv4 address made of it (10.x.y.z: e.g. `--header 'X-Forwarded-For: {ip}'` for requests
 //! from many addresses through a trusted proxy).
+//! `--connection-header 'K: V'`, repeated, gives connection `i` the `i mod count`-th of them
+//! (one organization's token per connection, for example).
 
 use std::collections::BTreeMap;
 use std::net::SocketAddr;
@@ -30,12 +32,14 @@ struct Options {
     method: String,
     path: String,
     headers: Vec<String>,
+    /// One of these per connection, round robin.
+    connection_headers: Vec<String>,
     body: Option<String>,
 }
 
 fn usage() -> String {
     "usage: jobgraph-load --addr HOST:PORT [--addr HOST:PORT]... [--connections 32] [--seconds 10] [--method GET] \
-     --path PATH [--header 'K: V']... [--body-file FILE]"
+     --path PATH [--header 'K: V']... [--connection-header 'K: V']... [--body-file FILE]"
         .into()
 }
 
@@ -48,6 +52,7 @@ fn parse() -> Result<Options, String> {
         method: "GET".into(),
         path: String::new(),
         headers: Vec::new(),
+        connection_headers: Vec::new(),
         body: None,
     };
     while let Some(flag) = args.next() {
@@ -67,6 +72,7 @@ fn parse() -> Result<Options, String> {
             "--method" => options.method = value()?,
             "--path" => options.path = value()?,
             "--header" => options.headers.push(value()?),
+            "--connection-header" => options.connection_headers.push(value()?),
             "--body-file" => {
                 let file = value()?;
                 options.body =
@@ -84,12 +90,14 @@ fn parse() -> Result<Options, String> {
     Ok(options)
 }
 
-fn request_bytes(options: &Options, n: u64) -> Vec<u8> {
+fn request_bytes(options: &Options, connection: usize, n: u64) -> Vec<u8> {
     let mut head = format!(
         "{} {} HTTP/1.1\r\nHost: {}\r\n",
         options.method, options.path, options.addrs[0]
     );
-    for header in &options.headers {
+    let own = (!options.connection_headers.is_empty())
+        .then(|| &options.connection_headers[connection % options.connection_headers.len()]);
+    for header in options.headers.iter().chain(own) {
         let [_, b, c, d] = u32::try_from(n % (1 << 24)).unwrap_or(0).to_be_bytes();
         let header = header
             .replace("{n}", &n.to_string())
@@ -191,7 +199,7 @@ async fn main() -> ExitCode {
                         }
                     }
                     let n = counter.fetch_add(1, Ordering::Relaxed);
-                    let request = request_bytes(&options, n);
+                    let request = request_bytes(&options, connection, n);
                     let sent = Instant::now();
                     let Some(s) = stream.as_mut() else { continue };
                     match exchange(s, &request).await {

@@ -39,7 +39,7 @@ pub struct ServeArgs {
     #[arg(long, value_name = "MS")]
     pub database_timeout_ms: Option<u64>,
     /// A JSON settings file (see docs/api.md): `addr`, `data`, `clients`, `tokenTtlSeconds`,
-    /// `maxBodyBytes`, `maxConcurrentScripts`, `limits`, `maxOperations`, `workers`,
+    /// `maxBodyBytes`, `maxConcurrentScripts`, `limits`, `maxOperations`, `workers`, `keptWorkers`,
     /// `synchronous`, `database`, `databasePoolSize`, `databaseTimeoutMs`. Flags win over the
     /// file.
     #[arg(long, value_name = "FILE")]

@@ -128,3 +128,57 @@ fn one_log_line_per_request_without_secrets() {
     }
     assert!(log.contains("path=/oauth/token"));
 }
+
+/// Two organizations' template tests at the same time never run in the same worker process:
+/// the log says which organization each worker was bound to (one line per worker, with its
+/// process id), and a worker is bound for life.
+#[test]
+fn two_organizations_test_requests_never_share_a_worker() {
+    let template = |org: &str| {
+        json!({"template": {"inputSchema": {"type": "object", "properties": {"n": {"type": "integer"}}},
+            "template": format!("({{vertices: [{{type: 'logs-filter', name: 'f' + n, query: {{type: 'simple-query', query: '{org}'}}}}], edges: []}})")},
+            "input": {"values": {"n": 1}}})
+    };
+    std::thread::scope(|scope| {
+        for (token, org) in [(alice(), "acme"), (bob(), "globex")] {
+            for thread in 0..3 {
+                let body = template(org);
+                scope.spawn(move || {
+                    for i in 0..15 {
+                        let mut body = body.clone();
+                        body["input"]["values"]["n"] = json!(thread * 100 + i);
+                        let r = call("POST", "/v1/templates/test", Some(token), Some(&body));
+                        assert_eq!(r.status, 200, "{}", r.body);
+                        let query = &r.json()["vertices"][0]["query"]["query"];
+                        assert_eq!(query, org, "{org} got its own answer");
+                    }
+                });
+            }
+        }
+    });
+    let mut bound: std::collections::BTreeMap<u32, BTreeSet<String>> = Default::default();
+    for line in server().log().lines() {
+        if !line.contains("sandbox worker bound to an organization") {
+            continue;
+        }
+        let field = |name: &str| {
+            line.split_whitespace()
+                .find_map(|part| part.strip_prefix(name))
+                .map(|v| v.trim_matches('"').to_owned())
+        };
+        let pid: u32 = field("worker_pid=")
+            .and_then(|p| p.parse().ok())
+            .expect(line);
+        let org = field("organization=").expect(line);
+        bound.entry(pid).or_default().insert(org);
+    }
+    for org in ["acme", "globex"] {
+        assert!(
+            bound.values().any(|orgs| orgs.contains(org)),
+            "a worker was bound to {org}: {bound:?}"
+        );
+    }
+    for (pid, orgs) in &bound {
+        assert_eq!(orgs.len(), 1, "worker {pid} was bound to {orgs:?}");
+    }
+}

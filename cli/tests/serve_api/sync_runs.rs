@@ -135,8 +135,9 @@ fn execution_and_processing_are_required_and_must_be_synchronous_batch() {
     let r = call("POST", "/v1/jobs/sync", Some(token), Some(&job));
     assert_eq!(r.status, 400, "{}", r.body);
     assert!(
-        r.error()
-            .starts_with("POST /v1/jobs/sync runs SYNCHRONOUS BATCH jobs; this one is SYNCHRONOUS STREAMING"),
+        r.error().starts_with(
+            "POST /v1/jobs/sync runs SYNCHRONOUS BATCH jobs; this one is SYNCHRONOUS STREAMING"
+        ),
         "{}",
         r.body
     );

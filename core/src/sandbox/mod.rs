@@ -91,6 +91,16 @@ pub trait Sandbox: Send + Sync {
     fn parallelism(&self) -> usize {
         1
     }
+
+    /// This sandbox for the scripts of one tenant (an organization of a service), when it
+    /// keeps state between scripts that another tenant must never meet: the process pool
+    /// returns a view whose scripts only ever run in worker processes bound to `tenant`.
+    /// `None` (the default, and [`InProcess`]'s answer) means there is nothing to separate:
+    /// use this sandbox itself.
+    fn for_tenant(&self, tenant: &str) -> Option<std::sync::Arc<dyn Sandbox>> {
+        let _ = tenant;
+        None
+    }
 }
 
 /// The in-process execution mode: [`run_script`] on the calling thread (the future is ready
@@ -111,6 +121,10 @@ impl<T: Sandbox + ?Sized> Sandbox for std::sync::Arc<T> {
 
     fn parallelism(&self) -> usize {
         (**self).parallelism()
+    }
+
+    fn for_tenant(&self, tenant: &str) -> Option<std::sync::Arc<dyn Sandbox>> {
+        (**self).for_tenant(tenant)
     }
 }
 

@@ -2,7 +2,7 @@
 //! [`ProcessSandbox`](jobgraph_sdk::ProcessSandbox) without shipping the `jobgraph` binary.
 //!
 //! ```text
-//! ProcessConfig { program: "jobgraph-sandbox-worker".into(), args: vec![], workers: 4 }
+//! ProcessConfig { workers: 4, ..ProcessConfig::new("jobgraph-sandbox-worker", vec![]) }
 //! ```
 //!
 //! It is also the whole of what a program of your own needs to serve as a worker: the
@@ -19,7 +19,7 @@ fn main() -> std::process::ExitCode {
     if std::env::args_os().len() > 1 {
         eprintln!(
             "jobgraph-sandbox-worker takes no arguments: it serves the requests of a \
-             jobgraph_sdk::ProcessSandbox on stdin (ProcessConfig {{ program, args: vec![], .. }})"
+             jobgraph_sdk::ProcessSandbox on stdin (ProcessConfig::new(program, vec![]))"
         );
         return std::process::ExitCode::from(2);
     }

@@ -1,37 +1,46 @@
 //! The isolated execution mode: scripts run in a pool of worker processes.
 //!
 //! Each worker is `jobgraph sandbox-worker` (or any program that runs
-//! [`crate::sandbox_worker::serve`]), driven by a dispatcher thread of its own. The dispatcher
-//! writes one request per line and waits for the answer with a wall-clock deadline of the
-//! script's time limit plus a quarter (never more than 1.5×); past it, the worker is killed and
-//! replaced. A worker that dies (its address-space cap refused an allocation, its stack
-//! overflowed) is replaced too, and the error says which limit ended it. Whatever a script
-//! does, it ends one worker at most, never the caller.
+//! [`crate::sandbox_worker::serve`]). A dispatcher thread writes one request per line, with a
+//! fresh random id, and waits for the answer that echoes it, with a wall-clock deadline of the
+//! script's time limit plus a quarter (never more than 1.5×) and a size bound of the output
+//! limit plus [`crate::sandbox_worker::ANSWER_FRAMING`]; past either, the worker is killed. A
+//! worker that dies (its address-space cap refused an allocation, its stack overflowed) is
+//! replaced too, and the error says which limit ended it. A worker that answers with another
+//! id, answers twice or writes before it is asked is ended and fails only that request. A
+//! worker never serves a script after one that hit a limit. Whatever a script does, it ends
+//! one worker at most, never the caller.
+//!
+//! **Tenants.** A worker is bound for life to the first tenant it serves: scripts of one
+//! organization of the service ([`ProcessSandbox::for_tenant`], the service's way in) never
+//! run in a process that ran another's, so code that took a worker over sees only its own
+//! organization's later inputs. Jobs are served round robin over tenants; idle workers of a
+//! tenant are retired after [`ProcessConfig::idle_timeout`], and past
+//! [`ProcessConfig::kept_workers`] the one unused longest. The library and the CLI use the
+//! pool directly: one tenant.
 //!
 //! Workers start lazily and in the background: [`ProcessSandbox::start`] returns at once with
-//! one worker starting, and another is started (up to [`ProcessConfig::workers`]) whenever
-//! scripts are waiting and every worker is busy. [`Sandbox::parallelism`] tells the resolver
-//! how many of one level's scripts to hand over at once.
+//! one worker starting, and another dispatcher is started (up to [`ProcessConfig::workers`])
+//! whenever scripts are waiting and every dispatcher is busy. [`Sandbox::parallelism`] tells
+//! the resolver how many of one level's scripts to hand over at once.
 
+mod exchange;
+mod pool;
 mod worker;
 
-use std::collections::VecDeque;
 use std::ffi::OsString;
-use std::io::Write;
 use std::path::PathBuf;
-use std::sync::mpsc::RecvTimeoutError;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use futures_channel::oneshot;
-use jobgraph_core::{
-    LimitKind, Limits, Sandbox, ScriptFuture, ScriptInput, ScriptRequest, ScriptResult,
-};
+use jobgraph_core::{Limits, Sandbox, ScriptFuture, ScriptInput, ScriptRequest, ScriptResult};
 
-use crate::sandbox_worker::{WorkerRequest, WorkerResponse};
-use worker::{Worker, death, infrastructure, limit};
+use pool::{Job, State, Tenant, dispatch};
+use worker::infrastructure;
 
-/// How to start workers and how many to run at most.
+/// How to start workers, how many to run at once and how many to keep.
 #[derive(Debug, Clone)]
 pub struct ProcessConfig {
     /// The worker program.
@@ -40,18 +49,36 @@ pub struct ProcessConfig {
     pub args: Vec<OsString>,
     /// Workers run at most (scripts run in parallel up to this number).
     pub workers: usize,
+    /// Worker processes kept at most, idle ones included (at least `workers` + 1): with
+    /// tenants, each organization keeps its own; past this, the idle one unused longest is
+    /// retired. [`ProcessConfig::new`]: 64.
+    pub kept_workers: usize,
+    /// An idle worker bound to a tenant is retired after this long unused.
+    /// [`ProcessConfig::new`]: 60 s.
+    pub idle_timeout: Duration,
 }
 
 impl ProcessConfig {
+    /// Workers of `program` started with `args`, as many at once as the machine has cores,
+    /// 64 kept, retired after 60 s idle.
+    pub fn new(program: impl Into<PathBuf>, args: Vec<OsString>) -> Self {
+        ProcessConfig {
+            program: program.into(),
+            args,
+            workers: std::thread::available_parallelism().map_or(1, usize::from),
+            kept_workers: 64,
+            idle_timeout: Duration::from_secs(60),
+        }
+    }
+
     /// Workers that run the current executable with `sandbox-worker`: right for the `jobgraph`
     /// binary and for programs that give their own binary that subcommand. As many workers as
     /// the machine has cores.
     pub fn current_exe() -> std::io::Result<Self> {
-        Ok(ProcessConfig {
-            program: std::env::current_exe()?,
-            args: vec!["sandbox-worker".into()],
-            workers: std::thread::available_parallelism().map_or(1, usize::from),
-        })
+        Ok(ProcessConfig::new(
+            std::env::current_exe()?,
+            vec!["sandbox-worker".into()],
+        ))
     }
 }
 
@@ -64,8 +91,22 @@ pub struct ExecutionStats {
     /// the deadline, its peak resident set size instead; 0 for a worker that died (bounded by
     /// its address-space cap).
     pub peak_bytes: u64,
-    /// Whether the worker was killed or died, and so was replaced.
+    /// Whether the worker was killed, died or was retired after this execution (a limit, a
+    /// broken protocol), and so will be replaced.
     pub worker_replaced: bool,
+    /// Process id of the worker that ran it (0 when none did).
+    pub worker_pid: u32,
+}
+
+/// Counts of a [`ProcessSandbox`]'s workers since it started.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct PoolStats {
+    /// Worker processes started.
+    pub started: u64,
+    /// Worker processes ended: killed at a limit, dead, broken, retired idle or for room.
+    pub retired: u64,
+    /// Scripts waiting for a worker now.
+    pub waiting: usize,
 }
 
 /// The isolated [`Sandbox`]: a pool of worker processes.
@@ -87,25 +128,11 @@ pub struct ProcessSandbox {
 #[derive(Debug)]
 struct Shared {
     config: ProcessConfig,
-    queue: Mutex<Queue>,
+    state: Mutex<State>,
     work: Condvar,
     last: Mutex<ExecutionStats>,
-}
-
-#[derive(Debug, Default)]
-struct Queue {
-    jobs: VecDeque<Job>,
-    /// Dispatcher threads started.
-    dispatchers: usize,
-    /// Dispatchers waiting for a job.
-    idle: usize,
-    closed: bool,
-}
-
-#[derive(Debug)]
-struct Job {
-    request: ScriptRequest,
-    reply: oneshot::Sender<ScriptResult>,
+    started: AtomicU64,
+    retired: AtomicU64,
 }
 
 fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
@@ -115,23 +142,35 @@ fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
 impl ProcessSandbox {
     /// The pool; its first worker starts in the background.
     pub fn start(config: ProcessConfig) -> Self {
+        let workers = config.workers.max(1);
         let shared = Arc::new(Shared {
             config: ProcessConfig {
-                workers: config.workers.max(1),
+                workers,
+                kept_workers: config.kept_workers.max(workers + 1),
                 ..config
             },
-            queue: Mutex::new(Queue::default()),
+            state: Mutex::new(State::default()),
             work: Condvar::new(),
             last: Mutex::new(ExecutionStats::default()),
+            started: AtomicU64::new(0),
+            retired: AtomicU64::new(0),
         });
-        let sandbox = ProcessSandbox { shared };
-        sandbox.start_dispatcher(&mut lock(&sandbox.shared.queue));
-        sandbox
+        start_dispatcher(&shared, &mut lock(&shared.state));
+        ProcessSandbox { shared }
     }
 
     /// Measurements of the most recent execution (on any worker).
     pub fn last_stats(&self) -> ExecutionStats {
         *lock(&self.shared.last)
+    }
+
+    /// Workers started and ended so far.
+    pub fn pool_stats(&self) -> PoolStats {
+        PoolStats {
+            started: self.shared.started.load(Ordering::Relaxed),
+            retired: self.shared.retired.load(Ordering::Relaxed),
+            waiting: lock(&self.shared.state).pending,
+        }
     }
 
     /// Wall-clock allowance for a script with time limit `timeout_ms`: the limit plus a quarter
@@ -143,166 +182,134 @@ impl ProcessSandbox {
 
     /// Runs one script in a worker, blocking the calling thread until it answers or is killed.
     pub fn run_blocking(&self, input: &ScriptInput<'_>, limits: &Limits) -> ScriptResult {
-        futures_executor::block_on(self.run(*input, limits))
+        self.run_measured(&TenantSandbox::library(), input, limits)
+            .0
     }
 
-    fn start_dispatcher(&self, queue: &mut Queue) {
-        let shared = Arc::clone(&self.shared);
-        let started = std::thread::Builder::new()
-            .name("jobgraph-sandbox-dispatch".into())
-            .spawn(move || dispatch(&shared));
-        if started.is_ok() {
-            queue.dispatchers += 1;
+    /// Runs one script for `tenant` (see [`ProcessSandbox::for_tenant`]), blocking the calling
+    /// thread: its result and measurements (which worker ran it, among others).
+    pub fn run_for_tenant_blocking(
+        &self,
+        tenant: &str,
+        input: &ScriptInput<'_>,
+        limits: &Limits,
+    ) -> (ScriptResult, ExecutionStats) {
+        self.run_measured(&Arc::from(tenant), input, limits)
+    }
+
+    fn run_measured(
+        &self,
+        tenant: &Tenant,
+        input: &ScriptInput<'_>,
+        limits: &Limits,
+    ) -> (ScriptResult, ExecutionStats) {
+        let answer = submit(&self.shared, tenant, input, limits);
+        futures_executor::block_on(answer).unwrap_or_else(|_| (Err(stopped()), Default::default()))
+    }
+
+    /// The pool for the scripts of one tenant (an organization of a service): they only ever
+    /// run in workers bound to it. The same as [`Sandbox::for_tenant`].
+    pub fn tenant(&self, tenant: &str) -> TenantSandbox {
+        TenantSandbox {
+            shared: Arc::clone(&self.shared),
+            tenant: Arc::from(tenant),
         }
     }
 }
 
+fn stopped() -> jobgraph_core::ScriptError {
+    infrastructure(&"the sandbox's worker pool stopped")
+}
+
+fn start_dispatcher(shared: &Arc<Shared>, state: &mut State) {
+    let shared = Arc::clone(shared);
+    let started = std::thread::Builder::new()
+        .name("jobgraph-sandbox-dispatch".into())
+        .spawn(move || dispatch(&shared));
+    if started.is_ok() {
+        state.dispatchers += 1;
+    }
+}
+
+/// Queues a script for `tenant`, starting a dispatcher when every one is busy.
+fn submit(
+    shared: &Arc<Shared>,
+    tenant: &Tenant,
+    input: &ScriptInput<'_>,
+    limits: &Limits,
+) -> oneshot::Receiver<(ScriptResult, ExecutionStats)> {
+    let (reply, answer) = oneshot::channel();
+    {
+        let mut state = lock(&shared.state);
+        state.push(Job {
+            tenant: Arc::clone(tenant),
+            request: ScriptRequest::new(input, limits),
+            reply,
+        });
+        if state.pending > state.waiting && state.dispatchers < shared.config.workers {
+            start_dispatcher(shared, &mut state);
+        }
+    }
+    shared.work.notify_one();
+    answer
+}
+
+fn run_in<'a>(
+    shared: &Arc<Shared>,
+    tenant: &Tenant,
+    input: ScriptInput<'a>,
+    limits: &'a Limits,
+) -> ScriptFuture<'a> {
+    let answer = submit(shared, tenant, &input, limits);
+    Box::pin(async move {
+        answer
+            .await
+            .map_or_else(|_| Err(stopped()), |(result, _)| result)
+    })
+}
+
 impl Drop for ProcessSandbox {
     fn drop(&mut self) {
-        lock(&self.shared.queue).closed = true;
+        lock(&self.shared.state).closed = true;
         self.shared.work.notify_all();
     }
 }
 
 impl Sandbox for ProcessSandbox {
     fn run<'a>(&'a self, input: ScriptInput<'a>, limits: &'a Limits) -> ScriptFuture<'a> {
-        let (reply, answer) = oneshot::channel();
-        {
-            let mut queue = lock(&self.shared.queue);
-            queue.jobs.push_back(Job {
-                request: ScriptRequest::new(&input, limits),
-                reply,
-            });
-            if queue.jobs.len() > queue.idle && queue.dispatchers < self.shared.config.workers {
-                self.start_dispatcher(&mut queue);
-            }
-        }
-        self.shared.work.notify_one();
-        Box::pin(async move {
-            answer
-                .await
-                .unwrap_or_else(|_| Err(infrastructure(&"the sandbox's worker pool stopped")))
-        })
+        run_in(&self.shared, &TenantSandbox::library(), input, limits)
     }
 
     fn parallelism(&self) -> usize {
         self.shared.config.workers
     }
-}
 
-/// A dispatcher thread: starts its worker, then serves jobs until the pool is dropped.
-fn dispatch(shared: &Shared) {
-    let mut worker = Worker::spawn(&shared.config).ok();
-    loop {
-        let job = {
-            let mut queue = lock(&shared.queue);
-            loop {
-                if let Some(job) = queue.jobs.pop_front() {
-                    break job;
-                }
-                if queue.closed {
-                    return;
-                }
-                queue.idle += 1;
-                queue = shared
-                    .work
-                    .wait(queue)
-                    .unwrap_or_else(PoisonError::into_inner);
-                queue.idle -= 1;
-            }
-        };
-        if job.reply.is_canceled() {
-            continue;
-        }
-        let (result, stats) = execute(&shared.config, &mut worker, &job.request);
-        *lock(&shared.last) = stats;
-        let _ = job.reply.send(result);
-        if worker.is_none() {
-            // Replaced now, before the next job arrives.
-            worker = Worker::spawn(&shared.config).ok();
-        }
+    fn for_tenant(&self, tenant: &str) -> Option<Arc<dyn Sandbox>> {
+        Some(Arc::new(self.tenant(tenant)))
     }
 }
 
-/// Sends one request to the worker (starting one if there is none) and waits for the answer
-/// until the deadline; a worker that is killed or dies is taken out of `slot`.
-fn execute(
-    config: &ProcessConfig,
-    slot: &mut Option<Worker>,
-    request: &ScriptRequest,
-) -> (ScriptResult, ExecutionStats) {
-    let started = Instant::now();
-    let mut stats = ExecutionStats::default();
-    let limits = &request.limits;
-    let mut line = match serde_json::to_string(&WorkerRequest {
-        request: request.clone(),
-    }) {
-        Ok(line) => line,
-        Err(e) => return (Err(infrastructure(&e)), stats),
-    };
-    line.push('\n');
-    let mut sent = false;
-    for _attempt in 0..2 {
-        let worker = match slot.take() {
-            Some(worker) => worker,
-            None => match Worker::spawn(config) {
-                Ok(worker) => worker,
-                Err(e) => return (Err(infrastructure(&e)), stats),
-            },
-        };
-        let mut worker = worker;
-        let written = worker
-            .stdin
-            .write_all(line.as_bytes())
-            .and_then(|()| worker.stdin.flush());
-        *slot = Some(worker);
-        if written.is_ok() {
-            sent = true;
-            break;
-        }
-        // The worker died while idle: one retry with a fresh one.
-        *slot = None;
+/// The pool seen by one tenant ([`ProcessSandbox::tenant`]): its scripts run only in workers
+/// bound to that tenant.
+#[derive(Debug, Clone)]
+pub struct TenantSandbox {
+    shared: Arc<Shared>,
+    tenant: Tenant,
+}
+
+impl TenantSandbox {
+    /// The tenant of the library's and the CLI's direct use of the pool.
+    fn library() -> Tenant {
+        Arc::from("")
     }
-    let Some(worker) = slot.as_mut().filter(|_| sent) else {
-        return (
-            Err(infrastructure(
-                &"the sandbox worker does not accept requests",
-            )),
-            stats,
-        );
-    };
-    let deadline = started + ProcessSandbox::kill_after(limits.timeout_ms);
-    let answer = worker
-        .lines
-        .recv_timeout(deadline.saturating_duration_since(Instant::now()));
-    let response = match &answer {
-        Ok(Ok(text)) => serde_json::from_str::<WorkerResponse>(text).ok(),
-        _ => None,
-    };
-    let result = match response {
-        Some(response) => {
-            stats.peak_bytes = response.peak_bytes;
-            response.result
-        }
-        // No (readable) answer: the worker is ended either way and replaced.
-        None => {
-            stats.worker_replaced = true;
-            let timed_out = matches!(answer, Err(RecvTimeoutError::Timeout));
-            if timed_out {
-                // Still alive: its peak resident set is readable until the kill.
-                stats.peak_bytes = worker.peak_rss();
-            }
-            let (stderr, status) = match slot.take() {
-                Some(worker) => worker.end(),
-                None => (String::new(), None),
-            };
-            Err(if timed_out {
-                limit(limits, LimitKind::Time)
-            } else {
-                death(&stderr, status, limits)
-            })
-        }
-    };
-    stats.elapsed = started.elapsed();
-    (result, stats)
+}
+
+impl Sandbox for TenantSandbox {
+    fn run<'a>(&'a self, input: ScriptInput<'a>, limits: &'a Limits) -> ScriptFuture<'a> {
+        run_in(&self.shared, &self.tenant, input, limits)
+    }
+
+    fn parallelism(&self) -> usize {
+        self.shared.config.workers
+    }
 }

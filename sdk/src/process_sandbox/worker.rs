@@ -1,23 +1,80 @@
-//! One worker process of the pool: started with its pipes, read with a deadline, ended, and
-//! the cause of its death told from its last words.
+//! One worker process of the pool: started with its pipes, its answers read as bounded lines,
+//! ended, and the cause of its death told from its last words.
 
 use std::io::{BufRead, BufReader, Read};
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{Receiver, channel};
+use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::mpsc::{Receiver, Sender, channel};
 use std::thread::JoinHandle;
 
 use jobgraph_core::{LimitKind, Limits, ScriptError, ScriptFailure};
 
 use super::ProcessConfig;
+use crate::sandbox_worker::MAX_MEMORY_ENV;
+
+/// What the reader thread saw on a worker's stdout.
+#[derive(Debug)]
+pub(super) enum Frame {
+    /// One line (newline removed); `more` when bytes after it had already arrived.
+    Line { text: String, more: bool },
+    /// A line longer than the bound set for the current request: nothing more is read.
+    TooLong,
+    /// The pipe closed (the worker died) or could not be read.
+    Closed,
+}
 
 #[derive(Debug)]
 pub(super) struct Worker {
     child: Child,
     pub stdin: ChildStdin,
-    pub lines: Receiver<std::io::Result<String>>,
+    pub frames: Receiver<Frame>,
+    /// Longest line the reader accepts, set before each request.
+    pub bound: Arc<AtomicUsize>,
+    /// The `maxMemoryBytes` its address-space cap was fixed for.
+    pub memory: u64,
+    /// Address space left under its cap after its last request, when it said.
+    pub room: Option<u64>,
     stderr: Option<JoinHandle<String>>,
 }
 
+/// Reads lines of at most `bound` bytes from `stdout` and sends them, until the pipe closes, a
+/// line is too long or nobody listens.
+fn read_frames(stdout: ChildStdout, bound: &AtomicUsize, send: &Sender<Frame>) {
+    let mut reader = BufReader::with_capacity(64 * 1024, stdout);
+    let mut line: Vec<u8> = Vec::new();
+    loop {
+        let (consumed, complete) = match reader.fill_buf() {
+            Ok([]) | Err(_) => {
+                let _ = send.send(Frame::Closed);
+                return;
+            }
+            Ok(available) => match available.iter().position(|&b| b == b'\n') {
+                Some(end) => {
+                    line.extend_from_slice(&available[..end]);
+                    (end + 1, true)
+                }
+                None => {
+                    line.extend_from_slice(available);
+                    (available.len(), false)
+                }
+            },
+        };
+        reader.consume(consumed);
+        if line.len() > bound.load(Ordering::Acquire) {
+            let _ = send.send(Frame::TooLong);
+            return;
+        }
+        if complete {
+            let text = String::from_utf8_lossy(&line).into_owned();
+            line.clear();
+            let more = !reader.buffer().is_empty();
+            if send.send(Frame::Line { text, more }).is_err() {
+                return;
+            }
+        }
+    }
+}
 /// What a worker writes first when it could not confine itself (`sandbox_worker::serve`).
 const UNCONFINED: &str = "jobgraph sandbox-worker: ";
 
@@ -39,7 +96,8 @@ fn pass_on_warning(kept: &[u8]) {
 const STDERR_KEPT: usize = 4096;
 
 impl Worker {
-    pub fn spawn(config: &ProcessConfig) -> std::io::Result<Worker> {
+    /// Starts a worker whose address-space cap is fixed for scripts of at most `memory` bytes.
+    pub fn spawn(config: &ProcessConfig, memory: u64) -> std::io::Result<Worker> {
         let mut child = Command::new(&config.program)
             .args(&config.args)
             // Nothing of the parent's environment: it can hold the database URL with its
@@ -52,6 +110,7 @@ impl Worker {
             // mimalloc (the `jobgraph` binary's allocator) reserves 1 GiB of address space up
             // front, which would make the address-space cap meaningless.
             .env("MIMALLOC_ARENA_RESERVE", "0")
+            .env(MAX_MEMORY_ENV, memory.to_string())
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
@@ -63,16 +122,12 @@ impl Worker {
             let _ = child.wait();
             return Err(std::io::Error::other("the worker's pipes were not created"));
         };
-        let (send, lines) = channel();
+        let (send, frames) = channel();
+        let bound = Arc::new(AtomicUsize::new(0));
+        let reader_bound = Arc::clone(&bound);
         std::thread::Builder::new()
             .name("jobgraph-worker-stdout".into())
-            .spawn(move || {
-                for line in BufReader::new(stdout).lines() {
-                    if send.send(line).is_err() {
-                        break;
-                    }
-                }
-            })?;
+            .spawn(move || read_frames(stdout, &reader_bound, &send))?;
         let stderr = std::thread::Builder::new()
             .name("jobgraph-worker-stderr".into())
             .spawn(move || {
@@ -89,9 +144,17 @@ impl Worker {
         Ok(Worker {
             child,
             stdin,
-            lines,
+            frames,
+            bound,
+            memory,
+            room: None,
             stderr: Some(stderr),
         })
+    }
+
+    /// The worker's process id.
+    pub fn pid(&self) -> u32 {
+        self.child.id()
     }
 
     /// Peak resident set size of the worker, from `/proc` (Linux), else 0.

@@ -1,7 +1,8 @@
 //! System-call confinement of the sandbox worker (Linux): a seccomp-bpf filter, applied once the
 //! worker has started, that leaves it the system calls a script run needs — reading its
-//! requests, writing its answers, memory, clocks, random numbers, its own resource limits — and
-//! answers every other one with `EPERM`.
+//! requests, writing its answers, memory, clocks, random numbers — and answers every other one
+//! with `EPERM`. Its resource limits are fixed before (`harden`), so changing them is refused
+//! too.
 //!
 //! The engine gives scripts no host capability, so a script cannot ask for a file or a socket;
 //! the filter is the second wall, for a bug in the engine: even code that took over the worker
@@ -26,6 +27,20 @@ pub enum ConfineError {
     /// The kernel refused the filter (no seccomp support, or forbidden by the container).
     #[error("the kernel refused the system-call filter: {0}")]
     Apply(seccompiler::Error),
+    /// Neither `close_range` nor the `/proc/self/fd` listing could close the inherited
+    /// descriptors (a kernel before 5.9 without `/proc` mounted).
+    #[error(
+        "could not close the descriptors it inherited (close_range: {close_range}; listing /proc/self/fd: {listing}); mount /proc or use Linux 5.9 or later"
+    )]
+    Descriptors {
+        /// Why `close_range` failed.
+        close_range: std::io::Error,
+        /// Why the listing failed.
+        listing: std::io::Error,
+    },
+    /// `prctl(PR_SET_DUMPABLE, 0)` failed.
+    #[error("could not make itself non-dumpable: {0}")]
+    Dumpable(std::io::Error),
 }
 
 /// System calls allowed whatever their arguments.
@@ -64,26 +79,27 @@ const ALLOWED: &[i64] = &[
     libc::SYS_gettid,
     libc::SYS_exit,
     libc::SYS_exit_group,
-    // Its own resource limits (the address-space cap before every script).
-    libc::SYS_getrlimit,
-    libc::SYS_setrlimit,
 ];
 
 /// Closes every descriptor but stdin, stdout and stderr. The parent opens its own files and
 /// sockets close-on-exec, but one that is not (a library's, an embedder's) would otherwise stay
 /// open in the worker, where the filter's `read` and `write` would reach it.
-pub fn close_inherited_descriptors() {
+pub fn close_inherited_descriptors() -> Result<(), ConfineError> {
     // SAFETY: close_range(2) over descriptors 3 and up, which this process does not use yet
     // (the worker calls this first thing).
     let closed = unsafe { libc::syscall(libc::SYS_close_range, 3u32, u32::MAX, 0u32) } == 0;
     if closed {
-        return;
+        return Ok(());
     }
+    let close_range = std::io::Error::last_os_error();
     // Kernels before 5.9: close what /proc lists (the listing's own descriptor is closed when
     // the iterator is dropped, before the loop; closing it again is harmless).
-    let listed: Vec<libc::c_int> = std::fs::read_dir("/proc/self/fd")
-        .into_iter()
-        .flatten()
+    let entries =
+        std::fs::read_dir("/proc/self/fd").map_err(|listing| ConfineError::Descriptors {
+            close_range,
+            listing,
+        })?;
+    let listed: Vec<libc::c_int> = entries
         .flatten()
         .filter_map(|entry| entry.file_name().to_str()?.parse().ok())
         .filter(|&fd| fd > 2)
@@ -91,6 +107,19 @@ pub fn close_inherited_descriptors() {
     for fd in listed {
         // SAFETY: closing a descriptor number; nothing in this process holds it.
         unsafe { libc::close(fd) };
+    }
+    Ok(())
+}
+
+/// Makes this process non-dumpable: no core file, and another process of the same user (the
+/// service, another worker) can neither `ptrace` it nor read its memory through `/proc`.
+pub fn not_dumpable() -> Result<(), ConfineError> {
+    // SAFETY: prctl(PR_SET_DUMPABLE, 0) takes no pointer.
+    let done = unsafe { libc::prctl(libc::PR_SET_DUMPABLE, 0, 0, 0, 0) } == 0;
+    if done {
+        Ok(())
+    } else {
+        Err(ConfineError::Dumpable(std::io::Error::last_os_error()))
     }
 }
 
@@ -101,9 +130,9 @@ pub fn confine() -> Result<(), ConfineError> {
     seccompiler::apply_filter_all_threads(&program).map_err(ConfineError::Apply)
 }
 
-/// The filter of process `pid`: [`ALLOWED`], plus `prlimit64` on itself only (another process of
-/// the same user, such as the service, is out of reach) and `tgkill`/`kill` of itself only (a
-/// failed allocation ends in `abort`).
+/// The filter of process `pid`: [`ALLOWED`], plus `tgkill`/`kill` of itself only (a failed
+/// allocation ends in `abort`). No `prlimit64`, `setrlimit` or `getrlimit`: the limits were
+/// fixed before the filter and nothing needs them after.
 fn filter(pid: u32) -> Result<BpfProgram, ConfineError> {
     let arch = TargetArch::try_from(std::env::consts::ARCH).map_err(ConfineError::Build)?;
     let first_arg_is = |value: u64| -> Result<Vec<SeccompRule>, ConfineError> {
@@ -115,7 +144,6 @@ fn filter(pid: u32) -> Result<BpfProgram, ConfineError> {
     };
     let mut rules: BTreeMap<i64, Vec<SeccompRule>> =
         ALLOWED.iter().map(|&call| (call, Vec::new())).collect();
-    rules.insert(libc::SYS_prlimit64, first_arg_is(0)?);
     rules.insert(libc::SYS_tgkill, first_arg_is(u64::from(pid))?);
     rules.insert(libc::SYS_kill, first_arg_is(u64::from(pid))?);
     let filter = SeccompFilter::new(
@@ -170,6 +198,10 @@ mod tests {
             return;
         }
         let status = std::fs::File::open("/proc/self/status").expect("open before the filter");
+        super::not_dumpable().expect("PR_SET_DUMPABLE 0");
+        // SAFETY: prctl without pointers.
+        let dumpable = unsafe { libc::prctl(libc::PR_GET_DUMPABLE, 0, 0, 0, 0) };
+        assert_eq!(dumpable, 0, "the process is no longer dumpable");
         super::confine().expect("the filter applies");
 
         let seccomp = read_at_start(&status);
@@ -202,8 +234,7 @@ mod tests {
             "start a thread",
             std::thread::Builder::new().spawn(|| ()).map(drop),
         );
-        // prlimit64 on another process (pid 1, the same as any process of this user): refused;
-        // on itself: allowed.
+        // No resource limit can be read or changed any more, of this process or another.
         let mut limit = libc::rlimit {
             rlim_cur: 0,
             rlim_max: 0,
@@ -213,7 +244,17 @@ mod tests {
         assert_eq!(other, -1, "prlimit of another process is refused");
         // SAFETY: as above, on this process.
         let own = unsafe { libc::prlimit(0, libc::RLIMIT_AS, std::ptr::null(), &mut limit) };
-        assert_eq!(own, 0, "prlimit of this process works");
+        assert_eq!(own, -1, "prlimit of this process is refused too");
+        let unlimited = libc::rlimit {
+            rlim_cur: libc::RLIM_INFINITY,
+            rlim_max: libc::RLIM_INFINITY,
+        };
+        // SAFETY: setrlimit with a pointer to a local.
+        let raised = unsafe { libc::setrlimit(libc::RLIMIT_AS, &unlimited) };
+        assert_eq!(raised, -1, "setrlimit is refused");
+        // SAFETY: prctl without pointers.
+        let dumpable = unsafe { libc::prctl(libc::PR_SET_DUMPABLE, 1, 0, 0, 0) };
+        assert_eq!(dumpable, -1, "becoming dumpable again is refused");
 
         // What a script run needs still works: memory, clocks, random numbers, output.
         let big = vec![7u8; 64 << 20];

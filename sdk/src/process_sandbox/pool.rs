@@ -1,0 +1,306 @@
+//! The pool's scheduling: one queue of jobs per tenant served round robin (one tenant's flood
+//! cannot starve another's scripts), and kept workers, each bound for life to the first tenant
+//! it served. A job runs on an idle worker of its tenant, else on a fresh (never used) worker,
+//! else on a new one; past [`ProcessConfig::kept_workers`] the idle worker unused longest is
+//! retired, and idle workers of a tenant are retired after [`ProcessConfig::idle_timeout`].
+
+use std::collections::{HashMap, VecDeque};
+use std::sync::atomic::Ordering;
+use std::sync::{Arc, MutexGuard};
+use std::time::Instant;
+
+use futures_channel::oneshot;
+use jobgraph_core::{ScriptRequest, ScriptResult};
+
+use super::exchange::{Done, exchange};
+use super::worker::{Worker, infrastructure};
+use super::{ExecutionStats, Shared, lock};
+use crate::sandbox_worker::{ADDRESS_SPACE_HEADROOM, ALLOCATION_SLACK};
+
+/// Who a script belongs to: an organization of the service, or `""` (the library's and the
+/// CLI's one pool).
+pub(super) type Tenant = Arc<str>;
+
+/// A script waiting for a worker.
+#[derive(Debug)]
+pub(super) struct Job {
+    pub tenant: Tenant,
+    pub request: ScriptRequest,
+    pub reply: oneshot::Sender<(ScriptResult, ExecutionStats)>,
+}
+
+/// A worker not running a script.
+#[derive(Debug)]
+struct Kept {
+    worker: Worker,
+    /// The tenant it is bound to; `None` while it has served nobody.
+    tenant: Option<Tenant>,
+    since: Instant,
+}
+
+/// Everything the dispatchers share, under one lock.
+#[derive(Debug, Default)]
+pub(super) struct State {
+    queues: HashMap<Tenant, VecDeque<Job>>,
+    /// Tenants with waiting jobs, in the order they are served.
+    ready: VecDeque<Tenant>,
+    pub pending: usize,
+    idle: Vec<Kept>,
+    /// Workers running a script (or being started for one).
+    busy: usize,
+    /// Dispatcher threads started.
+    pub dispatchers: usize,
+    /// Dispatchers waiting for a job.
+    pub waiting: usize,
+    pub closed: bool,
+    /// `maxMemoryBytes` of the latest job: what a spare worker is started for.
+    memory_hint: u64,
+}
+
+impl State {
+    pub(super) fn push(&mut self, job: Job) {
+        self.memory_hint = job.request.limits.max_memory_bytes;
+        let queue = self.queues.entry(Arc::clone(&job.tenant)).or_default();
+        if queue.is_empty() {
+            self.ready.push_back(Arc::clone(&job.tenant));
+        }
+        queue.push_back(job);
+        self.pending += 1;
+    }
+
+    /// The next job, round robin over tenants.
+    fn pop(&mut self) -> Option<Job> {
+        let tenant = self.ready.pop_front()?;
+        let queue = self.queues.get_mut(&tenant)?;
+        let job = queue.pop_front()?;
+        if queue.is_empty() {
+            self.queues.remove(&tenant);
+        } else {
+            self.ready.push_back(tenant);
+        }
+        self.pending -= 1;
+        Some(job)
+    }
+
+    /// Takes the idle worker that may run `job`: its tenant's most recently used one with room
+    /// for the script's memory, else a fresh one started for enough memory.
+    fn take_worker(&mut self, job: &Job) -> Option<Worker> {
+        let memory = job.request.limits.max_memory_bytes;
+        let fits = |kept: &Kept| {
+            kept.worker.memory >= memory
+                && kept.worker.room.is_none_or(|room| {
+                    room >= memory
+                        .saturating_add(ALLOCATION_SLACK)
+                        .saturating_add(ADDRESS_SPACE_HEADROOM / 2)
+                })
+        };
+        let own = self
+            .idle
+            .iter()
+            .enumerate()
+            .filter(|(_, k)| k.tenant.as_ref() == Some(&job.tenant) && fits(k))
+            .max_by_key(|(_, k)| k.since)
+            .map(|(i, _)| i);
+        let index = own.or_else(|| self.idle.iter().position(|k| k.tenant.is_none() && fits(k)))?;
+        let kept = self.idle.swap_remove(index);
+        if kept.tenant.is_none() {
+            bind(&job.tenant, kept.worker.pid());
+        }
+        Some(kept.worker)
+    }
+
+    /// Idle workers to retire: those of the job's tenant that no longer fit it are left to
+    /// expire; past the bound, the one unused longest goes.
+    fn make_room(&mut self, kept_workers: usize, retired: &mut Vec<Worker>) {
+        while self.idle.len() + self.busy >= kept_workers && !self.idle.is_empty() {
+            let oldest = self
+                .idle
+                .iter()
+                .enumerate()
+                .min_by_key(|(_, k)| k.since)
+                .map(|(i, _)| i);
+            match oldest {
+                Some(i) => retired.push(self.idle.swap_remove(i).worker),
+                None => break,
+            }
+        }
+    }
+
+    /// Takes out the idle workers of tenants unused for longer than `timeout`.
+    fn expire(&mut self, now: Instant, shared: &Shared, retired: &mut Vec<Worker>) {
+        let timeout = shared.config.idle_timeout;
+        let mut i = 0;
+        while i < self.idle.len() {
+            let kept = &self.idle[i];
+            if kept.tenant.is_some() && now.duration_since(kept.since) >= timeout {
+                retired.push(self.idle.swap_remove(i).worker);
+            } else {
+                i += 1;
+            }
+        }
+    }
+
+    fn has_fresh(&self) -> bool {
+        self.idle.iter().any(|k| k.tenant.is_none())
+    }
+}
+
+fn wait<'a>(shared: &'a Shared, state: MutexGuard<'a, State>) -> MutexGuard<'a, State> {
+    shared
+        .work
+        .wait_timeout(state, shared.config.idle_timeout)
+        .map_or_else(|e| e.into_inner().0, |(guard, _)| guard)
+}
+
+/// Starts a spare worker, bound to nobody yet, unless there is one or no room.
+fn top_up(shared: &Shared) {
+    let memory = {
+        let mut state = lock(&shared.state);
+        if state.closed
+            || state.has_fresh()
+            || state.idle.len() + state.busy >= shared.config.kept_workers
+        {
+            return;
+        }
+        state.busy += 1;
+        state.memory_hint
+    };
+    let spare = Worker::spawn(&shared.config, memory).ok();
+    if spare.is_some() {
+        shared.started.fetch_add(1, Ordering::Relaxed);
+    }
+    let mut state = lock(&shared.state);
+    state.busy -= 1;
+    if let Some(worker) = spare {
+        state.idle.push(Kept {
+            worker,
+            tenant: None,
+            since: Instant::now(),
+        });
+    }
+}
+
+/// Ends retired workers, outside the lock.
+fn retire(shared: &Shared, retired: Vec<Worker>) {
+    shared
+        .retired
+        .fetch_add(retired.len() as u64, Ordering::Relaxed);
+    drop(retired);
+}
+
+/// A dispatcher thread: serves jobs until the pool is dropped.
+pub(super) fn dispatch(shared: &Shared) {
+    top_up(shared);
+    loop {
+        let mut retired = Vec::new();
+        let (job, worker) = {
+            let mut state = lock(&shared.state);
+            let job = loop {
+                state.expire(Instant::now(), shared, &mut retired);
+                if !retired.is_empty() {
+                    drop(state);
+                    retire(shared, std::mem::take(&mut retired));
+                    state = lock(&shared.state);
+                    continue;
+                }
+                if let Some(job) = state.pop() {
+                    break job;
+                }
+                if state.closed {
+                    let idle = std::mem::take(&mut state.idle);
+                    drop(state);
+                    retire(shared, idle.into_iter().map(|k| k.worker).collect());
+                    return;
+                }
+                state.waiting += 1;
+                state = wait(shared, state);
+                state.waiting -= 1;
+            };
+            let worker = state.take_worker(&job);
+            if worker.is_none() {
+                state.make_room(shared.config.kept_workers, &mut retired);
+            }
+            state.busy += 1;
+            (job, worker)
+        };
+        retire(shared, retired);
+        let (result, stats, kept) = if job.reply.is_canceled() {
+            (
+                Err(infrastructure(&"cancelled")),
+                ExecutionStats::default(),
+                worker,
+            )
+        } else {
+            run(shared, &job, worker)
+        };
+        let _ = job.reply.send((result, stats));
+        {
+            let mut state = lock(&shared.state);
+            state.busy -= 1;
+            if let Some(worker) = kept {
+                state.idle.push(Kept {
+                    worker,
+                    tenant: Some(Arc::clone(&job.tenant)),
+                    since: Instant::now(),
+                });
+            }
+        }
+        top_up(shared);
+    }
+}
+
+/// Runs `job` on `worker`, or on a new worker when there is none or it turns out unusable:
+/// the result, its measurements and the worker when it may serve its tenant again.
+fn run(
+    shared: &Shared,
+    job: &Job,
+    mut worker: Option<Worker>,
+) -> (ScriptResult, ExecutionStats, Option<Worker>) {
+    for _attempt in 0..3 {
+        let current = match worker.take() {
+            Some(worker) => worker,
+            None => match Worker::spawn(&shared.config, job.request.limits.max_memory_bytes) {
+                Ok(worker) => {
+                    shared.started.fetch_add(1, Ordering::Relaxed);
+                    bind(&job.tenant, worker.pid());
+                    worker
+                }
+                Err(e) => return (Err(infrastructure(&e)), ExecutionStats::default(), None),
+            },
+        };
+        match exchange(current, &job.request) {
+            Err(_not_sent) => {
+                shared.retired.fetch_add(1, Ordering::Relaxed);
+            }
+            Ok(Done {
+                result,
+                stats,
+                worker,
+            }) => {
+                if worker.is_none() {
+                    shared.retired.fetch_add(1, Ordering::Relaxed);
+                }
+                *lock(&shared.last) = stats;
+                return (result, stats, worker);
+            }
+        }
+    }
+    (
+        Err(infrastructure(
+            &"the sandbox worker does not accept requests",
+        )),
+        ExecutionStats::default(),
+        None,
+    )
+}
+
+/// Says which tenant a new worker serves (the service logs it).
+fn bind(tenant: &str, pid: u32) {
+    if !tenant.is_empty() {
+        tracing::info!(
+            worker_pid = pid,
+            organization = tenant,
+            "sandbox worker bound to an organization"
+        );
+    }
+}
