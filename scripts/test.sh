@@ -21,6 +21,8 @@ echo "== cargo doc (public items documented, links resolve)" >&2
 RUSTDOCFLAGS="-D warnings" cargo doc --no-deps --quiet -p jobgraph-core -p jobgraph-sdk -p jobgraph-server -p jobgraph-cli
 echo "== cargo test (unit, conformance, JSON Schema suite, CLI, service on SQLite, doctests)" >&2
 cargo test --workspace --exclude jobgraph-wasm
+echo "== sandbox workers taken over (test-only attack hooks)" >&2
+cargo test -q -p jobgraph-sdk --features attack-hooks --test attacks
 
 # The service's suites again on PostgreSQL, and two replicas on one database (a throwaway
 # cluster on a loopback port; the binaries are those just built).
