@@ -25,13 +25,15 @@
 mod attributes;
 mod event;
 pub mod query;
+mod report;
 mod run;
 mod stages;
 mod stream;
 
 pub use event::{EventError, EventsError, LogEvent, Tags, read_events, write_ndjson};
 pub use query::{Query, QueryError};
-pub use run::{Change, EdgeCount, KeptEvent, Pipeline, Run, RunInput, RunOptions, VertexRun};
+pub use report::{Change, EdgeCount, KeptEvent, Run, RunInput, RunOptions, VertexRun};
+pub use run::Pipeline;
 pub use stream::{StreamError, StreamOptions, StreamRun, run_ndjson};
 
 /// Why a run could not start or finish.
