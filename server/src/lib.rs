@@ -46,6 +46,7 @@ mod routes;
 mod run;
 mod runs;
 mod scripts;
+mod secrets;
 mod state;
 pub mod store;
 mod templates;

@@ -5,10 +5,10 @@ use std::io::Write;
 use std::path::Path;
 use std::sync::Arc;
 
-use super::auth::hash_secret;
 use super::config::{ConfigError, ServeOptions, Settings};
 use super::ids::random_token;
 use super::routes::router;
+use super::secrets::hash_secret;
 use super::state::AppState;
 use super::store::{ClientRecord, SqliteStore, Store};
 #[cfg(feature = "postgres")]
