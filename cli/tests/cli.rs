@@ -380,7 +380,7 @@ fn the_sandbox_worker_confines_itself_before_its_first_answer() {
     let mut worker = command.spawn().expect("the worker starts");
     let mut stdin = worker.stdin.take().expect("piped stdin");
     let mut stdout = BufReader::new(worker.stdout.take().expect("piped stdout"));
-    let request = serde_json::json!({"request": {
+    let request = serde_json::json!({"id": 7_461_113, "request": {
         "source": "({vertices: [{type: 't', name: 'v' + n}], edges: []})",
         "declared": ["n"],
         "variables": {"n": 1},
@@ -394,6 +394,7 @@ fn the_sandbox_worker_confines_itself_before_its_first_answer() {
         answer["result"]["Ok"]["value"]["vertices"][0]["name"], "v1",
         "the script ran under the filter: {answer}"
     );
+    assert_eq!(answer["id"], 7_461_113, "the answer echoes the request's id");
 
     let status = std::fs::read_to_string(format!("/proc/{}/status", worker.id()))
         .expect("the worker's /proc status");
