@@ -9,7 +9,7 @@ use std::fmt;
 use serde::Serialize;
 use serde_json::Value;
 
-use crate::edge::{is_valid_vertex_name, parse_edge};
+use crate::edge::{Edge, is_valid_vertex_name, parse_edge};
 use crate::json::kind_of;
 use crate::vertex::{FieldRule, field_rules, tag_action_rules};
 
@@ -42,12 +42,18 @@ pub fn join_problems(problems: &[Problem]) -> String {
         .join("; ")
 }
 
+/// At most this many problems are listed by [`validate_job_graph`]; more are counted in one
+/// last problem, so that a huge invalid graph (a million copies of one edge) gets a short answer.
+pub const MAX_PROBLEMS: usize = 100;
+
 /// Checks that `graph` is a valid job graph and returns every problem found (empty when valid).
 ///
 /// Checks: `vertices` is an array of objects; each has a `type` string and a `name` that is a
 /// non-empty string without `:` or white space, unique in the graph; known vertex types carry
 /// their required fields with the right JSON types; `edges` (optional) is an array of strings,
-/// each a well-formed edge whose both ends name existing vertices.
+/// each a well-formed edge whose both ends name existing vertices, that does not wire a vertex
+/// to itself (`a -> a`, `a:output -> a:input`) and that is not a duplicate of an earlier edge
+/// (the same ends, white space aside). At most [`MAX_PROBLEMS`] problems are listed.
 ///
 /// ```
 /// use serde_json::json;
@@ -60,7 +66,14 @@ pub fn join_problems(problems: &[Problem]) -> String {
 /// ```
 pub fn validate_job_graph(graph: &Value) -> Vec<Problem> {
     let mut problems = Vec::new();
-    let mut report = |pointer: String, message: String| problems.push(Problem { pointer, message });
+    let mut not_shown = 0usize;
+    let mut report = |pointer: String, message: String| {
+        if problems.len() < MAX_PROBLEMS {
+            problems.push(Problem { pointer, message });
+        } else {
+            not_shown += 1;
+        }
+    };
     let Some(object) = graph.as_object() else {
         report(
             String::new(),
@@ -163,6 +176,7 @@ pub fn validate_job_graph(graph: &Value) -> Vec<Problem> {
     match object.get("edges") {
         None | Some(Value::Null) => {}
         Some(Value::Array(edges)) => {
+            let mut seen_edges: HashMap<Edge, usize> = HashMap::new();
             for (i, edge) in edges.iter().enumerate() {
                 let at = format!("/edges/{i}");
                 let Some(text) = edge.as_str() else {
@@ -186,6 +200,27 @@ pub fn validate_job_graph(graph: &Value) -> Vec<Problem> {
                                 );
                             }
                         }
+                        if edge.from.vertex == edge.to.vertex {
+                            report(
+                                at.clone(),
+                                format!(
+                                    "edge {text:?} wires vertex {:?} to itself: a vertex cannot \
+                                     feed its own input; remove the edge",
+                                    edge.from.vertex
+                                ),
+                            );
+                        }
+                        // The same two ends (white space aside) = the same edge.
+                        let first = *seen_edges.entry(edge).or_insert(i);
+                        if first != i {
+                            report(
+                                at,
+                                format!(
+                                    "duplicate edge {text:?} (the same edge as /edges/{first}): \
+                                     remove one of them"
+                                ),
+                            );
+                        }
                     }
                 }
             }
@@ -194,6 +229,15 @@ pub fn validate_job_graph(graph: &Value) -> Vec<Problem> {
             "/edges".into(),
             format!("must be an array of strings, found {}", kind_of(other)),
         ),
+    }
+    if not_shown > 0 {
+        problems.push(Problem {
+            pointer: String::new(),
+            message: format!(
+                "{not_shown} more problems not listed (only the first {MAX_PROBLEMS} are): \
+                 fix the ones above and validate again"
+            ),
+        });
     }
     problems
 }
@@ -277,6 +321,47 @@ mod tests {
         );
         assert!(problems[9].message.contains("\"zz\" does not exist"));
         assert!(problems[10].message.contains("\"nonsense\""));
+    }
+
+    #[test]
+    fn duplicate_edges_and_self_loops_are_named() {
+        let graph = json!({
+            "vertices": [{"type": "x", "name": "a"}, {"type": "x", "name": "b"}],
+            "edges": ["a -> b", "a->b", "a:output -> b", "b -> b", "a:output -> a:input", "a -> b"]
+        });
+        let problems = validate_job_graph(&graph);
+        let pointers: Vec<_> = problems.iter().map(|p| p.pointer.as_str()).collect();
+        assert_eq!(pointers, ["/edges/1", "/edges/3", "/edges/4", "/edges/5"]);
+        assert_eq!(
+            problems[0].message,
+            "duplicate edge \"a->b\" (the same edge as /edges/0): remove one of them"
+        );
+        assert!(problems[1].message.contains("wires vertex \"b\" to itself"));
+        assert!(problems[1].message.contains("remove the edge"));
+        assert!(problems[2].message.contains("wires vertex \"a\" to itself"));
+        assert!(problems[3].message.contains("the same edge as /edges/0"));
+    }
+
+    #[test]
+    fn a_million_copies_of_one_edge_get_a_short_answer() {
+        let edges: Vec<Value> = (0..1_000_000).map(|_| json!("a -> b")).collect();
+        let graph = json!({
+            "vertices": [{"type": "x", "name": "a"}, {"type": "x", "name": "b"}],
+            "edges": edges
+        });
+        let problems = validate_job_graph(&graph);
+        assert_eq!(problems.len(), MAX_PROBLEMS + 1);
+        assert_eq!(problems[0].pointer, "/edges/1");
+        let last = &problems[MAX_PROBLEMS];
+        assert_eq!(last.pointer, "");
+        assert!(
+            last.message.starts_with(&format!(
+                "{} more problems not listed",
+                999_999 - MAX_PROBLEMS
+            )),
+            "{}",
+            last.message
+        );
     }
 
     #[test]

@@ -156,6 +156,7 @@ fn gen_graph(u: &mut Unstructured<'_>) -> AResult<(Value, bool)> {
     // Edges are tracked apart: they count only when `edges` ends up an array in the graph.
     let mut edges_valid = true;
     let mut edges = Vec::new();
+    let mut seen_edges = std::collections::HashSet::new();
     for _ in 0..u.int_in_range(0..=5)? {
         if u.ratio(1, 15)? {
             edges.push(
@@ -183,6 +184,11 @@ fn gen_graph(u: &mut Unstructured<'_>) -> AResult<(Value, bool)> {
         };
         let from = end(u)?;
         let to = end(u)?;
+        // A vertex wired to itself, or the same two ends as an earlier edge, is invalid.
+        let vertex_of = |end: &str| end.split(':').next().unwrap_or_default().to_owned();
+        if vertex_of(&from) == vertex_of(&to) || !seen_edges.insert((from.clone(), to.clone())) {
+            edges_valid = false;
+        }
         let arrow = u.choose(&["->", " -> ", "  ->\t"])?;
         edges.push(Value::String(format!("{from}{arrow}{to}")));
     }

@@ -56,6 +56,19 @@ impl FromRequestParts<AppState> for Caller {
             message: message.to_owned(),
             token_sent,
         };
+        // Two credentials in one request: no guessing which one counts.
+        if parts
+            .headers
+            .get_all(header::AUTHORIZATION)
+            .iter()
+            .nth(1)
+            .is_some()
+        {
+            return Err(ApiError::BadRequest(
+                "more than one Authorization header: send exactly one, `Authorization: Bearer <token>`"
+                    .into(),
+            ));
+        }
         let Some(value) = parts.headers.get(header::AUTHORIZATION) else {
             return Err(unauthorized(
                 "missing Authorization header: send `Authorization: Bearer <token>` (get one at POST /oauth/token)",

@@ -99,18 +99,24 @@ impl QueryPairs {
             .collect()
     }
 
-    /// The last value of `key`.
-    pub fn last(&self, key: &str) -> Option<&str> {
-        self.0
-            .iter()
-            .rev()
-            .find(|(k, _)| k == key)
-            .map(|(_, v)| v.as_str())
+    /// The one value of the single-valued parameter `key` (`None` when absent).
+    ///
+    /// A single-valued parameter given twice (`version=1&version=2`) is a 400 naming it,
+    /// rather than one of the values winning silently.
+    pub fn single(&self, key: &str) -> Result<Option<&str>, ApiError> {
+        let mut values = self.0.iter().filter(|(k, _)| k == key).map(|(_, v)| v);
+        let first = values.next();
+        if values.next().is_some() {
+            return Err(ApiError::BadRequest(format!(
+                "query parameter `{key}` is given more than once: send it once"
+            )));
+        }
+        Ok(first.map(String::as_str))
     }
 
     /// `key` as a boolean (`true` or `false`); absent = `None`.
     pub fn flag(&self, key: &str) -> Result<Option<bool>, ApiError> {
-        match self.last(key) {
+        match self.single(key)? {
             None => Ok(None),
             Some("true") => Ok(Some(true)),
             Some("false") => Ok(Some(false)),
@@ -122,7 +128,7 @@ impl QueryPairs {
 
     /// `key` as a positive integer; absent = `None`.
     pub fn positive(&self, key: &str) -> Result<Option<u64>, ApiError> {
-        match self.last(key) {
+        match self.single(key)? {
             None => Ok(None),
             Some(text) => match text.parse::<u64>() {
                 Ok(n) if n > 0 && text.bytes().all(|b| b.is_ascii_digit()) => Ok(Some(n)),

@@ -82,6 +82,16 @@ pub fn iso8601(ms: i64) -> String {
     format!("{y:04}-{mo:02}-{d:02}T{h:02}:{mi:02}:{s:02}.{milli:03}Z")
 }
 
+/// How many days `month` (1–12) of `year` has (proleptic Gregorian calendar).
+fn days_in_month(year: i64, month: u32) -> u32 {
+    match month {
+        4 | 6 | 9 | 11 => 30,
+        2 if year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) => 29,
+        2 => 28,
+        _ => 31,
+    }
+}
+
 /// Reads `YYYY-MM-DDTHH:MM[:SS[.fff…]](Z|±HH:MM)` (or a bare date) into milliseconds since
 /// the epoch.
 pub fn parse_iso8601(text: &str) -> Option<i64> {
@@ -98,7 +108,7 @@ pub fn parse_iso8601(text: &str) -> Option<i64> {
     let year = num(parts.next()?)?;
     let month = u32::try_from(num(parts.next()?)?).ok()?;
     let day = u32::try_from(num(parts.next()?)?).ok()?;
-    if !(1..=12).contains(&month) || !(1..=31).contains(&day) {
+    if !(1..=12).contains(&month) || day < 1 || day > days_in_month(year, month) {
         return None;
     }
     let mut ms = days_from_civil(year, month, day) * 86_400_000;
@@ -218,6 +228,13 @@ mod tests {
             parse_iso8601("2026-11-23T00:00Z")
         );
         assert_eq!(parse_iso8601("2026-13-01"), None);
+        // Impossible dates are refused, not rolled over into the next month.
+        assert_eq!(parse_iso8601("2026-02-30T00:00:00Z"), None);
+        assert_eq!(parse_iso8601("2026-02-29"), None);
+        assert_eq!(parse_iso8601("2026-04-31"), None);
+        assert_eq!(parse_iso8601("1900-02-29"), None);
+        assert!(parse_iso8601("2028-02-29").is_some());
+        assert!(parse_iso8601("2000-02-29T12:00Z").is_some());
         assert_eq!(parse_iso8601("yesterday"), None);
     }
 

@@ -33,10 +33,34 @@ fn not_found(id: &str) -> impl Fn(StoreError) -> ApiError + '_ {
     }
 }
 
+/// The `desiredState` values a caller may ask for: run the job, or stop it. The interface
+/// document shows only `RUNNING`; `STOPPED` is its counterpart. Anything else (`DELETED`, …)
+/// is a 400: a job is deleted with `DELETE /v1/jobs/{id}`, not by asking for a state.
+pub const DESIRED_STATES: &[&str] = &["RUNNING", "STOPPED"];
+
+/// The tags the service sets itself on creation: a caller's values for them are replaced on
+/// creation and kept from the stored version on update.
+pub const SERVER_TAGS: &[&str] = &["createdUsing", "createdByUser"];
+
 fn desired_state(map: &Map<String, Value>, default: &str) -> Result<String, ApiError> {
-    Ok(optional_string(map, "", "desiredState")?
-        .filter(|s| !s.is_empty())
-        .unwrap_or_else(|| default.to_owned()))
+    match optional_string(map, "", "desiredState")?.filter(|s| !s.is_empty()) {
+        None => Ok(default.to_owned()),
+        Some(asked) => one_of(asked, DESIRED_STATES, "desiredState"),
+    }
+}
+
+/// `tags` as asked, with the service's own tags taken from `server` (the caller's are dropped).
+fn with_server_tags(
+    mut tags: Map<String, Value>,
+    server: &Map<String, Value>,
+) -> Map<String, Value> {
+    for key in SERVER_TAGS {
+        tags.remove(*key);
+        if let Some(value) = server.get(*key) {
+            tags.insert((*key).to_owned(), value.clone());
+        }
+    }
+    tags
 }
 
 async fn create_job(
@@ -61,10 +85,10 @@ async fn create_job(
             .ok_or_else(|| ApiError::BadRequest("`jobGraph` is required".into()))?,
         "jobGraph",
     )?;
-    let mut tags = string_map(map, "tags")?.unwrap_or_default();
-    tags.entry("createdUsing").or_insert_with(|| "api".into());
-    tags.entry("createdByUser")
-        .or_insert_with(|| caller.client_id.clone().into());
+    let mut server_tags = Map::new();
+    server_tags.insert("createdUsing".into(), "api".into());
+    server_tags.insert("createdByUser".into(), caller.client_id.clone().into());
+    let tags = with_server_tags(string_map(map, "tags")?.unwrap_or_default(), &server_tags);
     let desired_state = desired_state(map, "RUNNING")?;
     let (resolved, templates) = scripts::resolve(&state, &caller, definition.clone()).await?;
     let id = new_id().map_err(|e| ApiError::Internal(e.to_string()))?;
@@ -155,7 +179,7 @@ fn graph_form(query: &QueryPairs) -> Result<GraphForm, ApiError> {
 }
 
 fn filter(query: &QueryPairs) -> Result<(JobFilter, GraphForm), ApiError> {
-    let since_ms = match query.last("since") {
+    let since_ms = match query.single("since")? {
         None => None,
         Some(text) => Some(
             parse_duration(text)
@@ -176,7 +200,7 @@ fn filter(query: &QueryPairs) -> Result<(JobFilter, GraphForm), ApiError> {
             execution: enumerated(query, "execution", EXECUTIONS)?,
             states: query.all("state"),
             name: query
-                .last("name")
+                .single("name")?
                 .filter(|n| !n.is_empty())
                 .map(str::to_owned),
             since_ms,
@@ -324,7 +348,7 @@ pub async fn update(
         meta.name = name;
     }
     if let Some(tags) = string_map(map, "tags")? {
-        meta.tags = tags;
+        meta.tags = with_server_tags(tags, &meta.tags);
     }
     meta.desired_state = desired_state(map, &meta.desired_state)?;
     let (resolved, templates) = scripts::resolve(&state, &caller, definition.clone()).await?;

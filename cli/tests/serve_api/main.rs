@@ -6,6 +6,7 @@ mod auth;
 mod common;
 mod concurrency;
 mod jobs;
+mod strict;
 mod sync_runs;
 mod templates;
 

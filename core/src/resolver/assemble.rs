@@ -41,7 +41,16 @@ impl Tree {
             .zip(assembled.provenance)
             .filter_map(|(v, p)| Some((v.name().to_owned(), p?)))
             .collect();
-        let edges = assembled.edges.iter().map(Edge::to_string).collect();
+        // Two distinct edges of a graph can be rewired onto the same wire (`src -> op` and
+        // `src -> op:input` when the template maps `input`): one wire is kept, the first, so
+        // that the resolved graph has no duplicate edge (docs/resolution.md).
+        let mut seen = std::collections::HashSet::new();
+        let edges = assembled
+            .edges
+            .iter()
+            .filter(|edge| seen.insert(*edge))
+            .map(Edge::to_string)
+            .collect();
         let graph = self.nodes[0].graph.with_contents(assembled.vertices, edges);
         Ok(Resolution { graph, provenance })
     }

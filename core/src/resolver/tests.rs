@@ -322,3 +322,28 @@ fn inputs_that_would_hide_a_standard_global_are_refused() {
         "{err}"
     );
 }
+
+/// Two distinct job edges rewired onto one wire (`src -> op` and `src -> op:input`, the
+/// template mapping `input`) give one edge in the resolved graph, not a duplicate.
+#[test]
+fn edges_rewired_onto_one_wire_are_kept_once() {
+    let mut t = template("t", "({vertices: [{type: 'x', name: 'f'}], edges: []})");
+    t.inputs.insert("input".into(), "f".into());
+    t.outputs.insert("output".into(), "f".into());
+    let mut set = TemplateSet::new();
+    set.insert(t);
+    let job = json!({
+        "vertices": [
+            {"type": "x", "name": "src"},
+            {"type": "template-operation", "name": "op", "templateId": "t"},
+            {"type": "x", "name": "sink"}
+        ],
+        "edges": ["src -> op", "src -> op:input", "op -> sink"]
+    });
+    let resolved = Resolver::new(set)
+        .resolve_document_blocking(&job)
+        .unwrap()
+        .document;
+    assert_eq!(resolved["edges"], json!(["src -> op.f", "op.f -> sink"]));
+    assert!(crate::validate_job_graph(&resolved).is_empty());
+}

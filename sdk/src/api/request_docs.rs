@@ -287,7 +287,8 @@ pub struct CreateJobDoc {
     job_graph: JobGraphDoc,
     /// String → string.
     tags: Option<BTreeMap<String, String>>,
-    /// Default `RUNNING`.
+    /// Default `RUNNING`; `RUNNING` or `STOPPED` (empty = the default).
+    #[schema(pattern = "^(RUNNING|STOPPED)?$")]
     desired_state: Option<String>,
 }
 
@@ -301,7 +302,8 @@ pub struct UpdateJobDoc {
     /// The new graph (default: the current definition, resolved again). A body with
     /// `vertices` at the top level is read as the graph itself.
     job_graph: Option<JobGraphDoc>,
-    /// Default: unchanged.
+    /// Default: unchanged; `RUNNING` or `STOPPED` (empty = unchanged).
+    #[schema(pattern = "^(RUNNING|STOPPED)?$")]
     desired_state: Option<String>,
     /// Default: unchanged.
     #[schema(min_length = 1)]
