@@ -394,7 +394,10 @@ fn the_sandbox_worker_confines_itself_before_its_first_answer() {
         answer["result"]["Ok"]["value"]["vertices"][0]["name"], "v1",
         "the script ran under the filter: {answer}"
     );
-    assert_eq!(answer["id"], 7_461_113, "the answer echoes the request's id");
+    assert_eq!(
+        answer["id"], 7_461_113,
+        "the answer echoes the request's id"
+    );
 
     let status = std::fs::read_to_string(format!("/proc/{}/status", worker.id()))
         .expect("the worker's /proc status");
