@@ -53,7 +53,7 @@ pub const MAX_PROBLEMS: usize = 100;
 /// their required fields with the right JSON types; `edges` (optional) is an array of strings,
 /// each a well-formed edge whose both ends name existing vertices, that does not wire a vertex
 /// to itself (`a -> a`, `a:output -> a:input`) and that is not a duplicate of an earlier edge
-/// (the same ends, white space aside). At most [`MAX_PROBLEMS`] problems are listed.
+/// (the same ends, white space aside). At most 100 problems are listed, then how many more there are.
 ///
 /// ```
 /// use serde_json::json;
