@@ -1,0 +1,1 @@
+//! See main.rs: this module's finding.
