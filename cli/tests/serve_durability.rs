@@ -36,12 +36,25 @@ fn kill_9_loses_no_acknowledged_write_and_restart_keeps_everything() {
     );
     assert_eq!(seed.json()["organizationId"], "default");
     let seed = seed.json()["id"].as_str().unwrap().to_owned();
+    // Triggers name a job.
+    let triggered = server.call(
+        "POST",
+        "/v1/jobs",
+        Some(&token),
+        Some(&job_using("triggered", &seed, "error")),
+    );
+    assert_eq!(triggered.status, 201, "{}", triggered.body);
+    let trigger_path = format!(
+        "/v1/triggers?job={}",
+        triggered.json()["id"].as_str().unwrap()
+    );
 
     let acknowledged = Mutex::new(Acknowledged::default());
     let stop = AtomicBool::new(false);
     std::thread::scope(|scope| {
         for writer in 0..4 {
             let (acknowledged, stop, token, seed) = (&acknowledged, &stop, &token, &seed);
+            let trigger_path = &trigger_path;
             let server = &server;
             scope.spawn(move || {
                 let mut n = 0;
@@ -121,12 +134,8 @@ fn kill_9_loses_no_acknowledged_write_and_restart_keeps_everything() {
                                     _ => ack.templates.push((doomed, 1)),
                                 }
                             }
-                            let r = server.try_call(
-                                "POST",
-                                "/v1/triggers",
-                                None,
-                                Some(&json!({"n": n})),
-                            );
+                            let r =
+                                server.try_call("POST", trigger_path, None, Some(&json!({"n": n})));
                             if r.status == 202 {
                                 acknowledged.lock().unwrap().triggers += 1;
                             }

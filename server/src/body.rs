@@ -4,6 +4,7 @@
 use axum::body::Bytes;
 use axum::extract::{FromRequest, Request};
 use axum::http::{HeaderMap, header};
+use http_body_util::BodyExt;
 use serde_json::Value;
 
 use super::error::ApiError;
@@ -20,17 +21,95 @@ pub fn media_type(headers: &HeaderMap) -> Option<String> {
     Some(value.split(';').next()?.trim().to_ascii_lowercase())
 }
 
-/// The raw body, within the configured limit (`DefaultBodyLimit`).
+/// The raw body, within the configured limit: [`read_limited`] with `maxBodyBytes`.
 pub async fn read_bytes(request: Request, state: &AppState) -> Result<Bytes, ApiError> {
-    Bytes::from_request(request, state)
-        .await
-        .map_err(|rejection| {
-            if rejection.status() == axum::http::StatusCode::PAYLOAD_TOO_LARGE {
-                ApiError::TooLarge(state.config.max_body_bytes)
-            } else {
-                ApiError::BadRequest(format!("cannot read the request body: {rejection}"))
-            }
-        })
+    read_limited(request, state, state.config.max_body_bytes).await
+}
+
+/// The raw body, at most `limit` bytes:
+/// - a `Content-Length` over `limit` is a 413 at once, before any of the body is read;
+/// - the body counts against the budget of bodies in memory for its `Content-Length` (or
+///   `limit` without one) while it is read and parsed: past the budget, 503 at once;
+/// - it must arrive within the body-read timeout, else 408 (the connection is closed, the part
+///   read is freed);
+/// - a body longer than it said, or than `limit` without a `Content-Length`: 413.
+pub async fn read_limited(
+    request: Request,
+    state: &AppState,
+    limit: usize,
+) -> Result<Bytes, ApiError> {
+    let declared = content_length(request.headers())?;
+    if declared.is_some_and(|n| n > limit as u64) {
+        return Err(ApiError::TooLarge(limit));
+    }
+    let reserved = declared.map_or(limit, |n| usize::try_from(n).unwrap_or(limit));
+    let _held = state.bodies.reserve(reserved)?;
+    let connections = &state.config.connections;
+    let timeout = std::time::Duration::from_millis(connections.body_read_timeout_ms.max(1));
+    let body = http_body_util::Limited::new(request.into_body(), limit);
+    match tokio::time::timeout(timeout, body.collect()).await {
+        Err(_) => Err(ApiError::RequestTimeout(format!(
+            "the request body did not arrive within {} ms (connections.bodyReadTimeoutMs); send it at once",
+            connections.body_read_timeout_ms
+        ))),
+        Ok(Ok(collected)) => Ok(collected.to_bytes()),
+        Ok(Err(error)) if error.is::<http_body_util::LengthLimitError>() => {
+            Err(ApiError::TooLarge(limit))
+        }
+        Ok(Err(error)) => Err(ApiError::BadRequest(format!(
+            "cannot read the request body: {error}"
+        ))),
+    }
+}
+
+/// The request's `Content-Length`, if it has one; a malformed one is a 400.
+fn content_length(headers: &HeaderMap) -> Result<Option<u64>, ApiError> {
+    let Some(value) = headers.get(header::CONTENT_LENGTH) else {
+        return Ok(None);
+    };
+    value
+        .to_str()
+        .ok()
+        .and_then(|text| text.trim().parse::<u64>().ok())
+        .map(Some)
+        .ok_or_else(|| ApiError::BadRequest("the Content-Length header is not a number".into()))
+}
+
+/// The budget of request bodies held in memory at once, over all requests, counted in KiB
+/// (`connections.maxBufferedBodyBytes`).
+#[derive(Clone)]
+pub(crate) struct BodyBudget {
+    kib: std::sync::Arc<tokio::sync::Semaphore>,
+    total_kib: u32,
+}
+
+impl BodyBudget {
+    /// A budget of `bytes` (at least 1 KiB).
+    pub(crate) fn new(bytes: usize) -> Self {
+        let total_kib = u32::try_from(bytes.div_ceil(1024))
+            .unwrap_or(u32::MAX >> 4)
+            .clamp(1, u32::MAX >> 4);
+        BodyBudget {
+            kib: std::sync::Arc::new(tokio::sync::Semaphore::new(total_kib as usize)),
+            total_kib,
+        }
+    }
+
+    /// Holds room for a body of `bytes` (a body larger than the whole budget holds all of it),
+    /// or 503 at once when the budget is spent.
+    fn reserve(&self, bytes: usize) -> Result<tokio::sync::OwnedSemaphorePermit, ApiError> {
+        let kib = u32::try_from(bytes.div_ceil(1024))
+            .unwrap_or(u32::MAX)
+            .clamp(1, self.total_kib);
+        std::sync::Arc::clone(&self.kib)
+            .try_acquire_many_owned(kib)
+            .map_err(|_| {
+                ApiError::Overloaded(format!(
+                    "the request bodies being received take the whole budget of {} KiB (connections.maxBufferedBodyBytes); retry shortly",
+                    self.total_kib
+                ))
+            })
+    }
 }
 
 /// A JSON request body: `Content-Type: application/json` (else 415), within the size limit

@@ -108,7 +108,7 @@ pub struct ServeOptions {
     /// request fails with 503 [default: 5000].
     pub database_timeout_ms: Option<u64>,
     /// A JSON settings file (see docs/api.md): `addr`, `data`, `clients`, `tokenTtlSeconds`,
-    /// `maxBodyBytes`, `maxConcurrentScripts`, `limits`, `maxOperations`, `tokenThrottle`,
+    /// `maxBodyBytes`, `maxConcurrentScripts`, `limits`, `maxOperations`, `tokenThrottle`, `connections`, `triggers`,
     /// `workers`, `keptWorkers`, `synchronous`, `database`, `databasePoolSize`,
     /// `databaseTimeoutMs`. Flags win over the file.
     pub config: Option<PathBuf>,
@@ -210,6 +210,8 @@ const FILE_KEYS: &[&str] = &[
     "limits",
     "maxOperations",
     "tokenThrottle",
+    "connections",
+    "triggers",
 ];
 
 fn read_file(path: &Path) -> Result<FileConfig, ConfigError> {

@@ -64,6 +64,13 @@ pub enum ApiError {
     /// 415.
     #[error("{0}")]
     UnsupportedMediaType(String),
+    /// 408: the body did not arrive in time; the connection is closed.
+    #[error("{0}")]
+    RequestTimeout(String),
+    /// 503 with `Retry-After: 1`: the service is at a budget of its own (request bodies in
+    /// memory); the text says which.
+    #[error("{0}")]
+    Overloaded(String),
     /// 429 from the token endpoint, with `Retry-After` (seconds) and the RFC 6749 error body
     /// (`error: "slow_down"`): too many secret verifications asked of the source address or
     /// for the client id, or every verification thread busy.
@@ -103,6 +110,8 @@ impl ApiError {
             ApiError::Conflict { .. } => StatusCode::CONFLICT,
             ApiError::TooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
             ApiError::UnsupportedMediaType(_) => StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            ApiError::RequestTimeout(_) => StatusCode::REQUEST_TIMEOUT,
+            ApiError::Overloaded(_) => StatusCode::SERVICE_UNAVAILABLE,
             ApiError::TooManyRequests { .. } | ApiError::SlowDown { .. } => {
                 StatusCode::TOO_MANY_REQUESTS
             }
@@ -212,8 +221,12 @@ impl IntoResponse for ApiError {
                 headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
                 headers.insert(header::PRAGMA, HeaderValue::from_static("no-cache"));
             }
-            ApiError::Unavailable(_) => {
+            ApiError::Unavailable(_) | ApiError::Overloaded(_) => {
                 headers.insert(header::RETRY_AFTER, HeaderValue::from_static("1"));
+            }
+            // The body was not read (or not whole): the connection cannot carry another request.
+            ApiError::TooLarge(_) | ApiError::RequestTimeout(_) => {
+                headers.insert(header::CONNECTION, HeaderValue::from_static("close"));
             }
             _ => {}
         }

@@ -6,7 +6,7 @@ use std::sync::Arc;
 use axum::Json;
 use axum::Router;
 use axum::extract::{DefaultBodyLimit, State};
-use axum::http::{StatusCode, header};
+use axum::http::header;
 use axum::response::IntoResponse;
 use axum::routing::get;
 use utoipa::openapi::OpenApi;
@@ -15,35 +15,14 @@ use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
 use super::auth::{self};
-use super::body::JsonBody;
 use super::error::{ApiError, ErrorBody};
-use super::ids::new_id;
 use super::jobs;
 use super::log;
-use super::model::{Health, TriggerAccepted};
+use super::model::Health;
 use super::runs;
 use super::state::AppState;
 use super::templates;
-
-/// Create an external trigger: no token needed; the payload (any JSON) is stored.
-#[utoipa::path(
-    post, path = "/v1/triggers", operation_id = "createTrigger", tag = "triggers",
-    request_body(content = serde_json::Value, description = "Any JSON value"),
-    responses(
-        (status = 202, description = "Stored", body = TriggerAccepted),
-        (status = 400, description = "The body is not valid JSON (the message gives line and column)", body = ErrorBody),
-        (status = 413, description = "The request body is over `maxBodyBytes` (10 MiB by default)", body = ErrorBody),
-        (status = 415, description = "The body is not `application/json`", body = ErrorBody),
-    )
-)]
-pub async fn create_trigger(
-    State(state): State<AppState>,
-    JsonBody(payload): JsonBody,
-) -> Result<(StatusCode, Json<TriggerAccepted>), ApiError> {
-    let id = new_id().map_err(|e| ApiError::Internal(e.to_string()))?;
-    state.store.put_trigger(id.clone(), payload).await?;
-    Ok((StatusCode::ACCEPTED, Json(TriggerAccepted { id })))
-}
+use super::triggers;
 
 /// Liveness and storage check: a query on the database, every time.
 #[utoipa::path(
@@ -78,7 +57,7 @@ fn api() -> (Router<AppState>, OpenApi) {
         .routes(routes!(runs::sync))
         .routes(routes!(runs::heartbeat))
         .routes(routes!(jobs::get, jobs::update, jobs::delete))
-        .routes(routes!(create_trigger))
+        .routes(routes!(triggers::create_trigger))
         .routes(routes!(health))
         .split_for_parts();
     openapi.info.title = "jobgraph service".into();
@@ -96,12 +75,13 @@ fn api() -> (Router<AppState>, OpenApi) {
 }
 
 /// Every endpoint reads or writes the database, so every one answers 503 (`Retry-After: 1`)
-/// while it cannot be reached; documented once here rather than on each handler.
+/// while it cannot be reached (and when the service is at its body budget or connection cap);
+/// documented once here rather than on each handler.
 fn every_operation_may_be_unavailable(openapi: &mut OpenApi) {
     use utoipa::openapi::{ContentBuilder, Ref, RefOr, ResponseBuilder};
     let response = ResponseBuilder::new()
         .description(
-            "The database cannot be reached now; retry after `Retry-After` seconds (the service recovers when it is back)",
+            "The database cannot be reached now, or the service is at its budget of request bodies in memory or at its connection cap with every connection busy; retry after `Retry-After` seconds",
         )
         .content(
             "application/json",

@@ -7,6 +7,7 @@ use std::sync::Arc;
 
 use super::config::{ConfigError, ServeOptions, Settings};
 use super::ids::random_token;
+use super::listen;
 use super::routes::router;
 use super::secrets::hash_secret;
 use super::state::AppState;
@@ -170,8 +171,9 @@ async fn run(settings: Settings) -> Result<(), ServeError> {
     sandbox.workers = sandbox.workers.max(1);
     let sandbox = Arc::new(ProcessSandbox::start(sandbox));
     let state = AppState::new(store, sandbox, settings.service.clone());
-    let listener = tokio::net::TcpListener::bind(settings.addr)
-        .await
+    let descriptors = listen::raise_descriptor_limit();
+    let connections = settings.service.connections.clone();
+    let listener = listen::bind(settings.addr, &connections)
         .map_err(|e| failed(&format!("cannot listen on {}", settings.addr))(&e))?;
     let addr = listener
         .local_addr()
@@ -186,12 +188,16 @@ async fn run(settings: Settings) -> Result<(), ServeError> {
         let _ = writeln!(out, "ready");
         let _ = out.flush();
     }
-    // The peer's address reaches the handlers: the token endpoint's budget per address.
-    let app = router(state).into_make_service_with_connect_info::<std::net::SocketAddr>();
-    axum::serve(listener, app)
-        .with_graceful_shutdown(shutdown_signal())
-        .await
-        .map_err(|e| failed("the server failed")(&e))?;
+    // The peer's address reaches the handlers (`ConnectInfo`): the token endpoint's budget
+    // per address.
+    listen::serve(
+        listener,
+        router(state),
+        &connections,
+        descriptors,
+        shutdown_signal(),
+    )
+    .await;
     let _ = writeln!(std::io::stdout(), "stopped");
     Ok(())
 }

@@ -7,11 +7,14 @@ use jobgraph_core::{CacheLimits, ExecutionCache, Limits, Sandbox};
 use serde::Deserialize;
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 
+use super::body::BodyBudget;
 use super::error::ApiError;
 use super::hash_pool::HashPool;
+use super::listen::ConnectionConfig;
 use super::store::Store;
 use super::throttle::{TokenThrottle, TokenThrottleConfig};
 use super::token_cache::TokenCache;
+use super::triggers::{TriggerConfig, TriggerThrottle};
 
 /// Settings of the service (the router's, not the listener's). JSON names are camelCase;
 /// missing fields take the default.
@@ -31,6 +34,10 @@ pub struct ServiceConfig {
     pub max_operations: usize,
     /// The token endpoint's budgets and secret-verification threads.
     pub token_throttle: TokenThrottleConfig,
+    /// Timeouts and caps of connections and request bodies.
+    pub connections: ConnectionConfig,
+    /// Limits of `POST /v1/triggers`, which needs no token.
+    pub triggers: TriggerConfig,
 }
 
 impl Default for ServiceConfig {
@@ -42,6 +49,8 @@ impl Default for ServiceConfig {
             limits: Limits::default(),
             max_operations: jobgraph_core::ResolveOptions::default().max_operations,
             token_throttle: TokenThrottleConfig::default(),
+            connections: ConnectionConfig::default(),
+            triggers: TriggerConfig::default(),
         }
     }
 }
@@ -63,6 +72,10 @@ pub struct AppState {
     pub(crate) throttle: Arc<TokenThrottle>,
     /// The threads that verify client secrets.
     pub(crate) secrets: Arc<HashPool>,
+    /// The budget of request bodies held in memory.
+    pub(crate) bodies: BodyBudget,
+    /// The budgets of triggers per address and organization.
+    pub(crate) triggers: Arc<TriggerThrottle>,
     slots: ScriptSlots,
 }
 
@@ -79,6 +92,8 @@ impl AppState {
     /// ([`TokenThrottleConfig::threads`]); they stop when the last clone is dropped.
     pub fn new(store: Arc<dyn Store>, sandbox: Arc<dyn Sandbox>, config: ServiceConfig) -> Self {
         let throttle = &config.token_throttle;
+        let bodies = BodyBudget::new(config.connections.max_buffered_body_bytes);
+        let triggers = Arc::new(TriggerThrottle::new(&config.triggers));
         AppState {
             throttle: Arc::new(TokenThrottle::new(throttle)),
             secrets: Arc::new(HashPool::start(throttle.threads(), throttle.hash_queue)),
@@ -87,6 +102,8 @@ impl AppState {
             cache: ExecutionCache::new(CacheLimits::default()),
             config: Arc::new(config),
             tokens: TokenCache::default(),
+            bodies,
+            triggers,
             slots: ScriptSlots::default(),
         }
     }

@@ -136,7 +136,7 @@ impl TokenThrottleConfig {
 
 /// A source address as the budgets key it: IPv6 by its /64 (one host may hold a whole /64).
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
-enum AddressKey {
+pub(crate) enum AddressKey {
     V4([u8; 4]),
     V6([u8; 8]),
     /// No address known (a router mounted without connection info).
@@ -145,7 +145,7 @@ enum AddressKey {
     Overflow,
 }
 
-fn address_key(address: Option<IpAddr>) -> AddressKey {
+pub(crate) fn address_key(address: Option<IpAddr>) -> AddressKey {
     match address.map(|a| a.to_canonical()) {
         Some(IpAddr::V4(v4)) => AddressKey::V4(v4.octets()),
         Some(IpAddr::V6(v6)) => {
@@ -159,12 +159,12 @@ fn address_key(address: Option<IpAddr>) -> AddressKey {
 
 /// A client id as the budgets key it: a fixed size whatever the id sent.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
-enum ClientKey {
+pub(crate) enum ClientKey {
     Id([u8; 16]),
     Overflow,
 }
 
-fn client_key(client_id: &str) -> ClientKey {
+pub(crate) fn client_key(client_id: &str) -> ClientKey {
     let mut key = [0u8; 16];
     key.copy_from_slice(&sha256(client_id)[..16]);
     ClientKey::Id(key)
@@ -177,7 +177,7 @@ const MAX_KEYS: usize = 100_000;
 const MAX_TRUSTED: usize = 100_000;
 
 /// A keyed budget whose table stays under [`MAX_KEYS`].
-struct Budget<K: std::hash::Hash + Eq + Clone> {
+pub(crate) struct Budget<K: std::hash::Hash + Eq + Clone> {
     limiter: DefaultKeyedRateLimiter<K>,
     overflow: K,
     started: Instant,
@@ -187,7 +187,7 @@ struct Budget<K: std::hash::Hash + Eq + Clone> {
 }
 
 impl<K: std::hash::Hash + Eq + Clone> Budget<K> {
-    fn new(burst: u32, period_ms: u64, overflow: K) -> Self {
+    pub(crate) fn new(burst: u32, period_ms: u64, overflow: K) -> Self {
         let period = Duration::from_millis(period_ms.max(1));
         let burst = NonZeroU32::new(burst).unwrap_or(NonZeroU32::MIN);
         let quota = Quota::with_period(period)
@@ -202,7 +202,7 @@ impl<K: std::hash::Hash + Eq + Clone> Budget<K> {
     }
 
     /// Takes one verification from `key`'s budget, or says how long until there is one.
-    fn take(&self, key: K) -> Result<(), Duration> {
+    pub(crate) fn take(&self, key: K) -> Result<(), Duration> {
         let key = if self.limiter.len() >= MAX_KEYS && !self.sweep() {
             self.overflow.clone()
         } else {

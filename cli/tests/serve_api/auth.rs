@@ -373,10 +373,23 @@ fn v1_requires_a_bearer_token() {
         b"",
     );
     assert_eq!(r.status, 401);
-    // Triggers need no token.
+    // Triggers need no token, but name a job (which gives them an organization).
+    let template = create_template(alice(), &filter_template("triggered"));
+    let job = call(
+        "POST",
+        "/v1/jobs",
+        Some(alice()),
+        Some(&job_using(
+            "triggered",
+            template["id"].as_str().unwrap(),
+            "error",
+        )),
+    );
+    assert_eq!(job.status, 201, "{}", job.body);
+    let job = job.json()["id"].as_str().unwrap().to_owned();
     let r = call(
         "POST",
-        "/v1/triggers",
+        &format!("/v1/triggers?job={job}"),
         None,
         Some(&json!({"event": "deploy", "n": 1})),
     );
@@ -384,11 +397,21 @@ fn v1_requires_a_bearer_token() {
     assert_eq!(r.json()["id"].as_str().unwrap().len(), 16);
     let r = raw(
         "POST",
-        "/api/v1/triggers",
+        &format!("/api/v1/triggers?job={job}"),
         &[("Content-Type", "application/json")],
         b"[1",
     );
     assert_eq!(r.status, 400);
+    let r = call("POST", "/v1/triggers", None, Some(&json!({"n": 1})));
+    assert_eq!(r.status, 400, "{}", r.body);
+    assert!(r.error().contains("?job=JOB_ID"), "{}", r.body);
+    let r = call(
+        "POST",
+        "/v1/triggers?job=nope",
+        None,
+        Some(&json!({"n": 1})),
+    );
+    assert_eq!(r.status, 404, "{}", r.body);
 }
 
 #[test]

@@ -68,6 +68,13 @@ const MIGRATIONS: &[&str] = &[
         received_at INTEGER NOT NULL
     );
     ",
+    // 2: triggers belong to a job's organization (issue 27): the newest `keptPerOrganization`
+    // are kept, older ones pruned on each insert.
+    r"
+    ALTER TABLE triggers ADD COLUMN org TEXT NOT NULL DEFAULT '';
+    ALTER TABLE triggers ADD COLUMN job_id TEXT NOT NULL DEFAULT '';
+    CREATE INDEX triggers_by_org ON triggers (org, received_at, id);
+    ",
 ];
 
 /// The schema version this build writes.

@@ -394,8 +394,23 @@ pub trait Store: Send + Sync + 'static {
     /// Tombstones a job (every version).
     fn delete_job(&self, organization: String, id: String) -> StoreFuture<'_, ()>;
 
-    /// Stores a trigger's payload.
-    fn put_trigger(&self, id: String, payload: Value) -> StoreFuture<'_, ()>;
+    /// The organization of live job `job_id` (`None`: no such job, or deleted), for a trigger.
+    fn trigger_organization(&self, job_id: String) -> StoreFuture<'_, Option<String>>;
+    /// Stores a trigger and prunes its organization's triggers to the newest `keep`.
+    fn put_trigger(&self, trigger: TriggerRecord, keep: usize) -> StoreFuture<'_, ()>;
+}
+
+/// A trigger, as stored.
+#[derive(Debug, Clone)]
+pub struct TriggerRecord {
+    /// Its id.
+    pub id: String,
+    /// The organization of the job it names.
+    pub organization: String,
+    /// The job it names.
+    pub job_id: String,
+    /// Its payload (any JSON value).
+    pub payload: Value,
 }
 
 /// How a database URL is shown in messages and `Debug` output: without its password.

@@ -78,6 +78,13 @@ const MIGRATIONS: &[&str] = &[
         received_at BIGINT NOT NULL
     );
     ",
+    // 2: triggers belong to a job's organization (issue 27): the newest `keptPerOrganization`
+    // are kept, older ones pruned on each insert.
+    r"
+    ALTER TABLE triggers ADD COLUMN org TEXT NOT NULL DEFAULT '';
+    ALTER TABLE triggers ADD COLUMN job_id TEXT NOT NULL DEFAULT '';
+    CREATE INDEX triggers_by_org ON triggers (org, received_at, id);
+    ",
 ];
 
 /// Brings the schema up to date; returns how many migrations this call applied.

@@ -1,7 +1,6 @@
 //! `impl Store for PostgresStore`: each method one statement on a pooled connection, or one
 //! transaction when it writes several rows.
 
-use serde_json::Value;
 use tokio_postgres::types::ToSql;
 
 use super::PostgresStore;
@@ -12,7 +11,7 @@ use super::rows::{
 use crate::ids::now_ms;
 use crate::store::{
     ClientRecord, GraphForm, JobFields, JobFilter, JobRecord, NewTemplateVersion, Store,
-    StoreError, StoreFuture, TemplateRecord, TokenRecord,
+    StoreError, StoreFuture, TemplateRecord, TokenRecord, TriggerRecord,
 };
 
 /// Boxes a future as a [`StoreFuture`].
@@ -354,11 +353,42 @@ impl Store for PostgresStore {
         })
     }
 
-    fn put_trigger(&self, id: String, payload: Value) -> StoreFuture<'_, ()> {
+    fn trigger_organization(&self, job_id: String) -> StoreFuture<'_, Option<String>> {
+        run(async move {
+            let db = self.pool.get().await?;
+            let row = db
+                .query_opt(
+                    "SELECT org FROM jobs WHERE id = $1 AND deleted_at IS NULL",
+                    &[&job_id],
+                )
+                .await?;
+            Ok(match row {
+                Some(row) => Some(row.try_get(0)?),
+                None => None,
+            })
+        })
+    }
+
+    fn put_trigger(&self, trigger: TriggerRecord, keep: usize) -> StoreFuture<'_, ()> {
+        let keep = i64::try_from(keep.max(1)).unwrap_or(i64::MAX);
         run(async move {
             self.execute(
-                "INSERT INTO triggers (id, payload, received_at) VALUES ($1, $2, $3)",
-                &[&id, &payload.to_string(), &now_ms()],
+                "INSERT INTO triggers (id, payload, received_at, org, job_id) VALUES ($1, $2, $3, $4, $5)",
+                &[
+                    &trigger.id,
+                    &trigger.payload.to_string(),
+                    &now_ms(),
+                    &trigger.organization,
+                    &trigger.job_id,
+                ],
+            )
+            .await?;
+            // Everything older than the organization's `keep`-th newest trigger goes.
+            self.execute(
+                "DELETE FROM triggers WHERE org = $1 AND (received_at, id) < \
+                 (SELECT received_at, id FROM triggers WHERE org = $1 \
+                  ORDER BY received_at DESC, id DESC LIMIT 1 OFFSET $2)",
+                &[&trigger.organization, &(keep - 1)],
             )
             .await?;
             Ok(())

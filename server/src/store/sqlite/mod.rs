@@ -9,7 +9,6 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError, TryLockError};
 
 use rusqlite::{Connection, OpenFlags, OptionalExtension, TransactionBehavior, params};
-use serde_json::Value;
 
 mod rows;
 
@@ -20,7 +19,7 @@ use rows::{
 use super::migrations::{MigrationError, migrate};
 use super::{
     ClientRecord, GraphForm, JobFields, JobFilter, JobRecord, NewTemplateVersion, Store,
-    StoreError, StoreFuture, TemplateRecord, TokenRecord,
+    StoreError, StoreFuture, TemplateRecord, TokenRecord, TriggerRecord,
 };
 use crate::ids::now_ms;
 
@@ -464,12 +463,35 @@ impl Store for SqliteStore {
         })
     }
 
-    fn put_trigger(&self, id: String, payload: Value) -> StoreFuture<'_, ()> {
+    fn trigger_organization(&self, job_id: String) -> StoreFuture<'_, Option<String>> {
+        self.read(move |db| {
+            Ok(db
+                .prepare_cached("SELECT org FROM jobs WHERE id = ?1 AND deleted_at IS NULL")?
+                .query_row(params![job_id], |row| row.get(0))
+                .optional()?)
+        })
+    }
+
+    fn put_trigger(&self, trigger: TriggerRecord, keep: usize) -> StoreFuture<'_, ()> {
+        let keep = i64::try_from(keep.max(1)).unwrap_or(i64::MAX);
         self.write(move |tx| {
             tx.prepare_cached(
-                "INSERT INTO triggers (id, payload, received_at) VALUES (?1, ?2, ?3)",
+                "INSERT INTO triggers (id, payload, received_at, org, job_id) VALUES (?1, ?2, ?3, ?4, ?5)",
             )?
-            .execute(params![id, payload.to_string(), now_ms()])?;
+            .execute(params![
+                trigger.id,
+                trigger.payload.to_string(),
+                now_ms(),
+                trigger.organization,
+                trigger.job_id
+            ])?;
+            // Everything older than the organization's `keep`-th newest trigger goes.
+            tx.prepare_cached(
+                "DELETE FROM triggers WHERE org = ?1 AND (received_at, id) < \
+                 (SELECT received_at, id FROM triggers WHERE org = ?1 \
+                  ORDER BY received_at DESC, id DESC LIMIT 1 OFFSET ?2)",
+            )?
+            .execute(params![trigger.organization, keep - 1])?;
             Ok(())
         })
     }
