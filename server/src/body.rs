@@ -75,43 +75,6 @@ fn content_length(headers: &HeaderMap) -> Result<Option<u64>, ApiError> {
         .ok_or_else(|| ApiError::BadRequest("the Content-Length header is not a number".into()))
 }
 
-/// The budget of request bodies held in memory at once, over all requests, counted in KiB
-/// (`connections.maxBufferedBodyBytes`).
-#[derive(Clone)]
-pub(crate) struct BodyBudget {
-    kib: std::sync::Arc<tokio::sync::Semaphore>,
-    total_kib: u32,
-}
-
-impl BodyBudget {
-    /// A budget of `bytes` (at least 1 KiB).
-    pub(crate) fn new(bytes: usize) -> Self {
-        let total_kib = u32::try_from(bytes.div_ceil(1024))
-            .unwrap_or(u32::MAX >> 4)
-            .clamp(1, u32::MAX >> 4);
-        BodyBudget {
-            kib: std::sync::Arc::new(tokio::sync::Semaphore::new(total_kib as usize)),
-            total_kib,
-        }
-    }
-
-    /// Holds room for a body of `bytes` (a body larger than the whole budget holds all of it),
-    /// or 503 at once when the budget is spent.
-    fn reserve(&self, bytes: usize) -> Result<tokio::sync::OwnedSemaphorePermit, ApiError> {
-        let kib = u32::try_from(bytes.div_ceil(1024))
-            .unwrap_or(u32::MAX)
-            .clamp(1, self.total_kib);
-        std::sync::Arc::clone(&self.kib)
-            .try_acquire_many_owned(kib)
-            .map_err(|_| {
-                ApiError::Overloaded(format!(
-                    "the request bodies being received take the whole budget of {} KiB (connections.maxBufferedBodyBytes); retry shortly",
-                    self.total_kib
-                ))
-            })
-    }
-}
-
 /// A JSON request body: `Content-Type: application/json` (else 415), within the size limit
 /// (else 413), valid JSON (else 400).
 #[derive(Debug)]

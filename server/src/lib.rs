@@ -35,6 +35,7 @@
 
 pub mod auth;
 mod body;
+mod body_budget;
 pub mod config;
 pub mod error;
 mod hash_pool;
@@ -53,6 +54,7 @@ pub mod store;
 mod templates;
 pub mod throttle;
 mod token_cache;
+mod trigger_budget;
 mod triggers;
 mod validate;
 
@@ -64,4 +66,4 @@ pub use run::{ServeError, serve};
 pub use state::{AppState, ServiceConfig};
 pub use store::{SqliteStore, Store, StoreError, Synchronous};
 pub use throttle::TokenThrottleConfig;
-pub use triggers::TriggerConfig;
+pub use trigger_budget::TriggerConfig;

@@ -7,14 +7,14 @@ use jobgraph_core::{CacheLimits, ExecutionCache, Limits, Sandbox};
 use serde::Deserialize;
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 
-use super::body::BodyBudget;
+use super::body_budget::BodyBudget;
 use super::error::ApiError;
 use super::hash_pool::HashPool;
 use super::listen::ConnectionConfig;
 use super::store::Store;
 use super::throttle::{TokenThrottle, TokenThrottleConfig};
 use super::token_cache::TokenCache;
-use super::triggers::{TriggerConfig, TriggerThrottle};
+use super::trigger_budget::{TriggerConfig, TriggerThrottle};
 
 /// Settings of the service (the router's, not the listener's). JSON names are camelCase;
 /// missing fields take the default.
