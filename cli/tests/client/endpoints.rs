@@ -138,6 +138,19 @@ fn every_endpoint_round_trips_with_the_shared_types() {
         let err = client.create_job_sync(&sync, |_| {}).await.unwrap_err();
         assert_eq!(err.status(), Some(400), "the service runs nothing: {err}");
 
+        // A trigger names a live job.
+        let trigger = client
+            .create_trigger(&made.id, &json!({"any": "payload"}))
+            .await
+            .unwrap();
+        assert_eq!(trigger.id.len(), 16);
+        assert!(
+            client
+                .create_trigger("no-such-job", &json!({}))
+                .await
+                .unwrap_err()
+                .is_not_found()
+        );
         client.delete_job(&made.id).await.unwrap();
         let gone = client
             .get_job(&made.id, JobVersion::default())
@@ -152,12 +165,6 @@ fn every_endpoint_round_trips_with_the_shared_types() {
                 .unwrap_err()
                 .is_not_found()
         );
-
-        let trigger = client
-            .create_trigger(&json!({"any": "payload"}))
-            .await
-            .unwrap();
-        assert_eq!(trigger.id.len(), 16);
     });
 }
 

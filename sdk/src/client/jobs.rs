@@ -270,9 +270,18 @@ impl Client {
         .await
     }
 
-    /// `POST /v1/triggers` (no token needed): stores any JSON value.
-    pub async fn create_trigger(&self, payload: &Value) -> Result<TriggerAccepted, ClientError> {
-        let mut call = Call::new(Method::POST, "/v1/triggers".into()).json(payload)?;
+    /// `POST /v1/triggers?job=JOB_ID` (no token needed): stores any JSON value (64 KiB at most
+    /// by default) for job `job_id`, which gives the trigger its organization. A job that does
+    /// not exist is a not-found error ([`ClientError::is_not_found`]); too many triggers, a 429
+    /// (retried as the client retries every 429, within its retry budget).
+    pub async fn create_trigger(
+        &self,
+        job_id: &str,
+        payload: &Value,
+    ) -> Result<TriggerAccepted, ClientError> {
+        let mut call = Call::new(Method::POST, "/v1/triggers".into())
+            .query("job", job_id.to_owned())
+            .json(payload)?;
         call.auth = false;
         self.call(call).await
     }
