@@ -31,6 +31,8 @@ pub struct ServiceConfig {
     pub max_operations: usize,
     /// The token endpoint's budgets and secret-verification threads.
     pub token_throttle: TokenThrottleConfig,
+    /// Sizes of stored fields and bounds of listing pages.
+    pub field_limits: super::field_limits::FieldLimits,
 }
 
 impl Default for ServiceConfig {
@@ -42,6 +44,7 @@ impl Default for ServiceConfig {
             limits: Limits::default(),
             max_operations: jobgraph_core::ResolveOptions::default().max_operations,
             token_throttle: TokenThrottleConfig::default(),
+            field_limits: Default::default(),
         }
     }
 }
