@@ -82,6 +82,41 @@ fn all_pages(
     panic!("more than {max_pages} pages from {first}");
 }
 
+/// Runs `jobgraph ARGS` as client `client` of this module's server (a fresh HOME with a saved
+/// configuration); its stdout lines, asserting it succeeded.
+fn cli(client: &str, args: &[&str]) -> Vec<String> {
+    let home = tempfile::tempdir().expect("temp HOME");
+    let run = |args: &[&str]| {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_jobgraph"))
+            .args(args)
+            .env_clear()
+            .env("HOME", home.path())
+            .env("JOBGRAPH_CLIENT_SECRET", format!("{client}-secret"))
+            .output()
+            .expect("the binary runs");
+        assert!(
+            out.status.success(),
+            "jobgraph {args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8_lossy(&out.stdout)
+            .lines()
+            .map(str::to_owned)
+            .collect::<Vec<_>>()
+    };
+    let api = format!("{}/api", shared().url());
+    run(&[
+        "config:save",
+        "pages",
+        "--api-base-url",
+        &api,
+        "--client-id",
+        client,
+        "--default",
+    ]);
+    run(args)
+}
+
 fn ids(items: &[Value]) -> Vec<String> {
     items
         .iter()
@@ -153,6 +188,19 @@ fn template_lists_come_in_pages_and_cursors_yield_every_item_once() {
     let (small, small_pages, _) = all_pages(token, "/v1/templates?limit=7", 200, 7);
     assert_eq!(ids(&small), listed, "limit=7 lists the same items in order");
     assert!(small_pages >= listed.len() / 7);
+    // The CLI follows the cursors by default, and stops after --limit N.
+    let every = cli("lister", &["template:list", "-f", "raw"]);
+    assert_eq!(every.len(), listed.len(), "template:list lists every page");
+    let some = cli("lister", &["template:list", "--limit", "7", "-f", "raw"]);
+    assert_eq!(some.len(), 7, "{some:?}");
+    let more = cli("lister", &["template:list", "--limit", "130", "-f", "raw"]);
+    assert_eq!(more.len(), 130, "--limit over one page follows cursors");
+    eprintln!(
+        "template:list: {} lines; --limit 7: {}; --limit 130: {}",
+        every.len(),
+        some.len(),
+        more.len()
+    );
     let r = server.call("GET", "/v1/templates?limit=101", Some(token), None);
     assert_eq!(r.status, 400);
     assert!(r.error().contains("`limit`"), "{}", r.error());
@@ -215,6 +263,21 @@ fn job_lists_come_in_pages_with_their_filters() {
     eprintln!("{} even jobs in {pages} pages of 5", items.len());
     assert_eq!(ids(&items), wanted);
     assert!(items.iter().all(|j| j["name"] == "pages-even"));
+    let listed = cli(
+        "jobber",
+        &[
+            "job:list",
+            "--name",
+            "pages-even",
+            "--limit",
+            "9",
+            "-f",
+            "raw",
+        ],
+    );
+    assert_eq!(listed.len(), 9, "{listed:?}");
+    let listed = cli("jobber", &["job:list", "--name", "pages-odd", "-f", "raw"]);
+    assert_eq!(listed.len(), 12, "job:list follows every page");
     // A cursor of one filter is refused by another.
     let first = server.call("GET", "/v1/jobs?name=pages-even&limit=5", Some(token), None);
     let cursor = first.json()["nextCursor"].as_str().unwrap().to_owned();
