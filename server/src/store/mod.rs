@@ -9,6 +9,7 @@
 //! with `BEGIN IMMEDIATE`.
 
 mod migrations;
+mod paging;
 #[cfg(feature = "postgres")]
 mod postgres;
 mod sqlite;
@@ -22,6 +23,8 @@ use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 
+pub(crate) use paging::PageFill;
+pub use paging::{PageKey, PageRequest, Paged};
 #[cfg(feature = "postgres")]
 pub use postgres::{PostgresOptions, PostgresStore};
 pub use sqlite::{SqliteStore, Synchronous};
@@ -237,128 +240,6 @@ pub struct JobFilter {
     pub ids: Vec<String>,
     /// Every version instead of the latest of each job.
     pub all_versions: bool,
-}
-
-/// Where a page of a listing starts: strictly after this sort key. Each listing compares the
-/// part of it that orders it: templates `(created_at_ms, id)`, one template's versions
-/// `version`, jobs `(created_at_ms, id, version)`.
-#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
-pub struct PageKey {
-    /// When the template or job was created (version 1), ms since the epoch.
-    #[serde(rename = "c")]
-    pub created_at_ms: i64,
-    /// Its id.
-    #[serde(rename = "i")]
-    pub id: String,
-    /// The version.
-    #[serde(rename = "v")]
-    pub version: u64,
-}
-
-/// Which page of a listing to read.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct PageRequest {
-    /// Start after this key (`None`: from the first item).
-    pub after: Option<PageKey>,
-    /// At most this many items (at least one is always asked for).
-    pub limit: usize,
-    /// Stop before the item that would bring the page's stored size past this many bytes
-    /// (the first item is always taken).
-    pub max_bytes: usize,
-}
-
-/// One page of a listing.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Paged<T> {
-    /// The items, in the listing's order.
-    pub items: Vec<T>,
-    /// Whether more items follow the last one.
-    pub more: bool,
-}
-
-impl PageRequest {
-    /// What the SQL `LIMIT` asks for: one item more than the page, to know whether more follow.
-    pub(crate) fn fetch(&self) -> i64 {
-        i64::try_from(self.limit.max(1)).map_or(i64::MAX, |n| n.saturating_add(1))
-    }
-
-    /// Takes the page from `rows` (each an item and its stored size in bytes), reading no row
-    /// past the one that shows more follow.
-    fn take<T>(
-        &self,
-        rows: impl Iterator<Item = Result<(T, usize), StoreError>>,
-    ) -> Result<Paged<T>, StoreError> {
-        let mut page = PageFill::new(self);
-        for row in rows {
-            if !page.push(row?) {
-                break;
-            }
-        }
-        Ok(page.done())
-    }
-}
-
-/// A page being filled row by row (by [`PageRequest::take`], or by a store that reads its rows
-/// from a stream).
-pub(crate) struct PageFill<'a, T> {
-    request: &'a PageRequest,
-    items: Vec<T>,
-    bytes: usize,
-    more: bool,
-}
-
-impl<'a, T> PageFill<'a, T> {
-    pub(crate) fn new(request: &'a PageRequest) -> Self {
-        PageFill {
-            request,
-            items: Vec::new(),
-            bytes: 0,
-            more: false,
-        }
-    }
-
-    /// Adds a row; `false` once the page is full (then no more rows need reading).
-    pub(crate) fn push(&mut self, (item, size): (T, usize)) -> bool {
-        let bytes = self.bytes.saturating_add(size);
-        if self.items.len() >= self.request.limit.max(1)
-            || (!self.items.is_empty() && bytes > self.request.max_bytes)
-        {
-            self.more = true;
-            return false;
-        }
-        self.items.push(item);
-        self.bytes = bytes;
-        true
-    }
-
-    pub(crate) fn done(self) -> Paged<T> {
-        Paged {
-            items: self.items,
-            more: self.more,
-        }
-    }
-}
-
-impl TemplateRecord {
-    /// This version's key in a listing of templates or of one template's versions.
-    pub fn page_key(&self) -> PageKey {
-        PageKey {
-            created_at_ms: self.created_at_ms,
-            id: self.id.clone(),
-            version: self.version,
-        }
-    }
-}
-
-impl JobRecord {
-    /// This version's key in a listing of jobs.
-    pub fn page_key(&self) -> PageKey {
-        PageKey {
-            created_at_ms: self.created_at_ms,
-            id: self.id.clone(),
-            version: self.version,
-        }
-    }
 }
 
 /// The columns of a template version, in both stores' row readers' order (`t`: templates,
