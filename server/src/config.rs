@@ -110,7 +110,7 @@ pub struct ServeOptions {
     /// A JSON settings file (see docs/api.md): `addr`, `data`, `clients`, `tokenTtlSeconds`,
     /// `maxBodyBytes`, `maxConcurrentScripts`, `limits`, `maxOperations`, `tokenThrottle`, `connections`, `triggers`,
     /// `workers`, `keptWorkers`, `synchronous`, `database`, `databasePoolSize`,
-    /// `databaseTimeoutMs`. Flags win over the file.
+    /// `databaseTimeoutMs`, `fieldLimits`. Flags win over the file.
     pub config: Option<PathBuf>,
     /// How to start the sandbox's worker processes [default: this program with the argument
     /// `sandbox-worker`, as the `jobgraph` binary answers; a program of your own calls
@@ -212,6 +212,7 @@ const FILE_KEYS: &[&str] = &[
     "tokenThrottle",
     "connections",
     "triggers",
+    "fieldLimits",
 ];
 
 fn read_file(path: &Path) -> Result<FileConfig, ConfigError> {

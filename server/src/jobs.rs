@@ -4,8 +4,9 @@
 //! `desiredState` (docs/api.md).
 
 use axum::Json;
-use axum::extract::{Path, State};
+use axum::extract::{OriginalUri, Path, State};
 use axum::http::StatusCode;
+use axum::response::Response;
 use serde_json::{Map, Value};
 
 use super::auth::Caller;
@@ -13,6 +14,7 @@ use super::body::{JsonBody, QueryPairs};
 use super::error::{ApiError, ErrorBody};
 use super::ids::{new_id, now_ms, parse_duration, parse_iso8601};
 use super::model::{Items, JobOut, JobView};
+use super::page::{answer, page_request, scope};
 use super::scripts;
 use super::state::AppState;
 use super::store::{GraphForm, JobFields, JobFilter, JobMeta, StoreError};
@@ -90,6 +92,7 @@ async fn create_job(
     server_tags.insert("createdByUser".into(), caller.client_id.clone().into());
     let tags = with_server_tags(string_map(map, "tags")?.unwrap_or_default(), &server_tags);
     let desired_state = desired_state(map, "RUNNING")?;
+    state.config.field_limits.check_job(&name, &tags)?;
     let (resolved, templates) = scripts::resolve(&state, &caller, definition.clone()).await?;
     let id = new_id().map_err(|e| ApiError::Internal(e.to_string()))?;
     let fields = JobFields {
@@ -224,10 +227,13 @@ fn filter(query: &QueryPairs) -> Result<(JobFilter, GraphForm), ApiError> {
         ("latest" = Option<bool>, Query, description = "Default true; false lists every version"),
         ("allVersions" = Option<bool>, Query, description = "true lists every version"),
         ("resolved" = Option<bool>, Query, description = "true: resolved graphs"),
+        ("limit" = Option<u64>, Query, minimum = 1, description = "Items per page: default `fieldLimits.defaultPageSize` (100), at most `fieldLimits.maxPageSize` (1000; a 400 above it). A page also ends early once it holds `fieldLimits.maxPageBytes` (4 MiB) of graphs"),
+        ("cursor" = Option<String>, Query, description = "The `nextCursor` of the previous page (opaque), sent with the same filters; absent: the first page"),
     ),
     responses(
-        (status = 200, description = "Matching jobs, oldest first", body = Items<JobOut>),
-        (status = 400, description = "A query parameter is invalid (an unknown `processing` or `execution` value, a bad `since`, a non-boolean flag; the message names it)", body = ErrorBody),
+        (status = 200, description = "A page of matching jobs, oldest first; `nextCursor` (and a `Link: <…>; rel=\"next\"` header) when more follow", body = Items<JobOut>,
+            headers(("Link" = String, description = "`<path?…&cursor=…>; rel=\"next\"` when more follow"))),
+        (status = 400, description = "A query parameter is invalid (an unknown `processing` or `execution` value, a bad `since`, a non-boolean flag, `limit` over the largest page, a `cursor` invalid, altered or of other filters; the message names it)", body = ErrorBody),
         (status = 401, description = "Missing, malformed, expired or unknown access token (`WWW-Authenticate: Bearer`)", body = ErrorBody),
     ),
     security(("bearer" = []))
@@ -235,16 +241,35 @@ fn filter(query: &QueryPairs) -> Result<(JobFilter, GraphForm), ApiError> {
 pub async fn list(
     State(state): State<AppState>,
     caller: Caller,
+    OriginalUri(uri): OriginalUri,
     query: QueryPairs,
-) -> Result<Json<Items<JobView>>, ApiError> {
+) -> Result<Response, ApiError> {
     let (filter, form) = filter(&query)?;
+    // The scope binds a cursor to the filters, but not to `since`: a duration (`PT6H`) moves
+    // with the clock between two pages, and the keyset after the cursor stays well defined.
+    let filters = format!(
+        "{:?}|{:?}|{:?}|{:?}|{:?}|{}|{:?}",
+        filter.processing,
+        filter.execution,
+        filter.states,
+        filter.name,
+        filter.ids,
+        filter.all_versions,
+        form
+    );
+    let scope = scope(&[&caller.organization, "jobs", &filters]);
+    let page = page_request(&query, &state.config.field_limits, &scope)?;
     let records = state
         .store
-        .list_jobs(caller.organization, filter, form)
+        .list_jobs(caller.organization, filter, form, page)
         .await?;
-    Ok(Json(Items {
-        items: records.into_iter().map(JobView::from).collect(),
-    }))
+    Ok(answer(
+        &uri,
+        &scope,
+        records,
+        |r| r.page_key(),
+        JobView::from,
+    ))
 }
 
 /// Get a job: the latest version or `?version=N`, its graph as submitted or `?resolved=true`.
@@ -351,6 +376,10 @@ pub async fn update(
         meta.tags = with_server_tags(tags, &meta.tags);
     }
     meta.desired_state = desired_state(map, &meta.desired_state)?;
+    state
+        .config
+        .field_limits
+        .check_job(&meta.name, &meta.tags)?;
     let (resolved, templates) = scripts::resolve(&state, &caller, definition.clone()).await?;
     meta.templates = templates;
     meta.edited_by = caller.client_id.clone();

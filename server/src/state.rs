@@ -38,6 +38,8 @@ pub struct ServiceConfig {
     pub connections: ConnectionConfig,
     /// Limits of `POST /v1/triggers`, which needs no token.
     pub triggers: TriggerConfig,
+    /// Sizes of stored fields and bounds of listing pages.
+    pub field_limits: super::field_limits::FieldLimits,
 }
 
 impl Default for ServiceConfig {
@@ -51,6 +53,7 @@ impl Default for ServiceConfig {
             token_throttle: TokenThrottleConfig::default(),
             connections: ConnectionConfig::default(),
             triggers: TriggerConfig::default(),
+            field_limits: Default::default(),
         }
     }
 }

@@ -1,8 +1,9 @@
 //! `/v1/templates`: create, list, get, update, delete, test.
 
 use axum::Json;
-use axum::extract::{Path, State};
+use axum::extract::{OriginalUri, Path, State};
 use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
 use serde_json::Value;
 
 use super::auth::Caller;
@@ -10,6 +11,7 @@ use super::body::{JsonBody, QueryPairs};
 use super::error::{ApiError, ErrorBody};
 use super::ids::new_id;
 use super::model::{Items, TemplateOut, TemplateSummary};
+use super::page::{answer, page_request, scope};
 use super::scripts;
 use super::state::AppState;
 use super::store::{NewTemplateVersion, StoreError, TemplateFields};
@@ -59,6 +61,7 @@ pub async fn create(
     JsonBody(body): JsonBody,
 ) -> Result<(StatusCode, Json<TemplateOut>), ApiError> {
     let fields = template_fields(&body, "", true)?;
+    state.config.field_limits.check_template(&fields, "")?;
     let id = new_id().map_err(|e| ApiError::Internal(e.to_string()))?;
     let record = state
         .store
@@ -67,11 +70,17 @@ pub async fn create(
     Ok((StatusCode::CREATED, Json(record.into())))
 }
 
-/// List the latest version of every template of the caller's organization.
+/// List the latest version of every template of the caller's organization, a page at a time.
 #[utoipa::path(
     get, path = "/v1/templates", operation_id = "listTemplates", tag = "templates",
+    params(
+        ("limit" = Option<u64>, Query, minimum = 1, description = "Items per page: default `fieldLimits.defaultPageSize` (100), at most `fieldLimits.maxPageSize` (1000; a 400 above it). A page also ends early once it holds `fieldLimits.maxPageBytes` (4 MiB) of records"),
+        ("cursor" = Option<String>, Query, description = "The `nextCursor` of the previous page (opaque); absent: the first page"),
+    ),
     responses(
-        (status = 200, description = "Latest versions, oldest template first", body = Items<TemplateSummary>),
+        (status = 200, description = "A page of latest versions, oldest template first; `nextCursor` (and a `Link: <…>; rel=\"next\"` header) when more follow", body = Items<TemplateSummary>,
+            headers(("Link" = String, description = "`<path?…&cursor=…>; rel=\"next\"` when more follow"))),
+        (status = 400, description = "`limit` is not a positive integer or is over the largest page, or `cursor` is invalid, altered or of another listing (the message names it)", body = ErrorBody),
         (status = 401, description = "Missing, malformed, expired or unknown access token (`WWW-Authenticate: Bearer`)", body = ErrorBody),
     ),
     security(("bearer" = []))
@@ -79,25 +88,39 @@ pub async fn create(
 pub async fn list(
     State(state): State<AppState>,
     caller: Caller,
-) -> Result<Json<Items<TemplateSummary>>, ApiError> {
-    let records = state.store.list_templates(caller.organization).await?;
-    Ok(Json(Items {
-        items: records.into_iter().map(Into::into).collect(),
-    }))
+    OriginalUri(uri): OriginalUri,
+    query: QueryPairs,
+) -> Result<Response, ApiError> {
+    let scope = scope(&[&caller.organization, "templates"]);
+    let page = page_request(&query, &state.config.field_limits, &scope)?;
+    let records = state
+        .store
+        .list_templates(caller.organization, page)
+        .await?;
+    Ok(answer(
+        &uri,
+        &scope,
+        records,
+        |r| r.page_key(),
+        TemplateSummary::from,
+    ))
 }
 
-/// Get a template: every version, the latest (`?latest=true`) or one (`?version=N`); always
-/// `{items: [...]}`.
+/// Get a template: every version a page at a time (oldest first), the latest
+/// (`?latest=true`) or one (`?version=N`); always `{items: [...]}`.
 #[utoipa::path(
     get, path = "/v1/templates/{id}", operation_id = "getTemplate", tag = "templates",
     params(
         ("id" = String, Path, description = "Template id"),
         ("latest" = Option<bool>, Query, description = "true: only the latest version"),
         ("version" = Option<u64>, Query, minimum = 1, description = "Only this version"),
+        ("limit" = Option<u64>, Query, minimum = 1, description = "All-versions form only: versions per page, default `fieldLimits.defaultPageSize` (100), at most `fieldLimits.maxPageSize` (1000; a 400 above it). A page also ends early once it holds `fieldLimits.maxPageBytes` (4 MiB) of records"),
+        ("cursor" = Option<String>, Query, description = "All-versions form only: the `nextCursor` of the previous page (opaque); absent: the first page"),
     ),
     responses(
-        (status = 200, description = "The versions asked for, oldest first", body = Items<TemplateOut>),
-        (status = 400, description = "A query parameter is invalid (`latest` not a boolean, `version` not a positive integer; the message names it)", body = ErrorBody),
+        (status = 200, description = "The versions asked for, oldest first; in the all-versions form one page of them, with `nextCursor` (and a `Link: <…>; rel=\"next\"` header) when more follow", body = Items<TemplateOut>,
+            headers(("Link" = String, description = "`<path?…&cursor=…>; rel=\"next\"` when more versions follow"))),
+        (status = 400, description = "A query parameter is invalid (`latest` not a boolean, `version` not a positive integer, `limit` over the largest page, `cursor` invalid or altered, `limit`/`cursor` with `latest` or `version`; the message names it)", body = ErrorBody),
         (status = 401, description = "Missing, malformed, expired or unknown access token (`WWW-Authenticate: Bearer`)", body = ErrorBody),
         (status = 404, description = "No such template or version in the caller's organization (or deleted)", body = ErrorBody),
     ),
@@ -107,12 +130,18 @@ pub async fn get(
     State(state): State<AppState>,
     caller: Caller,
     Path(id): Path<String>,
+    OriginalUri(uri): OriginalUri,
     query: QueryPairs,
-) -> Result<Json<Items<TemplateOut>>, ApiError> {
+) -> Result<Response, ApiError> {
     let version = query.positive("version")?;
     let latest = query.flag("latest")?.unwrap_or(false);
     let org = caller.organization;
-    let records = if version.is_some() || latest {
+    if version.is_some() || latest {
+        if let Some((key, _)) = query.0.iter().find(|(k, _)| k == "limit" || k == "cursor") {
+            return Err(ApiError::BadRequest(format!(
+                "query parameter `{key}` pages the list of every version: leave it out with `latest` or `version`, which answer one version"
+            )));
+        }
         let record = state
             .store
             .template(org, id.clone(), version)
@@ -123,17 +152,26 @@ pub async fn get(
                 }
                 (e, _) => not_found(&id)(e),
             })?;
-        vec![record]
-    } else {
-        state
-            .store
-            .template_versions(org, id.clone())
-            .await
-            .map_err(not_found(&id))?
-    };
-    Ok(Json(Items {
-        items: records.into_iter().map(Into::into).collect(),
-    }))
+        return Ok(Json(Items {
+            items: vec![TemplateOut::from(record)],
+            next_cursor: None,
+        })
+        .into_response());
+    }
+    let scope = scope(&[&org, "versions", &id]);
+    let page = page_request(&query, &state.config.field_limits, &scope)?;
+    let records = state
+        .store
+        .template_versions(org, id.clone(), page)
+        .await
+        .map_err(not_found(&id))?;
+    Ok(answer(
+        &uri,
+        &scope,
+        records,
+        |r| r.page_key(),
+        TemplateOut::from,
+    ))
 }
 
 /// Update a template: a new immutable version N+1. A body `version` other than N+1 is a 409
@@ -161,6 +199,7 @@ pub async fn update(
 ) -> Result<Json<TemplateOut>, ApiError> {
     let expected = optional_version(object(&body, "the body")?, "", "version")?;
     let fields = template_fields(&body, "", true)?;
+    state.config.field_limits.check_template(&fields, "")?;
     let record = state
         .store
         .append_template(id.clone(), expected, new_version(&caller, fields))

@@ -313,7 +313,7 @@ pub enum JobCommand {
     #[command(
         name = "job:list",
         visible_alias = "jobs",
-        after_help = "Examples:\n  jobgraph jobs\n  jobgraph job:list --since PT24H --processing STREAMING -f csv\n  jobgraph jobs --name errors-to-vendor --all-versions -s version:desc"
+        after_help = "Examples:\n  jobgraph jobs\n  jobgraph job:list --since PT24H --processing STREAMING -f csv\n  jobgraph jobs --name errors-to-vendor --all-versions -s version:desc\n  jobgraph jobs --limit 50"
     )]
     List {
         /// Only jobs in this state (repeatable or comma-separated).
@@ -340,6 +340,9 @@ pub enum JobCommand {
         /// The resolved definitions (template operations expanded).
         #[arg(long)]
         resolved: bool,
+        /// List at most N jobs [default: every page, following the service's cursors].
+        #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+        limit: Option<u64>,
         /// Output.
         #[command(flatten)]
         output: OutputArgs,
@@ -434,9 +437,12 @@ pub enum TemplateCommand {
     #[command(
         name = "template:list",
         visible_alias = "templates",
-        after_help = "Examples:\n  jobgraph templates\n  jobgraph template:list -f csv -s name:asc"
+        after_help = "Examples:\n  jobgraph templates\n  jobgraph template:list -f csv -s name:asc\n  jobgraph template:list --limit 20"
     )]
     List {
+        /// List at most N templates [default: every page, following the service's cursors].
+        #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+        limit: Option<u64>,
         /// Output.
         #[command(flatten)]
         output: OutputArgs,

@@ -33,8 +33,10 @@ pub fn run(
             execution,
             id,
             resolved,
+            limit,
             output,
         } => {
+            let limit = limit.map(|n| usize::try_from(n).unwrap_or(usize::MAX));
             let filter = JobFilter {
                 states: state.into_iter().filter(|s| !s.is_empty()).collect(),
                 since,
@@ -62,7 +64,10 @@ pub fn run(
             let ui = Ui::new(global, false);
             let jobs = session
                 .runtime
-                .block_on(ui.spin("listing jobs", session.client.list_jobs(&filter)))
+                .block_on(ui.spin(
+                    "listing jobs",
+                    session.client.list_jobs_up_to(&filter, limit),
+                ))
                 .map_err(|e| session.failure(e))?;
             let value = serde_json::to_value(jobs).unwrap_or_default();
             emit(&render(value, Shape::List(JOB_SUMMARY), &style), global)

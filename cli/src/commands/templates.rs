@@ -55,12 +55,16 @@ pub fn run(
             let value = serde_json::to_value(created).unwrap_or_default();
             emit(&render(value, Shape::One, &style), global)
         }
-        TemplateCommand::List { output } => {
+        TemplateCommand::List { limit, output } => {
             let style = output::style(&output, Format::Table, global)?;
             let session = Session::open(global, matches)?;
+            let limit = limit.map(|n| usize::try_from(n).unwrap_or(usize::MAX));
             let list = session
                 .runtime
-                .block_on(ui.spin("listing templates", session.client.list_templates()))
+                .block_on(ui.spin(
+                    "listing templates",
+                    session.client.list_templates_up_to(limit),
+                ))
                 .map_err(|e| session.failure(e))?;
             let value = serde_json::to_value(list).unwrap_or_default();
             emit(

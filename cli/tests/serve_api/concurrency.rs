@@ -38,7 +38,14 @@ fn concurrent_updates_never_lose_or_duplicate_a_version() {
     let acknowledged: BTreeSet<u64> = seen.iter().copied().collect();
     assert_eq!(acknowledged.len(), 400, "no version number given twice");
     assert_eq!(acknowledged, (2..=401).collect());
-    let r = call("GET", &format!("/v1/templates/{id}"), Some(token), None);
+    // Every version on one page: 401 is over the default page size (100), under the largest.
+    let r = call(
+        "GET",
+        &format!("/v1/templates/{id}?limit=1000"),
+        Some(token),
+        None,
+    );
+    assert!(r.json().get("nextCursor").is_none(), "one page: {}", r.body);
     let stored: Vec<u64> = r.json()["items"]
         .as_array()
         .unwrap()

@@ -10,14 +10,19 @@ use indexmap::IndexMap;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
-/// A list: `{items: […]}`.
+/// A list, one page of it: `{items: […], nextCursor?}`.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[serde(rename_all = "camelCase")]
 pub struct Items<T> {
     /// The elements.
     #[serde(default = "Vec::new")]
     #[cfg_attr(feature = "openapi", schema(required = true))]
     pub items: Vec<T>,
+    /// Present when more items follow: pass it as the `cursor` query parameter to get the next
+    /// page (opaque; absent on the last page).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub next_cursor: Option<String>,
 }
 
 /// One template version.

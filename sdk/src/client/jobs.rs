@@ -6,7 +6,7 @@ use serde::Deserialize;
 use serde_json::Value;
 
 use super::{Call, Client, ClientError, read_error, segment};
-use crate::api::{CreateJob, Execution, Items, JobOut, Processing, TriggerAccepted, UpdateJob};
+use crate::api::{CreateJob, Execution, JobOut, Processing, TriggerAccepted, UpdateJob};
 
 /// The filters of `GET /v1/jobs` (the public client's, plus `execution`). Empty fields are
 /// not sent.
@@ -201,8 +201,18 @@ impl Client {
         Ok(())
     }
 
-    /// `GET /v1/jobs` with filters.
+    /// `GET /v1/jobs` with filters: every page.
     pub async fn list_jobs(&self, filter: &JobFilter) -> Result<Vec<JobOut>, ClientError> {
+        self.list_jobs_up_to(filter, None).await
+    }
+
+    /// `GET /v1/jobs` with filters, page after page until the last or until `max_items` are
+    /// listed.
+    pub async fn list_jobs_up_to(
+        &self,
+        filter: &JobFilter,
+        max_items: Option<usize>,
+    ) -> Result<Vec<JobOut>, ClientError> {
         let mut call = Call::new(Method::GET, "/v1/jobs".into());
         for state in &filter.states {
             call = call.query("state", state.clone());
@@ -228,8 +238,7 @@ impl Client {
         if filter.resolved {
             call = call.query("resolved", "true");
         }
-        let items: Items<JobOut> = self.call(call).await?;
-        Ok(items.items)
+        self.list_pages(call, max_items).await
     }
 
     /// `GET /v1/jobs/{id}`: the latest version or another, as submitted or resolved.

@@ -31,6 +31,7 @@ mod disk;
 mod error;
 mod http;
 mod jobs;
+mod pages;
 mod source;
 mod templates;
 mod token;
@@ -240,6 +241,7 @@ pub(crate) fn segment(text: &str) -> String {
 }
 
 /// What a call sends, before a token is added.
+#[derive(Clone)]
 pub(crate) struct Call {
     pub method: Method,
     /// From `/v1`, segments already encoded.

@@ -31,12 +31,18 @@ impl Client {
             .await
     }
 
-    /// `GET /v1/templates`: the latest version of each template, without scripts.
+    /// `GET /v1/templates`: the latest version of each template, without scripts; every page.
     pub async fn list_templates(&self) -> Result<Vec<TemplateSummary>, ClientError> {
-        let items: Items<TemplateSummary> = self
-            .call(Call::new(Method::GET, "/v1/templates".into()))
-            .await?;
-        Ok(items.items)
+        self.list_templates_up_to(None).await
+    }
+
+    /// `GET /v1/templates`, page after page until the last or until `max_items` are listed.
+    pub async fn list_templates_up_to(
+        &self,
+        max_items: Option<usize>,
+    ) -> Result<Vec<TemplateSummary>, ClientError> {
+        self.list_pages(Call::new(Method::GET, "/v1/templates".into()), max_items)
+            .await
     }
 
     /// `GET /v1/templates/{id}` with `?latest=true`, `?version=N` or neither.
@@ -47,7 +53,8 @@ impl Client {
     ) -> Result<Vec<TemplateOut>, ClientError> {
         let call = Call::new(Method::GET, format!("/v1/templates/{}", segment(id)));
         let call = match versions {
-            TemplateVersions::All => call,
+            // Every version: page after page.
+            TemplateVersions::All => return self.list_pages(call, None).await,
             TemplateVersions::Latest => call.query("latest", "true"),
             TemplateVersions::Version(n) => call.query("version", n.to_string()),
         };

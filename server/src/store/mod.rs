@@ -9,6 +9,7 @@
 //! with `BEGIN IMMEDIATE`.
 
 mod migrations;
+mod paging;
 #[cfg(feature = "postgres")]
 mod postgres;
 mod sqlite;
@@ -22,6 +23,8 @@ use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 
+pub(crate) use paging::PageFill;
+pub use paging::{PageKey, PageRequest, Paged};
 #[cfg(feature = "postgres")]
 pub use postgres::{PostgresOptions, PostgresStore};
 pub use sqlite::{SqliteStore, Synchronous};
@@ -343,14 +346,21 @@ pub trait Store: Send + Sync + 'static {
         id: String,
         version: Option<u64>,
     ) -> StoreFuture<'_, TemplateRecord>;
-    /// Every version of a live template, oldest first.
+    /// A page of the versions of a live template, oldest first ([`StoreError::NotFound`] when
+    /// the template is not there, even for a page past its last version).
     fn template_versions(
         &self,
         organization: String,
         id: String,
-    ) -> StoreFuture<'_, Vec<TemplateRecord>>;
-    /// The latest version of every live template of the organization, oldest template first.
-    fn list_templates(&self, organization: String) -> StoreFuture<'_, Vec<TemplateRecord>>;
+        page: PageRequest,
+    ) -> StoreFuture<'_, Paged<TemplateRecord>>;
+    /// A page of the latest versions of the organization's live templates, oldest template
+    /// first.
+    fn list_templates(
+        &self,
+        organization: String,
+        page: PageRequest,
+    ) -> StoreFuture<'_, Paged<TemplateRecord>>;
     /// Tombstones every version of a template.
     fn delete_template(&self, organization: String, id: String) -> StoreFuture<'_, ()>;
     /// Which of `ids` are deleted templates of the organization.
@@ -384,13 +394,15 @@ pub trait Store: Send + Sync + 'static {
         version: Option<u64>,
         form: GraphForm,
     ) -> StoreFuture<'_, JobRecord>;
-    /// Jobs matching `filter`, oldest first, each with the graph `form` asks for.
+    /// A page of the jobs matching `filter`, oldest first (each job's versions in order), each
+    /// with the graph `form` asks for.
     fn list_jobs(
         &self,
         organization: String,
         filter: JobFilter,
         form: GraphForm,
-    ) -> StoreFuture<'_, Vec<JobRecord>>;
+        page: PageRequest,
+    ) -> StoreFuture<'_, Paged<JobRecord>>;
     /// Tombstones a job (every version).
     fn delete_job(&self, organization: String, id: String) -> StoreFuture<'_, ()>;
 

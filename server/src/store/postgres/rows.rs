@@ -5,11 +5,8 @@ use serde_json::value::RawValue;
 use tokio_postgres::Row;
 use tokio_postgres::types::ToSql;
 
-use super::super::{
-    GraphForm, JobFields, JobFilter, JobMeta, JobRecord, NewTemplateVersion, StoreError,
-    TemplateRecord,
-};
 pub(super) use super::super::{JOB_COLUMNS, TEMPLATE_COLUMNS};
+use super::super::{JobFields, JobMeta, JobRecord, NewTemplateVersion, StoreError, TemplateRecord};
 
 pub(super) fn version(n: i64) -> u64 {
     u64::try_from(n).unwrap_or(0)
@@ -178,43 +175,4 @@ pub(super) async fn insert_job_version(
     )
     .await?;
     Ok(())
-}
-
-/// The SQL and arguments of a job listing: the organization's live jobs matching `filter`,
-/// oldest first (each job's versions in order), with the graph `form` asks for.
-pub(super) fn job_listing(
-    organization: String,
-    filter: JobFilter,
-    form: GraphForm,
-) -> (String, Vec<Box<dyn ToSql + Sync + Send>>) {
-    let mut sql = format!(
-        "SELECT {JOB_COLUMNS}, {} FROM jobs j JOIN job_versions v ON v.job_id = j.id \
-         WHERE j.org = $1 AND j.deleted_at IS NULL",
-        form.column()
-    );
-    let mut args: Vec<Box<dyn ToSql + Sync + Send>> = vec![Box::new(organization)];
-    if !filter.all_versions {
-        sql.push_str(" AND v.version = j.latest_version");
-    }
-    for (column, values) in [
-        ("v.processing", filter.processing),
-        ("v.execution", filter.execution),
-        ("v.state", filter.states),
-        ("j.id", filter.ids),
-    ] {
-        if !values.is_empty() {
-            args.push(Box::new(values));
-            sql.push_str(&format!(" AND {column} = ANY(${})", args.len()));
-        }
-    }
-    if let Some(name) = filter.name {
-        args.push(Box::new(name));
-        sql.push_str(&format!(" AND v.name = ${}", args.len()));
-    }
-    if let Some(since) = filter.since_ms {
-        args.push(Box::new(since));
-        sql.push_str(&format!(" AND v.created_at >= ${}", args.len()));
-    }
-    sql.push_str(" ORDER BY j.created_at, j.id, v.version");
-    (sql, args)
 }

@@ -1,8 +1,6 @@
 //! `impl Store for PostgresStore`: each method one statement on a pooled connection, or one
 //! transaction when it writes several rows.
 
-use tokio_postgres::types::ToSql;
-
 use super::PostgresStore;
 use super::rows::{
     self, JOB_COLUMNS, TEMPLATE_COLUMNS, Versioned, job_record, sql_version, template_record,
@@ -10,8 +8,8 @@ use super::rows::{
 };
 use crate::ids::now_ms;
 use crate::store::{
-    ClientRecord, GraphForm, JobFields, JobFilter, JobRecord, NewTemplateVersion, Store,
-    StoreError, StoreFuture, TemplateRecord, TokenRecord, TriggerRecord,
+    ClientRecord, GraphForm, JobFields, JobFilter, JobRecord, NewTemplateVersion, PageRequest,
+    Paged, Store, StoreError, StoreFuture, TemplateRecord, TokenRecord, TriggerRecord,
 };
 
 /// Boxes a future as a [`StoreFuture`].
@@ -196,30 +194,17 @@ impl Store for PostgresStore {
         &self,
         organization: String,
         id: String,
-    ) -> StoreFuture<'_, Vec<TemplateRecord>> {
-        run(async move {
-            let sql = format!(
-                "SELECT {TEMPLATE_COLUMNS} FROM templates t JOIN template_versions v ON v.template_id = t.id \
-                 WHERE t.deleted_at IS NULL AND t.id = $1 AND t.org = $2 ORDER BY v.version"
-            );
-            let rows = self.rows(&sql, &[&id, &organization]).await?;
-            if rows.is_empty() {
-                return Err(StoreError::NotFound);
-            }
-            rows.iter().map(template_record).collect()
-        })
+        page: PageRequest,
+    ) -> StoreFuture<'_, Paged<TemplateRecord>> {
+        run(self.version_page(organization, id, page))
     }
 
-    fn list_templates(&self, organization: String) -> StoreFuture<'_, Vec<TemplateRecord>> {
-        run(async move {
-            let sql = format!(
-                "SELECT {TEMPLATE_COLUMNS} FROM templates t JOIN template_versions v ON v.template_id = t.id \
-                 WHERE t.deleted_at IS NULL AND t.org = $1 AND v.version = t.latest_version \
-                 ORDER BY t.created_at, t.id"
-            );
-            let rows = self.rows(&sql, &[&organization]).await?;
-            rows.iter().map(template_record).collect()
-        })
+    fn list_templates(
+        &self,
+        organization: String,
+        page: PageRequest,
+    ) -> StoreFuture<'_, Paged<TemplateRecord>> {
+        run(self.template_page(organization, page))
     }
 
     fn delete_template(&self, organization: String, id: String) -> StoreFuture<'_, ()> {
@@ -329,16 +314,9 @@ impl Store for PostgresStore {
         organization: String,
         filter: JobFilter,
         form: GraphForm,
-    ) -> StoreFuture<'_, Vec<JobRecord>> {
-        run(async move {
-            let (sql, args) = rows::job_listing(organization, filter, form);
-            let params: Vec<&(dyn ToSql + Sync)> = args
-                .iter()
-                .map(|a| a.as_ref() as &(dyn ToSql + Sync))
-                .collect();
-            let rows = self.rows(&sql, &params).await?;
-            rows.iter().map(job_record).collect()
-        })
+        page: PageRequest,
+    ) -> StoreFuture<'_, Paged<JobRecord>> {
+        run(self.job_page(organization, filter, form, page))
     }
 
     fn delete_job(&self, organization: String, id: String) -> StoreFuture<'_, ()> {

@@ -10,6 +10,7 @@ use std::sync::{Arc, Mutex, MutexGuard, PoisonError, TryLockError};
 
 use rusqlite::{Connection, OpenFlags, OptionalExtension, TransactionBehavior, params};
 
+mod lists;
 mod rows;
 
 use rows::{
@@ -18,8 +19,8 @@ use rows::{
 
 use super::migrations::{MigrationError, migrate};
 use super::{
-    ClientRecord, GraphForm, JobFields, JobFilter, JobRecord, NewTemplateVersion, Store,
-    StoreError, StoreFuture, TemplateRecord, TokenRecord, TriggerRecord,
+    ClientRecord, GraphForm, JobFields, JobFilter, JobRecord, NewTemplateVersion, PageRequest,
+    Paged, Store, StoreError, StoreFuture, TemplateRecord, TokenRecord, TriggerRecord,
 };
 use crate::ids::now_ms;
 
@@ -332,28 +333,17 @@ impl Store for SqliteStore {
         &self,
         organization: String,
         id: String,
-    ) -> StoreFuture<'_, Vec<TemplateRecord>> {
-        self.read(move |db| {
-            let versions = query_templates(
-                db,
-                "t.id = ?1 AND t.org = ?2 ORDER BY v.version",
-                &[&id, &organization],
-            )?;
-            if versions.is_empty() {
-                return Err(StoreError::NotFound);
-            }
-            Ok(versions)
-        })
+        page: PageRequest,
+    ) -> StoreFuture<'_, Paged<TemplateRecord>> {
+        self.read(move |db| lists::template_versions(db, organization, id, &page))
     }
 
-    fn list_templates(&self, organization: String) -> StoreFuture<'_, Vec<TemplateRecord>> {
-        self.read(move |db| {
-            query_templates(
-                db,
-                "t.org = ?1 AND v.version = t.latest_version ORDER BY t.created_at, t.id",
-                &[&organization],
-            )
-        })
+    fn list_templates(
+        &self,
+        organization: String,
+        page: PageRequest,
+    ) -> StoreFuture<'_, Paged<TemplateRecord>> {
+        self.read(move |db| lists::list_templates(db, organization, &page))
     }
 
     fn delete_template(&self, organization: String, id: String) -> StoreFuture<'_, ()> {
@@ -448,8 +438,9 @@ impl Store for SqliteStore {
         organization: String,
         filter: JobFilter,
         form: GraphForm,
-    ) -> StoreFuture<'_, Vec<JobRecord>> {
-        self.read(move |db| rows::list_jobs(db, &organization, filter, form))
+        page: PageRequest,
+    ) -> StoreFuture<'_, Paged<JobRecord>> {
+        self.read(move |db| lists::list_jobs(db, &organization, filter, form, &page))
     }
 
     fn delete_job(&self, organization: String, id: String) -> StoreFuture<'_, ()> {

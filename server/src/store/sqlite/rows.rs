@@ -6,8 +6,8 @@ use rusqlite::{Connection, OptionalExtension, Row, params};
 use serde_json::value::RawValue;
 
 use super::super::{
-    GraphForm, JOB_COLUMNS, JobFields, JobFilter, JobMeta, JobRecord, NewTemplateVersion,
-    StoreError, TEMPLATE_COLUMNS, TemplateRecord,
+    GraphForm, JOB_COLUMNS, JobFields, JobMeta, JobRecord, NewTemplateVersion, StoreError,
+    TEMPLATE_COLUMNS, TemplateRecord,
 };
 use super::backend;
 
@@ -80,7 +80,7 @@ pub(super) fn json<T: serde::de::DeserializeOwned>(text: &str) -> rusqlite::Resu
 }
 
 /// A job version's row: [`JOB_COLUMNS`] then the graph, which stays JSON text.
-fn job_row(row: &Row<'_>) -> rusqlite::Result<JobRecord> {
+pub(super) fn job_row(row: &Row<'_>) -> rusqlite::Result<JobRecord> {
     let v: i64 = row.get(2)?;
     let latest: i64 = row.get(3)?;
     let graph = RawValue::from_string(row.get(14)?)
@@ -157,47 +157,4 @@ pub(super) fn read_job(
         .query_row(params![id, org, version.map(sql_version)], job_row)
         .optional()?
         .ok_or(StoreError::NotFound)
-}
-
-/// Jobs of `organization` matching `filter`, oldest first (each job's versions in order).
-pub(super) fn list_jobs(
-    db: &Connection,
-    organization: &str,
-    filter: JobFilter,
-    form: GraphForm,
-) -> Result<Vec<JobRecord>, StoreError> {
-    use rusqlite::types::Value as Sql;
-    let graph = form.column();
-    let mut sql = format!(
-        "SELECT {JOB_COLUMNS}, {graph} FROM jobs j JOIN job_versions v ON v.job_id = j.id \
-         WHERE j.org = ? AND j.deleted_at IS NULL"
-    );
-    let mut args = vec![Sql::Text(organization.to_owned())];
-    if !filter.all_versions {
-        sql.push_str(" AND v.version = j.latest_version");
-    }
-    for (column, values) in [
-        ("v.processing", filter.processing),
-        ("v.execution", filter.execution),
-        ("v.state", filter.states),
-        ("j.id", filter.ids),
-    ] {
-        if !values.is_empty() {
-            let marks = vec!["?"; values.len()].join(", ");
-            sql.push_str(&format!(" AND {column} IN ({marks})"));
-            args.extend(values.into_iter().map(Sql::Text));
-        }
-    }
-    if let Some(name) = filter.name {
-        sql.push_str(" AND v.name = ?");
-        args.push(Sql::Text(name));
-    }
-    if let Some(since) = filter.since_ms {
-        sql.push_str(" AND v.created_at >= ?");
-        args.push(Sql::Integer(since));
-    }
-    sql.push_str(" ORDER BY j.created_at, j.id, v.version");
-    let mut statement = db.prepare_cached(&sql)?;
-    let rows = statement.query_map(rusqlite::params_from_iter(args), job_row)?;
-    Ok(rows.collect::<Result<Vec<_>, _>>()?)
 }
