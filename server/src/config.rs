@@ -210,6 +210,7 @@ const FILE_KEYS: &[&str] = &[
     "limits",
     "maxOperations",
     "tokenThrottle",
+    "fairness",
 ];
 
 fn read_file(path: &Path) -> Result<FileConfig, ConfigError> {

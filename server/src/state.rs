@@ -1,13 +1,14 @@
 //! The state every handler shares, and the service's settings.
 
-use std::collections::HashMap;
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::Arc;
+use std::time::Duration;
 
 use jobgraph_core::{CacheLimits, ExecutionCache, Limits, Sandbox};
 use serde::Deserialize;
-use tokio::sync::{OwnedSemaphorePermit, Semaphore};
+use tokio::sync::OwnedSemaphorePermit;
 
 use super::error::ApiError;
+use super::fair::{FairnessConfig, Gates};
 use super::hash_pool::HashPool;
 use super::store::Store;
 use super::throttle::{TokenThrottle, TokenThrottleConfig};
@@ -31,6 +32,8 @@ pub struct ServiceConfig {
     pub max_operations: usize,
     /// The token endpoint's budgets and secret-verification threads.
     pub token_throttle: TokenThrottleConfig,
+    /// How organizations share the service: requests served at once and waits in line.
+    pub fairness: FairnessConfig,
 }
 
 impl Default for ServiceConfig {
@@ -42,6 +45,7 @@ impl Default for ServiceConfig {
             limits: Limits::default(),
             max_operations: jobgraph_core::ResolveOptions::default().max_operations,
             token_throttle: TokenThrottleConfig::default(),
+            fairness: FairnessConfig::default(),
         }
     }
 }
@@ -63,7 +67,9 @@ pub struct AppState {
     pub(crate) throttle: Arc<TokenThrottle>,
     /// The threads that verify client secrets.
     pub(crate) secrets: Arc<HashPool>,
-    slots: ScriptSlots,
+    /// Requests each organization has being served (the `Caller` extractor enters).
+    pub(crate) requests: Gates,
+    slots: Gates,
 }
 
 impl std::fmt::Debug for AppState {
@@ -79,7 +85,18 @@ impl AppState {
     /// ([`TokenThrottleConfig::threads`]); they stop when the last clone is dropped.
     pub fn new(store: Arc<dyn Store>, sandbox: Arc<dyn Sandbox>, config: ServiceConfig) -> Self {
         let throttle = &config.token_throttle;
+        let fairness = &config.fairness;
         AppState {
+            requests: Gates::new(
+                fairness.requests(),
+                Duration::from_millis(fairness.request_wait_ms),
+                "requests being served",
+            ),
+            slots: Gates::new(
+                config.max_concurrent_scripts,
+                Duration::from_millis(fairness.script_wait_ms),
+                "requests running scripts",
+            ),
             throttle: Arc::new(TokenThrottle::new(throttle)),
             secrets: Arc::new(HashPool::start(throttle.threads(), throttle.hash_queue)),
             store,
@@ -87,33 +104,13 @@ impl AppState {
             cache: ExecutionCache::new(CacheLimits::default()),
             config: Arc::new(config),
             tokens: TokenCache::default(),
-            slots: ScriptSlots::default(),
         }
     }
 
-    /// A slot for one request that runs scripts for `organization`, or a 429 when it has
-    /// [`ServiceConfig::max_concurrent_scripts`] in flight already.
-    pub fn script_slot(&self, organization: &str) -> Result<OwnedSemaphorePermit, ApiError> {
-        let max = self.config.max_concurrent_scripts.max(1);
-        let semaphore = {
-            let mut slots = self.slots.0.lock().unwrap_or_else(PoisonError::into_inner);
-            Arc::clone(
-                slots
-                    .entry(organization.to_owned())
-                    .or_insert_with(|| Arc::new(Semaphore::new(max))),
-            )
-        };
-        semaphore
-            .try_acquire_owned()
-            .map_err(|_| ApiError::TooManyRequests {
-                message: format!(
-                    "organization {organization:?} already has {max} requests running scripts; retry later"
-                ),
-                retry_after: 1,
-            })
+    /// A slot for one request that runs scripts for `organization`: it waits in line
+    /// [`FairnessConfig::script_wait_ms`] at most while the organization has
+    /// [`ServiceConfig::max_concurrent_scripts`] in flight, then is a 429.
+    pub async fn script_slot(&self, organization: &str) -> Result<OwnedSemaphorePermit, ApiError> {
+        self.slots.enter(organization).await
     }
 }
-
-/// One semaphore per organization.
-#[derive(Clone, Default)]
-struct ScriptSlots(Arc<Mutex<HashMap<String, Arc<Semaphore>>>>);
