@@ -26,7 +26,8 @@ pub struct FairnessConfig {
     /// How long a request waits for its organization's turn before a 429. Default 2000 ms.
     pub request_wait_ms: u64,
     /// How long a request that runs scripts waits for one of its organization's
-    /// `maxConcurrentScripts` slots before a 429. Default 1000 ms.
+    /// `maxConcurrentScripts` slots before a 429. Default 0: at once, as before this setting
+    /// (its scripts wait in the sandbox's per-organization queue anyway).
     pub script_wait_ms: u64,
 }
 
@@ -35,7 +36,7 @@ impl Default for FairnessConfig {
         FairnessConfig {
             requests_per_organization: 0,
             request_wait_ms: 2000,
-            script_wait_ms: 1000,
+            script_wait_ms: 0,
         }
     }
 }
@@ -101,7 +102,7 @@ impl Gates {
 }
 
 /// Documents the 429 of the request line on every operation that needs a token (those that
-/// already document a 429, for their script slots, keep their text).
+/// already document a 429, for their script slots, get its reason appended).
 pub(crate) fn document_429(openapi: &mut utoipa::openapi::OpenApi) {
     use utoipa::openapi::{ContentBuilder, HeaderBuilder, Ref, RefOr, ResponseBuilder};
     let response = ResponseBuilder::new()
@@ -136,11 +137,24 @@ pub(crate) fn document_429(openapi: &mut utoipa::openapi::OpenApi) {
         .flatten()
         {
             if operation.security.as_ref().is_some_and(|s| !s.is_empty()) {
-                operation
+                let entry = operation
                     .responses
                     .responses
                     .entry("429".into())
                     .or_insert_with(|| RefOr::T(response.clone()));
+                // A 429 already documented (script slots): the line's reason is one more.
+                if let RefOr::T(existing) = entry
+                    && existing.description != response.description
+                {
+                    existing.description =
+                        format!("{}; or: {}", existing.description, response.description);
+                    for (name, header) in &response.headers {
+                        existing
+                            .headers
+                            .entry(name.clone())
+                            .or_insert_with(|| header.clone());
+                    }
+                }
             }
         }
     }

@@ -24,7 +24,8 @@ pub struct ServiceConfig {
     /// Largest request body, in bytes (413 past it). Default 10 MiB.
     pub max_body_bytes: usize,
     /// Requests that run scripts (tests, job creations and updates) one organization may have
-    /// in flight; one more is a 429. Default 32.
+    /// in flight; one more waits [`FairnessConfig::script_wait_ms`] for one to end, then is a
+    /// 429. Default 32.
     pub max_concurrent_scripts: usize,
     /// Limits of every script execution.
     pub limits: Limits,
