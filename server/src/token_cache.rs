@@ -19,9 +19,12 @@ pub fn sha256(token: &str) -> [u8; 32] {
     Sha256::digest(token.as_bytes()).into()
 }
 
+/// A checked token and when the store was read for it.
+type Entry = (Arc<TokenRecord>, Instant);
+
 /// Tokens checked recently: SHA-256 → (organization, client, expiry), with when it was read.
 #[derive(Clone, Default)]
-pub struct TokenCache(Arc<RwLock<HashMap<[u8; 32], (Arc<TokenRecord>, Instant)>>>);
+pub struct TokenCache(Arc<RwLock<HashMap<[u8; 32], Entry>>>);
 
 impl TokenCache {
     const MAX: usize = 100_000;
