@@ -336,3 +336,59 @@ fn bind(tenant: &str, pid: u32) {
         );
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use jobgraph_core::{Limits, ScriptInput};
+
+    fn job(state: &mut State, tenant: &str) -> oneshot::Receiver<(ScriptResult, ExecutionStats)> {
+        let (reply, answer) = oneshot::channel();
+        let variables = serde_json::Map::new();
+        let input = ScriptInput {
+            source: "1",
+            declared: &[],
+            variables: &variables,
+            draft: false,
+            user: "u",
+        };
+        state.push(Job {
+            tenant: Arc::from(tenant),
+            request: ScriptRequest::new(&input, &Limits::default()),
+            reply,
+        });
+        answer
+    }
+
+    fn popped(state: &mut State, workers: usize) -> Option<String> {
+        state.pop(workers).map(|job| job.tenant.to_string())
+    }
+
+    #[test]
+    fn a_flooding_tenant_leaves_a_worker_for_the_others() {
+        let mut state = State::default();
+        let _answers: Vec<_> = ["a", "a", "a", "b"]
+            .into_iter()
+            .map(|t| job(&mut state, t))
+            .collect();
+        // Two workers: "a" runs on one at most, "b" gets the other at once.
+        assert_eq!(popped(&mut state, 2).as_deref(), Some("a"));
+        assert_eq!(popped(&mut state, 2).as_deref(), Some("b"));
+        assert_eq!(popped(&mut state, 2), None, "a is at its share");
+        state.finished(&Arc::from("a"));
+        assert_eq!(popped(&mut state, 2).as_deref(), Some("a"));
+        assert_eq!(state.pending, 1);
+    }
+
+    #[test]
+    fn the_library_s_own_tenant_uses_every_worker() {
+        assert_eq!(tenant_share("", 4), 4);
+        assert_eq!(tenant_share("org", 4), 3);
+        assert_eq!(tenant_share("org", 1), 1);
+        let mut state = State::default();
+        let _answers: Vec<_> = (0..3).map(|_| job(&mut state, "")).collect();
+        assert_eq!(popped(&mut state, 2).as_deref(), Some(""));
+        assert_eq!(popped(&mut state, 2).as_deref(), Some(""));
+        assert_eq!(popped(&mut state, 2), None);
+    }
+}
