@@ -12,7 +12,7 @@
 //! throttling") states the policy.
 
 use std::net::SocketAddr;
-use std::sync::{Arc, OnceLock};
+use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 use std::time::Duration;
 
 use axum::Json;
@@ -22,6 +22,7 @@ use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::IntoResponse;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
+use tokio::sync::OwnedSemaphorePermit;
 use utoipa::ToSchema;
 
 use super::body::{is_json, media_type, read_bytes};
@@ -46,6 +47,20 @@ pub struct Caller {
     pub organization: String,
     /// Its client id: `user.getName()` in scripts, `editedBy` of what it writes.
     pub client_id: String,
+    /// Its place among the requests its organization has being served (`fair`), held until
+    /// the handler ends or [`Caller::leave_line`].
+    turn: Arc<Mutex<Option<OwnedSemaphorePermit>>>,
+}
+
+impl Caller {
+    /// Gives back the request's place in its organization's line early: a request that runs
+    /// scripts, once it holds a script slot (scripts have their own share).
+    pub(crate) fn leave_line(&self) {
+        self.turn
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .take();
+    }
 }
 
 impl FromRequestParts<AppState> for Caller {
@@ -111,9 +126,12 @@ impl FromRequestParts<AppState> for Caller {
         if let Some(slot) = parts.extensions.get::<RequestOrg>() {
             let _ = slot.0.set(record.organization.clone());
         }
+        // One organization's flood waits in its own line (bounded), not in everyone's.
+        let turn = state.requests.enter(&record.organization).await?;
         Ok(Caller {
             organization: record.organization.clone(),
             client_id: record.client_id.clone(),
+            turn: Arc::new(Mutex::new(Some(turn))),
         })
     }
 }
@@ -151,7 +169,11 @@ pub struct TokenResponse {
     pub scope: &'static str,
 }
 
-fn oauth(status: StatusCode, code: &'static str, description: impl Into<String>) -> ApiError {
+pub(crate) fn oauth(
+    status: StatusCode,
+    code: &'static str,
+    description: impl Into<String>,
+) -> ApiError {
     ApiError::OAuth {
         status,
         code,
@@ -199,7 +221,7 @@ fn parse_request(headers: &HeaderMap, body: &[u8]) -> Result<TokenRequest, ApiEr
 }
 
 /// `Authorization: Basic base64(urlencode(id):urlencode(secret))` (RFC 6749 §2.3.1).
-fn basic_credentials(headers: &HeaderMap) -> Result<Option<(String, String)>, ApiError> {
+pub(crate) fn basic_credentials(headers: &HeaderMap) -> Result<Option<(String, String)>, ApiError> {
     let Some(value) = headers.get(header::AUTHORIZATION) else {
         return Ok(None);
     };
@@ -351,45 +373,8 @@ pub async fn issue_token(
         .filter(|s| !s.is_empty())
         .ok_or_else(no_client)?;
     let secret = form.client_secret.ok_or_else(no_client)?;
-    // Budgets first: a refused request costs no database read and no hash; its answer waits
-    // `refusalDelayMs` (a timer), which keeps a flood of refused requests to a trickle.
-    let delay = Duration::from_millis(state.config.token_throttle.refusal_delay_ms);
-    let lane = match state.throttle.admit(&client_id, address) {
-        Ok(lane) => lane,
-        Err(refusal) => {
-            tokio::time::sleep(delay).await;
-            return Err(throttled(refusal, &client_id, address));
-        }
-    };
-    let client = state.store.client(client_id.clone()).await?;
-    let hash = client.as_ref().map(|c| c.secret_hash.clone());
-    let matches = match state.secrets.verify(lane, secret, hash).await {
-        Ok(matches) => matches,
-        Err(PoolError::Busy) => {
-            tokio::time::sleep(delay).await;
-            return Err(ApiError::SlowDown {
-                description:
-                    "the service is verifying too many client secrets right now: retry after 1 s"
-                        .into(),
-                retry_after: 1,
-            });
-        }
-        Err(e @ PoolError::Gone) => return Err(ApiError::Internal(e.to_string())),
-    };
-    let Some(ClientRecord { organization, .. }) = client.filter(|_| matches) else {
-        tracing::warn!(
-            target: "jobgraph::auth",
-            client_id = ?shown(&client_id),
-            address = %shown_address(address),
-            "token refused: unknown client or wrong secret"
-        );
-        return Err(oauth(
-            StatusCode::UNAUTHORIZED,
-            "invalid_client",
-            "unknown client or wrong secret",
-        ));
-    };
-    state.throttle.succeeded(&client_id, address);
+    let ClientRecord { organization, .. } =
+        authenticate_client(&state, &client_id, secret, address, "token").await?;
     let token = random_token(32).map_err(|e| ApiError::Internal(e.to_string()))?;
     let ttl = state.config.token_ttl_seconds;
     let ttl_ms = i64::try_from(ttl.saturating_mul(1000)).unwrap_or(i64::MAX);
@@ -417,6 +402,59 @@ pub async fn issue_token(
             scope: "service",
         }),
     ))
+}
+
+/// Checks a client's credentials as the token endpoint does (also `POST /oauth/revoke`): the
+/// source address's and the client id's budgets first (429 `slow_down`), then the secret on
+/// the verification threads; `purpose` (`token`, `revocation`) names the refusal in the log;
+/// 401 `invalid_client` for an unknown client or a wrong secret.
+pub(crate) async fn authenticate_client(
+    state: &AppState,
+    client_id: &str,
+    secret: String,
+    address: Option<std::net::IpAddr>,
+    purpose: &str,
+) -> Result<ClientRecord, ApiError> {
+    // Budgets first: a refused request costs no database read and no hash; its answer waits
+    // `refusalDelayMs` (a timer), which keeps a flood of refused requests to a trickle.
+    let delay = Duration::from_millis(state.config.token_throttle.refusal_delay_ms);
+    let lane = match state.throttle.admit(client_id, address) {
+        Ok(lane) => lane,
+        Err(refusal) => {
+            tokio::time::sleep(delay).await;
+            return Err(throttled(refusal, client_id, address));
+        }
+    };
+    let client = state.store.client(client_id.to_owned()).await?;
+    let hash = client.as_ref().map(|c| c.secret_hash.clone());
+    let matches = match state.secrets.verify(lane, secret, hash).await {
+        Ok(matches) => matches,
+        Err(PoolError::Busy) => {
+            tokio::time::sleep(delay).await;
+            return Err(ApiError::SlowDown {
+                description:
+                    "the service is verifying too many client secrets right now: retry after 1 s"
+                        .into(),
+                retry_after: 1,
+            });
+        }
+        Err(e @ PoolError::Gone) => return Err(ApiError::Internal(e.to_string())),
+    };
+    let Some(client) = client.filter(|_| matches) else {
+        tracing::warn!(
+            target: "jobgraph::auth",
+            client_id = ?shown(client_id),
+            address = %shown_address(address),
+            "{purpose} refused: unknown client or wrong secret"
+        );
+        return Err(oauth(
+            StatusCode::UNAUTHORIZED,
+            "invalid_client",
+            "unknown client or wrong secret",
+        ));
+    };
+    state.throttle.succeeded(client_id, address);
+    Ok(client)
 }
 
 #[cfg(test)]

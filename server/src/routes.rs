@@ -19,6 +19,7 @@ use super::error::{ApiError, ErrorBody};
 use super::jobs;
 use super::log;
 use super::model::Health;
+use super::revoke;
 use super::runs;
 use super::state::AppState;
 use super::templates;
@@ -45,6 +46,7 @@ pub async fn health(State(state): State<AppState>) -> Result<Json<Health>, ApiEr
 fn api() -> (Router<AppState>, OpenApi) {
     let (router, mut openapi) = OpenApiRouter::new()
         .routes(routes!(auth::issue_token))
+        .routes(routes!(revoke::revoke_token))
         .routes(routes!(templates::create, templates::list))
         .routes(routes!(templates::test))
         .routes(routes!(
@@ -71,6 +73,7 @@ fn api() -> (Router<AppState>, OpenApi) {
         SecurityScheme::Http(HttpBuilder::new().scheme(HttpAuthScheme::Bearer).build()),
     );
     every_operation_may_be_unavailable(&mut openapi);
+    super::fair::document_429(&mut openapi);
     (router, openapi)
 }
 

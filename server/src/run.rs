@@ -9,7 +9,7 @@ use super::config::{ConfigError, ServeOptions, Settings};
 use super::ids::random_token;
 use super::listen;
 use super::routes::router;
-use super::secrets::hash_secret;
+use super::secrets::{hash_secret, verify_secret};
 use super::state::AppState;
 use super::store::{ClientRecord, SqliteStore, Store};
 #[cfg(feature = "postgres")]
@@ -51,46 +51,91 @@ fn database_path(dir: &Path) -> Result<std::path::PathBuf, ServeError> {
     Ok(path)
 }
 
+/// The Argon2id hash of `secret`, computed on the blocking pool.
+async fn hashed(secret: &str) -> Result<String, ServeError> {
+    let secret = secret.to_owned();
+    tokio::task::spawn_blocking(move || hash_secret(&secret))
+        .await
+        .map_err(|e| failed("hashing")(&e))?
+        .map_err(|e| failed("hashing")(&e))
+}
+
 /// Stores the configured clients; with none configured and none stored, generates one for
 /// organization `default` and prints it (once: only its hash is kept).
+///
+/// Configured clients are authoritative when any are given (docs/api.md, "Credential
+/// lifecycle and revocation"): a stored client whose secret or organization changed loses
+/// every token issued before, and a stored client no longer configured is removed with its
+/// tokens. Each such change is one line on stdout.
 async fn bootstrap_clients(store: &dyn Store, settings: &Settings) -> Result<(), ServeError> {
     let mut out = std::io::stdout().lock();
-    for client in &settings.clients {
-        let secret = client.secret.clone();
-        let secret_hash = tokio::task::spawn_blocking(move || hash_secret(&secret))
+    let read = |e: &dyn std::fmt::Display| failed("cannot read the clients")(e);
+    let write = |e: &dyn std::fmt::Display| failed("cannot store a client")(e);
+    for (i, client) in settings.clients.iter().enumerate() {
+        // A client given twice (the file, then `--client`): the last one counts.
+        if settings.clients[i + 1..].iter().any(|c| c.id == client.id) {
+            continue;
+        }
+        let stored = store
+            .client(client.id.clone())
             .await
-            .map_err(|e| failed("hashing")(&e))?
-            .map_err(|e| failed("hashing")(&e))?;
+            .map_err(|e| read(&e))?;
+        if let Some(stored) = &stored {
+            let (secret, hash) = (client.secret.clone(), stored.secret_hash.clone());
+            let same_secret = tokio::task::spawn_blocking(move || verify_secret(&secret, &hash))
+                .await
+                .map_err(|e| failed("hashing")(&e))?;
+            if same_secret && stored.organization == client.organization {
+                continue;
+            }
+            let revoked = store
+                .delete_client_tokens(client.id.clone())
+                .await
+                .map_err(|e| write(&e))?;
+            let _ = writeln!(
+                out,
+                "client {:?}: its secret or organization changed; {revoked} token(s) issued before revoked",
+                client.id
+            );
+        }
         store
             .put_client(ClientRecord {
                 client_id: client.id.clone(),
                 organization: client.organization.clone(),
-                secret_hash,
+                secret_hash: hashed(&client.secret).await?,
             })
             .await
-            .map_err(|e| failed("cannot store a client")(&e))?;
+            .map_err(|e| write(&e))?;
     }
-    let stored = store
-        .client_count()
-        .await
-        .map_err(|e| failed("cannot read the clients")(&e))?;
+    if !settings.clients.is_empty() {
+        let ids = store.client_ids().await.map_err(|e| read(&e))?;
+        for id in ids {
+            if settings.clients.iter().any(|c| c.id == id) {
+                continue;
+            }
+            let revoked = store
+                .delete_client(id.clone())
+                .await
+                .map_err(|e| write(&e))?;
+            let _ = writeln!(
+                out,
+                "client {id:?} is no longer configured: removed, with its {revoked} token(s)"
+            );
+        }
+    }
+    let stored = store.client_count().await.map_err(|e| read(&e))?;
     if settings.clients.is_empty() && stored == 0 {
         let random = |n| random_token(n).map_err(|e| failed("no random source")(&e));
         let id = format!("client-{}", random(6)?);
         let secret = random(24)?;
-        let hashed = secret.clone();
-        let secret_hash = tokio::task::spawn_blocking(move || hash_secret(&hashed))
-            .await
-            .map_err(|e| failed("hashing")(&e))?
-            .map_err(|e| failed("hashing")(&e))?;
         store
             .put_client(ClientRecord {
                 client_id: id.clone(),
                 organization: "default".into(),
-                secret_hash,
+                secret_hash: hashed(&secret).await?,
             })
             .await
-            .map_err(|e| failed("cannot store a client")(&e))?;
+            .map_err(|e| write(&e))?;
         let _ = writeln!(
             out,
             "generated a client for organization \"default\" (shown once, stored hashed):\n{id}:{secret}"

@@ -75,7 +75,7 @@ fn resolution_error(error: jobgraph_core::Error) -> ApiError {
 }
 
 /// Runs `work` with a resolver for `caller` on the blocking pool, holding one of the
-/// organization's script slots (429 when none is free).
+/// organization's script slots (429 when none is free within `fairness.scriptWaitMs`).
 async fn blocking<S, T>(
     state: &AppState,
     caller: &Caller,
@@ -86,7 +86,10 @@ where
     S: Send + 'static,
     T: Send + 'static,
 {
-    let slot = state.script_slot(&caller.organization)?;
+    let slot = state.script_slot(&caller.organization).await?;
+    // Scripts have their own share (the slots, the sandbox's per-organization share): the
+    // request's place among its organization's requests is for others now.
+    caller.leave_line();
     // The organization's own view of the pool: its scripts never run in a worker process that
     // ran another organization's (docs/sandbox.md, "Tenants").
     let sandbox = state

@@ -1,14 +1,15 @@
 //! The state every handler shares, and the service's settings.
 
-use std::collections::HashMap;
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::Arc;
+use std::time::Duration;
 
 use jobgraph_core::{CacheLimits, ExecutionCache, Limits, Sandbox};
 use serde::Deserialize;
-use tokio::sync::{OwnedSemaphorePermit, Semaphore};
+use tokio::sync::OwnedSemaphorePermit;
 
 use super::body_budget::BodyBudget;
 use super::error::ApiError;
+use super::fair::{FairnessConfig, Gates};
 use super::hash_pool::HashPool;
 use super::listen::ConnectionConfig;
 use super::store::Store;
@@ -26,7 +27,8 @@ pub struct ServiceConfig {
     /// Largest request body, in bytes (413 past it). Default 10 MiB.
     pub max_body_bytes: usize,
     /// Requests that run scripts (tests, job creations and updates) one organization may have
-    /// in flight; one more is a 429. Default 32.
+    /// in flight; one more waits [`FairnessConfig::script_wait_ms`] for one to end, then is a
+    /// 429. Default 32.
     pub max_concurrent_scripts: usize,
     /// Limits of every script execution.
     pub limits: Limits,
@@ -40,6 +42,8 @@ pub struct ServiceConfig {
     pub triggers: TriggerConfig,
     /// Sizes of stored fields and bounds of listing pages.
     pub field_limits: super::field_limits::FieldLimits,
+    /// How organizations share the service: requests served at once and waits in line.
+    pub fairness: FairnessConfig,
 }
 
 impl Default for ServiceConfig {
@@ -54,6 +58,7 @@ impl Default for ServiceConfig {
             connections: ConnectionConfig::default(),
             triggers: TriggerConfig::default(),
             field_limits: Default::default(),
+            fairness: FairnessConfig::default(),
         }
     }
 }
@@ -79,7 +84,9 @@ pub struct AppState {
     pub(crate) bodies: BodyBudget,
     /// The budgets of triggers per address and organization.
     pub(crate) triggers: Arc<TriggerThrottle>,
-    slots: ScriptSlots,
+    /// Requests each organization has being served (the `Caller` extractor enters).
+    pub(crate) requests: Gates,
+    slots: Gates,
 }
 
 impl std::fmt::Debug for AppState {
@@ -97,7 +104,18 @@ impl AppState {
         let throttle = &config.token_throttle;
         let bodies = BodyBudget::new(config.connections.max_buffered_body_bytes);
         let triggers = Arc::new(TriggerThrottle::new(&config.triggers));
+        let fairness = &config.fairness;
         AppState {
+            requests: Gates::new(
+                fairness.requests(),
+                Duration::from_millis(fairness.request_wait_ms),
+                "requests being served",
+            ),
+            slots: Gates::new(
+                config.max_concurrent_scripts,
+                Duration::from_millis(fairness.script_wait_ms),
+                "requests running scripts",
+            ),
             throttle: Arc::new(TokenThrottle::new(throttle)),
             secrets: Arc::new(HashPool::start(throttle.threads(), throttle.hash_queue)),
             store,
@@ -107,33 +125,13 @@ impl AppState {
             tokens: TokenCache::default(),
             bodies,
             triggers,
-            slots: ScriptSlots::default(),
         }
     }
 
-    /// A slot for one request that runs scripts for `organization`, or a 429 when it has
-    /// [`ServiceConfig::max_concurrent_scripts`] in flight already.
-    pub fn script_slot(&self, organization: &str) -> Result<OwnedSemaphorePermit, ApiError> {
-        let max = self.config.max_concurrent_scripts.max(1);
-        let semaphore = {
-            let mut slots = self.slots.0.lock().unwrap_or_else(PoisonError::into_inner);
-            Arc::clone(
-                slots
-                    .entry(organization.to_owned())
-                    .or_insert_with(|| Arc::new(Semaphore::new(max))),
-            )
-        };
-        semaphore
-            .try_acquire_owned()
-            .map_err(|_| ApiError::TooManyRequests {
-                message: format!(
-                    "organization {organization:?} already has {max} requests running scripts; retry later"
-                ),
-                retry_after: 1,
-            })
+    /// A slot for one request that runs scripts for `organization`: it waits in line
+    /// [`FairnessConfig::script_wait_ms`] at most while the organization has
+    /// [`ServiceConfig::max_concurrent_scripts`] in flight, then is a 429.
+    pub async fn script_slot(&self, organization: &str) -> Result<OwnedSemaphorePermit, ApiError> {
+        self.slots.enter(organization).await
     }
 }
-
-/// One semaphore per organization.
-#[derive(Clone, Default)]
-struct ScriptSlots(Arc<Mutex<HashMap<String, Arc<Semaphore>>>>);

@@ -31,6 +31,7 @@ fn health_openapi_and_api_prefix() {
         .collect();
     let expected: BTreeSet<(String, String)> = [
         ("POST", "/oauth/token"),
+        ("POST", "/oauth/revoke"),
         ("GET", "/healthz"),
         ("POST", "/v1/templates"),
         ("GET", "/v1/templates"),

@@ -14,7 +14,9 @@
 //! **Tenants.** A worker is bound for life to the first tenant it serves: scripts of one
 //! organization of the service ([`ProcessSandbox::for_tenant`], the service's way in) never
 //! run in a process that ran another's, so code that took a worker over sees only its own
-//! organization's later inputs. Jobs are served round robin over tenants; idle workers of a
+//! organization's later inputs. Jobs are served round robin over tenants, and a tenant runs at
+//! most all workers but one at once (at least one): another tenant's next script finds a worker
+//! free instead of waiting for a slow script to end. Idle workers of a
 //! tenant are retired after [`ProcessConfig::idle_timeout`], and past
 //! [`ProcessConfig::kept_workers`] the one unused longest. The library and the CLI use the
 //! pool directly: one tenant.
@@ -310,6 +312,6 @@ impl Sandbox for TenantSandbox {
     }
 
     fn parallelism(&self) -> usize {
-        self.shared.config.workers
+        pool::tenant_share(&self.tenant, self.shared.config.workers)
     }
 }

@@ -1,5 +1,7 @@
 //! The pool's scheduling: one queue of jobs per tenant served round robin (one tenant's flood
-//! cannot starve another's scripts), and kept workers, each bound for life to the first tenant
+//! cannot starve another's scripts), a tenant running at most its share of the workers
+//! ([`tenant_share`]: all but one, so another tenant's script never waits for a slow one to
+//! end), and kept workers, each bound for life to the first tenant
 //! it served. A job runs on an idle worker of its tenant, else on a fresh (never used) worker,
 //! else on a new one; past [`ProcessConfig::kept_workers`] the idle worker unused longest is
 //! retired, and idle workers of a tenant are retired after [`ProcessConfig::idle_timeout`].
@@ -29,6 +31,17 @@ pub(super) struct Job {
     pub reply: oneshot::Sender<(ScriptResult, ExecutionStats)>,
 }
 
+/// Scripts one tenant may run at once: every worker for the library's own pool (tenant `""`),
+/// else all but one (at least one), so that one organization's flood always leaves a worker
+/// for another's next script instead of making it wait for a slow script to end.
+pub(super) fn tenant_share(tenant: &str, workers: usize) -> usize {
+    if tenant.is_empty() {
+        workers
+    } else {
+        workers.saturating_sub(1).max(1)
+    }
+}
+
 /// A worker not running a script.
 #[derive(Debug)]
 struct Kept {
@@ -44,6 +57,8 @@ pub(super) struct State {
     queues: HashMap<Tenant, VecDeque<Job>>,
     /// Tenants with waiting jobs, in the order they are served.
     ready: VecDeque<Tenant>,
+    /// Scripts running now, per tenant (absent: none).
+    running: HashMap<Tenant, usize>,
     pub pending: usize,
     idle: Vec<Kept>,
     /// Workers running a script (or being started for one).
@@ -68,18 +83,34 @@ impl State {
         self.pending += 1;
     }
 
-    /// The next job, round robin over tenants.
-    fn pop(&mut self) -> Option<Job> {
-        let tenant = self.ready.pop_front()?;
+    /// The next job, round robin over tenants, skipping a tenant that runs its share already
+    /// ([`tenant_share`]): the workers it leaves are for the others.
+    fn pop(&mut self, workers: usize) -> Option<Job> {
+        let running = &self.running;
+        let index = self.ready.iter().position(|tenant| {
+            running.get(tenant).copied().unwrap_or(0) < tenant_share(tenant, workers)
+        })?;
+        let tenant = self.ready.remove(index)?;
         let queue = self.queues.get_mut(&tenant)?;
         let job = queue.pop_front()?;
         if queue.is_empty() {
             self.queues.remove(&tenant);
         } else {
-            self.ready.push_back(tenant);
+            self.ready.push_back(Arc::clone(&tenant));
         }
         self.pending -= 1;
+        *self.running.entry(tenant).or_insert(0) += 1;
         Some(job)
+    }
+
+    /// `tenant`'s script ended.
+    fn finished(&mut self, tenant: &Tenant) {
+        if let Some(count) = self.running.get_mut(tenant) {
+            *count = count.saturating_sub(1);
+            if *count == 0 {
+                self.running.remove(tenant);
+            }
+        }
     }
 
     /// Takes the idle worker that may run `job`: its tenant's most recently used one with room
@@ -203,7 +234,7 @@ pub(super) fn dispatch(shared: &Shared) {
                     state = lock(&shared.state);
                     continue;
                 }
-                if let Some(job) = state.pop() {
+                if let Some(job) = state.pop(shared.config.workers) {
                     break job;
                 }
                 if state.closed {
@@ -237,6 +268,7 @@ pub(super) fn dispatch(shared: &Shared) {
         {
             let mut state = lock(&shared.state);
             state.busy -= 1;
+            state.finished(&job.tenant);
             if let Some(worker) = kept {
                 state.idle.push(Kept {
                     worker,
@@ -302,5 +334,61 @@ fn bind(tenant: &str, pid: u32) {
             organization = tenant,
             "sandbox worker bound to an organization"
         );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use jobgraph_core::{Limits, ScriptInput};
+
+    fn job(state: &mut State, tenant: &str) -> oneshot::Receiver<(ScriptResult, ExecutionStats)> {
+        let (reply, answer) = oneshot::channel();
+        let variables = serde_json::Map::new();
+        let input = ScriptInput {
+            source: "1",
+            declared: &[],
+            variables: &variables,
+            draft: false,
+            user: "u",
+        };
+        state.push(Job {
+            tenant: Arc::from(tenant),
+            request: ScriptRequest::new(&input, &Limits::default()),
+            reply,
+        });
+        answer
+    }
+
+    fn popped(state: &mut State, workers: usize) -> Option<String> {
+        state.pop(workers).map(|job| job.tenant.to_string())
+    }
+
+    #[test]
+    fn a_flooding_tenant_leaves_a_worker_for_the_others() {
+        let mut state = State::default();
+        let _answers: Vec<_> = ["a", "a", "a", "b"]
+            .into_iter()
+            .map(|t| job(&mut state, t))
+            .collect();
+        // Two workers: "a" runs on one at most, "b" gets the other at once.
+        assert_eq!(popped(&mut state, 2).as_deref(), Some("a"));
+        assert_eq!(popped(&mut state, 2).as_deref(), Some("b"));
+        assert_eq!(popped(&mut state, 2), None, "a is at its share");
+        state.finished(&Arc::from("a"));
+        assert_eq!(popped(&mut state, 2).as_deref(), Some("a"));
+        assert_eq!(state.pending, 1);
+    }
+
+    #[test]
+    fn the_library_s_own_tenant_uses_every_worker() {
+        assert_eq!(tenant_share("", 4), 4);
+        assert_eq!(tenant_share("org", 4), 3);
+        assert_eq!(tenant_share("org", 1), 1);
+        let mut state = State::default();
+        let _answers: Vec<_> = (0..3).map(|_| job(&mut state, "")).collect();
+        assert_eq!(popped(&mut state, 2).as_deref(), Some(""));
+        assert_eq!(popped(&mut state, 2).as_deref(), Some(""));
+        assert_eq!(popped(&mut state, 2), None);
     }
 }

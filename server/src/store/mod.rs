@@ -324,6 +324,15 @@ pub trait Store: Send + Sync + 'static {
     fn put_token(&self, token: TokenRecord) -> StoreFuture<'_, ()>;
     /// A token by the SHA-256 of its text (expired ones too: the caller checks).
     fn token(&self, token_hash: [u8; 32]) -> StoreFuture<'_, Option<TokenRecord>>;
+    /// Every client id, sorted.
+    fn client_ids(&self) -> StoreFuture<'_, Vec<String>>;
+    /// Removes a client and every token issued to it: how many tokens went.
+    fn delete_client(&self, client_id: String) -> StoreFuture<'_, u64>;
+    /// Removes every token issued to a client (its secret or organization changed): how many
+    /// went.
+    fn delete_client_tokens(&self, client_id: String) -> StoreFuture<'_, u64>;
+    /// Removes one token (revocation): whether it existed.
+    fn delete_token(&self, token_hash: [u8; 32]) -> StoreFuture<'_, bool>;
 
     /// Creates a template at version 1 under a new id.
     fn create_template(

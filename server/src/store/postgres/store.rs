@@ -123,6 +123,57 @@ impl Store for PostgresStore {
         })
     }
 
+    fn client_ids(&self) -> StoreFuture<'_, Vec<String>> {
+        run(async move {
+            let rows = self
+                .rows("SELECT client_id FROM clients ORDER BY client_id", &[])
+                .await?;
+            rows.iter()
+                .map(|row| row.try_get(0).map_err(StoreError::from))
+                .collect()
+        })
+    }
+
+    fn delete_client(&self, client_id: String) -> StoreFuture<'_, u64> {
+        run(async move {
+            let mut db = self.pool.get().await?;
+            let tx = db.transaction().await?;
+            let tokens = tx_execute(
+                &tx,
+                "DELETE FROM tokens WHERE client_id = $1",
+                &[&client_id],
+            )
+            .await?;
+            tx_execute(
+                &tx,
+                "DELETE FROM clients WHERE client_id = $1",
+                &[&client_id],
+            )
+            .await?;
+            tx.commit().await?;
+            Ok(tokens)
+        })
+    }
+
+    fn delete_client_tokens(&self, client_id: String) -> StoreFuture<'_, u64> {
+        run(async move {
+            self.execute("DELETE FROM tokens WHERE client_id = $1", &[&client_id])
+                .await
+        })
+    }
+
+    fn delete_token(&self, token_hash: [u8; 32]) -> StoreFuture<'_, bool> {
+        run(async move {
+            let rows = self
+                .execute(
+                    "DELETE FROM tokens WHERE token_hash = $1",
+                    &[&&token_hash[..]],
+                )
+                .await?;
+            Ok(rows > 0)
+        })
+    }
+
     fn create_template(
         &self,
         id: String,

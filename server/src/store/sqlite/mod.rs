@@ -266,6 +266,41 @@ impl Store for SqliteStore {
         })
     }
 
+    fn client_ids(&self) -> StoreFuture<'_, Vec<String>> {
+        self.read(|db| {
+            let mut statement = db.prepare("SELECT client_id FROM clients ORDER BY client_id")?;
+            let ids = statement
+                .query_map([], |row| row.get(0))?
+                .collect::<rusqlite::Result<Vec<String>>>()?;
+            Ok(ids)
+        })
+    }
+
+    fn delete_client(&self, client_id: String) -> StoreFuture<'_, u64> {
+        self.write(move |tx| {
+            let tokens = tx.execute("DELETE FROM tokens WHERE client_id = ?1", [&client_id])?;
+            tx.execute("DELETE FROM clients WHERE client_id = ?1", [&client_id])?;
+            Ok(tokens as u64)
+        })
+    }
+
+    fn delete_client_tokens(&self, client_id: String) -> StoreFuture<'_, u64> {
+        self.write(move |tx| {
+            let tokens = tx.execute("DELETE FROM tokens WHERE client_id = ?1", [&client_id])?;
+            Ok(tokens as u64)
+        })
+    }
+
+    fn delete_token(&self, token_hash: [u8; 32]) -> StoreFuture<'_, bool> {
+        self.write(move |tx| {
+            let rows = tx.execute(
+                "DELETE FROM tokens WHERE token_hash = ?1",
+                [&token_hash[..]],
+            )?;
+            Ok(rows > 0)
+        })
+    }
+
     fn create_template(
         &self,
         id: String,
