@@ -39,9 +39,9 @@ pub struct ServeArgs {
     #[arg(long, value_name = "MS")]
     pub database_timeout_ms: Option<u64>,
     /// A JSON settings file (see docs/api.md): `addr`, `data`, `clients`, `tokenTtlSeconds`,
-    /// `maxBodyBytes`, `maxConcurrentScripts`, `limits`, `maxOperations`, `workers`, `keptWorkers`,
-    /// `synchronous`, `database`, `databasePoolSize`, `databaseTimeoutMs`. Flags win over the
-    /// file.
+    /// `maxBodyBytes`, `maxConcurrentScripts`, `limits`, `maxOperations`, `maxResolvedVertices`,
+    /// `maxResolvedBytes`, `workers`, `keptWorkers`, `synchronous`, `database`,
+    /// `databasePoolSize`, `databaseTimeoutMs`. Flags win over the file.
     #[arg(long, value_name = "FILE")]
     pub config: Option<PathBuf>,
 }
