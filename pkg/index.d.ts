@@ -88,6 +88,10 @@ export interface ResolveOptions {
   limits?: Limits;
   /** Template operations one resolution may expand, all levels together (default 1000). */
   maxOperations?: number;
+  /** Vertices the templates of one resolution may produce, all levels together, their `template-operation`s not counted (default 100 000). Checked as each template result arrives; past it the error is `MAX_RESOLVED_VERTICES_EXCEEDED` (`Resolved graph too large: …`). */
+  maxResolvedVertices?: number;
+  /** Bytes the templates of one resolution may produce: their results' compact JSON lengths, summed (default 32 MiB). Past it the error is `MAX_RESOLVED_BYTES_EXCEEDED`. */
+  maxResolvedBytes?: number;
   /** Also return where each produced vertex came from. */
   provenance?: boolean;
 }

@@ -37,6 +37,8 @@ impl Common {
             draft,
             limits: self.limits(),
             max_operations: self.max_operations,
+            max_resolved_vertices: self.max_resolved_vertices,
+            max_resolved_bytes: self.max_resolved_bytes,
         }
     }
 

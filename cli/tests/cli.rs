@@ -74,6 +74,38 @@ fn resolves_the_example_job() {
 }
 
 #[test]
+fn resolve_refuses_a_job_past_max_resolved_vertices() {
+    let resolve = |max: &str| {
+        jobgraph(&[
+            "resolve",
+            "examples/jobs/errors-to-vendor.json",
+            "--templates",
+            "examples/templates",
+            "--max-resolved-vertices",
+            max,
+        ])
+    };
+    // Its templates produce 4 vertices: 4 is allowed, 3 is not.
+    let out = resolve("4");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(names(&stdout_json(&out)["jobGraph"]).len(), 4);
+    let out = resolve("3");
+    assert!(!out.status.success());
+    assert!(out.stdout.is_empty());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("Resolved graph too large: ")
+            && stderr.contains("4 vertices, more than the maximum of 3 per resolution")
+            && stderr.contains("(CLI `--max-resolved-vertices`)"),
+        "{stderr}"
+    );
+}
+
+#[test]
 fn draft_example_has_preview_wiring() {
     let out = jobgraph(&[
         "resolve",

@@ -68,6 +68,8 @@ pub mod prefix {
     pub const TOO_DEEP: &str = "Template nesting exceeds the maximum depth";
     /// Prefix of [`super::Error::TooManyOperations`].
     pub const TOO_MANY_OPERATIONS: &str = "Too many template operations";
+    /// Prefix of [`super::Error::ResolvedTooLarge`].
+    pub const RESOLVED_TOO_LARGE: &str = "Resolved graph too large";
     /// Prefix of [`super::Error::Port`].
     pub const UNKNOWN_PORT: &str = "Unknown port";
     /// Prefix of [`super::Error::NameCollision`].
@@ -76,6 +78,50 @@ pub mod prefix {
     pub const INVALID_JOB_GRAPH: &str = "Invalid job graph";
     /// Prefix of [`super::Error::Source`].
     pub const SOURCE_FAILED: &str = "Template source failed";
+}
+
+/// The two budgets of a resolution's output ([`Error::ResolvedTooLarge`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ResolvedLimit {
+    /// `ResolveOptions::max_resolved_vertices`: vertices the templates produced.
+    Vertices,
+    /// `ResolveOptions::max_resolved_bytes`: bytes of the templates' results as compact JSON.
+    Bytes,
+}
+
+impl ResolvedLimit {
+    /// What is counted: `vertices` or `bytes of JSON`.
+    pub fn unit(self) -> &'static str {
+        match self {
+            ResolvedLimit::Vertices => "vertices",
+            ResolvedLimit::Bytes => "bytes of JSON",
+        }
+    }
+
+    /// The option that sets it: `maxResolvedVertices` or `maxResolvedBytes`.
+    pub fn option(self) -> &'static str {
+        match self {
+            ResolvedLimit::Vertices => "maxResolvedVertices",
+            ResolvedLimit::Bytes => "maxResolvedBytes",
+        }
+    }
+
+    /// The CLI flag that sets it, without its dashes: `max-resolved-vertices` or
+    /// `max-resolved-bytes`.
+    pub fn flag(self) -> &'static str {
+        match self {
+            ResolvedLimit::Vertices => "max-resolved-vertices",
+            ResolvedLimit::Bytes => "max-resolved-bytes",
+        }
+    }
+
+    /// The error code: `MAX_RESOLVED_VERTICES_EXCEEDED` or `MAX_RESOLVED_BYTES_EXCEEDED`.
+    pub fn code(self) -> &'static str {
+        match self {
+            ResolvedLimit::Vertices => "MAX_RESOLVED_VERTICES_EXCEEDED",
+            ResolvedLimit::Bytes => "MAX_RESOLVED_BYTES_EXCEEDED",
+        }
+    }
 }
 
 /// Everything that can go wrong while testing or resolving templates.
@@ -157,6 +203,25 @@ pub enum Error {
         /// The first operation of that level.
         at: Box<Location>,
     },
+    /// The templates of one resolution produced more than `ResolveOptions::max_resolved_vertices`
+    /// vertices or `ResolveOptions::max_resolved_bytes` bytes of JSON (docs/resolution.md,
+    /// "Output budget").
+    #[error(
+        "{RESOLVED_TOO_LARGE}: with this operation's result (level {level}) the templates have produced {total} {}, more than the maximum of {max} per resolution; raise `{}` (CLI `--{}`) or make the templates produce less{at}",
+        .limit.unit(), .limit.option(), .limit.flag()
+    )]
+    ResolvedTooLarge {
+        /// Which budget was passed.
+        limit: ResolvedLimit,
+        /// Its configured maximum.
+        max: usize,
+        /// Nesting level (1 = the job graph's own operations) of the operation.
+        level: usize,
+        /// What the templates had produced, that operation's result included.
+        total: usize,
+        /// The operation whose result went past the maximum.
+        at: Box<Location>,
+    },
     /// An edge names a port the template does not have, or leaves out a port where the choice
     /// is ambiguous.
     #[error("{UNKNOWN_PORT}: {reason}{at}")]
@@ -206,6 +271,7 @@ impl Error {
             Error::InvalidTemplate { .. } => "INVALID_TEMPLATE",
             Error::TooDeep { .. } => "MAX_DEPTH_EXCEEDED",
             Error::TooManyOperations { .. } => "MAX_OPERATIONS_EXCEEDED",
+            Error::ResolvedTooLarge { limit, .. } => limit.code(),
             Error::Port { .. } => "UNKNOWN_PORT",
             Error::NameCollision { .. } => "NAME_COLLISION",
             Error::InvalidJobGraph { .. } => "INVALID_JOB_GRAPH",
@@ -224,6 +290,7 @@ impl Error {
             Error::InvalidTemplate { .. } => prefix::INVALID_TEMPLATE,
             Error::TooDeep { .. } => prefix::TOO_DEEP,
             Error::TooManyOperations { .. } => prefix::TOO_MANY_OPERATIONS,
+            Error::ResolvedTooLarge { .. } => prefix::RESOLVED_TOO_LARGE,
             Error::Port { .. } => prefix::UNKNOWN_PORT,
             Error::NameCollision { .. } => prefix::NAME_COLLISION,
             Error::InvalidJobGraph { .. } => prefix::INVALID_JOB_GRAPH,
@@ -242,6 +309,7 @@ impl Error {
             | Error::InvalidTemplate { at, .. }
             | Error::TooDeep { at, .. }
             | Error::TooManyOperations { at, .. }
+            | Error::ResolvedTooLarge { at, .. }
             | Error::Port { at, .. }
             | Error::Source { at, .. } => Some(at),
             Error::NameCollision { .. } | Error::InvalidJobGraph { .. } => None,

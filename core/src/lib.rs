@@ -52,7 +52,7 @@ mod validate;
 mod vertex;
 
 pub use edge::{Edge, EdgeError, Endpoint, format_edge, parse_edge};
-pub use error::{Error, Location};
+pub use error::{Error, Location, ResolvedLimit};
 pub use graph::JobGraph;
 pub use inputs::{InputSchema, MatchBudget, SchemaBounds, SchemaError, fill_defaults};
 pub use json::{JsonError, MAX_JSON_DEPTH, ShapeError, parse_json};

@@ -304,18 +304,6 @@ pub(crate) fn tag_action_rules() -> &'static [FieldRule] {
 impl VertexKind {
     /// Reads the typed view of `vertex`.
     pub fn from_vertex(vertex: &Vertex) -> Result<Self, ShapeError> {
-        fn read<T: for<'de> Deserialize<'de>>(vertex: &Vertex) -> Result<T, ShapeError> {
-            T::deserialize(Value::Object(vertex.fields().clone())).map_err(|e| {
-                ShapeError::new(
-                    "",
-                    format!(
-                        "vertex {:?} of type {:?}: {e}",
-                        vertex.name(),
-                        vertex.vertex_type()
-                    ),
-                )
-            })
-        }
         Ok(match vertex.vertex_type() {
             "log-transform" => VertexKind::LogTransform(read(vertex)?),
             "logs-filter" => VertexKind::LogsFilter(read(vertex)?),
@@ -327,20 +315,36 @@ impl VertexKind {
     }
 }
 
+/// Reads the typed view `T` of `vertex`, naming the vertex and the wrong field.
+fn read<T: for<'de> Deserialize<'de>>(vertex: &Vertex) -> Result<T, ShapeError> {
+    T::deserialize(Value::Object(vertex.fields().clone())).map_err(|e| {
+        ShapeError::new(
+            "",
+            format!(
+                "vertex {:?} of type {:?}: {e}",
+                vertex.name(),
+                vertex.vertex_type()
+            ),
+        )
+    })
+}
+
 impl TemplateOperation {
-    /// Reads a template operation from a vertex's fields, naming the wrong field.
+    /// Reads a template operation from a vertex's fields, naming the wrong field. Only its own
+    /// type is read (not through [`VertexKind::from_vertex`]), so that a build resolving
+    /// templates, the wasm module's, does not carry the readers of every other known type.
     pub fn from_vertex(vertex: &Vertex) -> Result<Self, ShapeError> {
-        match VertexKind::from_vertex(vertex)? {
-            VertexKind::TemplateOperation(op) => Ok(op),
-            _ => Err(ShapeError::new(
-                "",
-                format!(
-                    "vertex {:?} is a {:?}, not a template-operation",
-                    vertex.name(),
-                    vertex.vertex_type()
-                ),
-            )),
+        if vertex.is_template_operation() {
+            return read(vertex);
         }
+        Err(ShapeError::new(
+            "",
+            format!(
+                "vertex {:?} is a {:?}, not a template-operation",
+                vertex.name(),
+                vertex.vertex_type()
+            ),
+        ))
     }
 }
 

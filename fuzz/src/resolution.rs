@@ -91,6 +91,7 @@ pub fn check_resolution(case: &ResolutionCase) {
         limits: fuzz_limits(),
         draft: case.draft,
         max_operations: FUZZ_MAX_OPERATIONS,
+        ..ResolveOptions::default()
     };
     let resolver = Resolver::builder(templates)
         .options(options)

@@ -108,10 +108,10 @@ pub struct ServeOptions {
     /// request fails with 503 [default: 5000].
     pub database_timeout_ms: Option<u64>,
     /// A JSON settings file (see docs/api.md): `addr`, `data`, `clients`, `tokenTtlSeconds`,
-    /// `maxBodyBytes`, `maxConcurrentScripts`, `limits`, `maxOperations`, `tokenThrottle`,
-    /// `connections`, `triggers`, `fieldLimits`, `fairness`, `workers`, `keptWorkers`,
-    /// `synchronous`, `database`, `databasePoolSize`, `databaseTimeoutMs`. Flags win over the
-    /// file.
+    /// `maxBodyBytes`, `maxConcurrentScripts`, `limits`, `maxOperations`, `maxResolvedVertices`,
+    /// `maxResolvedBytes`, `tokenThrottle`, `connections`, `triggers`, `fieldLimits`,
+    /// `fairness`, `workers`, `keptWorkers`, `synchronous`, `database`, `databasePoolSize`,
+    /// `databaseTimeoutMs`. Flags win over the file.
     pub config: Option<PathBuf>,
     /// How to start the sandbox's worker processes [default: this program with the argument
     /// `sandbox-worker`, as the `jobgraph` binary answers; a program of your own calls
@@ -210,6 +210,8 @@ const FILE_KEYS: &[&str] = &[
     "maxConcurrentScripts",
     "limits",
     "maxOperations",
+    "maxResolvedVertices",
+    "maxResolvedBytes",
     "tokenThrottle",
     "connections",
     "triggers",

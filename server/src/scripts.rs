@@ -101,6 +101,8 @@ where
         .user(caller.client_id.clone())
         .limits(state.config.limits)
         .max_operations(state.config.max_operations)
+        .max_resolved_vertices(state.config.max_resolved_vertices)
+        .max_resolved_bytes(state.config.max_resolved_bytes)
         .cache(state.cache.clone())
         .build();
     let outcome = tokio::task::spawn_blocking(move || {

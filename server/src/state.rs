@@ -34,6 +34,12 @@ pub struct ServiceConfig {
     pub limits: Limits,
     /// Template operations one resolution may expand. Default 1000.
     pub max_operations: usize,
+    /// Vertices the templates of one resolution may produce (`maxResolvedVertices`; a 400
+    /// `MAX_RESOLVED_VERTICES_EXCEEDED` past it). Default 100 000.
+    pub max_resolved_vertices: usize,
+    /// Bytes of JSON the templates of one resolution may produce (`maxResolvedBytes`; a 400
+    /// `MAX_RESOLVED_BYTES_EXCEEDED` past it). Default 32 MiB.
+    pub max_resolved_bytes: usize,
     /// The token endpoint's budgets and secret-verification threads.
     pub token_throttle: TokenThrottleConfig,
     /// Timeouts and caps of connections and request bodies.
@@ -54,6 +60,8 @@ impl Default for ServiceConfig {
             max_concurrent_scripts: 32,
             limits: Limits::default(),
             max_operations: jobgraph_core::ResolveOptions::default().max_operations,
+            max_resolved_vertices: jobgraph_core::ResolveOptions::default().max_resolved_vertices,
+            max_resolved_bytes: jobgraph_core::ResolveOptions::default().max_resolved_bytes,
             token_throttle: TokenThrottleConfig::default(),
             connections: ConnectionConfig::default(),
             triggers: TriggerConfig::default(),

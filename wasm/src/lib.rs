@@ -48,6 +48,8 @@ struct RawResolveOptions {
     draft: bool,
     limits: Option<Limits>,
     max_operations: Option<usize>,
+    max_resolved_vertices: Option<usize>,
+    max_resolved_bytes: Option<usize>,
     provenance: bool,
 }
 
@@ -59,6 +61,12 @@ impl RawResolveOptions {
             draft: self.draft,
             limits: self.limits.unwrap_or_default(),
             max_operations: self.max_operations.unwrap_or(defaults.max_operations),
+            max_resolved_vertices: self
+                .max_resolved_vertices
+                .unwrap_or(defaults.max_resolved_vertices),
+            max_resolved_bytes: self
+                .max_resolved_bytes
+                .unwrap_or(defaults.max_resolved_bytes),
         }
     }
 }

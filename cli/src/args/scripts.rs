@@ -54,6 +54,14 @@ pub struct Common {
     /// Template operations one resolution may expand, all levels together.
     #[arg(long, value_name = "N", default_value_t = ResolveOptions::default().max_operations)]
     pub max_operations: usize,
+    /// Vertices the templates of one resolution may produce, all levels together (their
+    /// `template-operation`s not counted; docs/resolution.md, "Output budget").
+    #[arg(long, value_name = "N", default_value_t = ResolveOptions::default().max_resolved_vertices)]
+    pub max_resolved_vertices: usize,
+    /// Bytes the templates of one resolution may produce: their results' compact JSON lengths,
+    /// summed.
+    #[arg(long, value_name = "BYTES", default_value_t = ResolveOptions::default().max_resolved_bytes)]
+    pub max_resolved_bytes: usize,
     /// Print compact JSON instead of pretty-printed (same as `-f compact`).
     #[arg(long)]
     pub compact: bool,

@@ -39,9 +39,11 @@ pub struct ServeArgs {
     #[arg(long, value_name = "MS")]
     pub database_timeout_ms: Option<u64>,
     /// A JSON settings file (see docs/api.md): `addr`, `data`, `clients`, `tokenTtlSeconds`,
-    /// `maxBodyBytes`, `maxConcurrentScripts`, `limits`, `maxOperations`, `workers`, `keptWorkers`,
-    /// `synchronous`, `database`, `databasePoolSize`, `databaseTimeoutMs`. Flags win over the
-    /// file.
+    /// `maxBodyBytes`, `maxConcurrentScripts`, `limits`, `maxOperations`, `maxResolvedVertices`,
+    /// `maxResolvedBytes`, `tokenThrottle`, `connections`, `triggers`, `fieldLimits`,
+    /// `fairness`, `workers`, `keptWorkers`, `synchronous`, `database`, `databasePoolSize`,
+    /// `databaseTimeoutMs` (every limit and its default: docs/api.md, "Limits and timeouts").
+    /// Flags win over the file.
     #[arg(long, value_name = "FILE")]
     pub config: Option<PathBuf>,
 }

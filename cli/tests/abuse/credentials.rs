@@ -11,6 +11,7 @@ use crate::common::{Server, request};
 
 #[test]
 fn a_restart_with_a_new_secret_or_without_a_client_revokes_its_tokens() {
+    let _one = crate::one_at_a_time();
     let dir = tempfile::tempdir().unwrap();
     let data = dir.path();
     let before = [
@@ -149,6 +150,7 @@ fn revoke(id: &str, secret: &str, token: &str) -> Result<(), String> {
 
 #[test]
 fn revoke_ends_a_token_and_answers_200_for_unknown_ones() {
+    let _one = crate::one_at_a_time();
     let server = server();
     let token = server.token("rev-a", "rev-a-secret");
     let other = server.token("rev-b", "rev-b-secret");
@@ -227,6 +229,7 @@ fn revoke_ends_a_token_and_answers_200_for_unknown_ones() {
 
 #[test]
 fn revoke_is_in_the_openapi_document() {
+    let _one = crate::one_at_a_time();
     let r = server().call("GET", "/openapi.json", None, None);
     let doc = r.json();
     let op = &doc["paths"]["/oauth/revoke"]["post"];

@@ -4,16 +4,13 @@
 //! B, and the per-organization request line keeps A's reads from taking every database
 //! connection.
 
+use std::sync::OnceLock;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::{Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
 use serde_json::json;
 
 use crate::common::Server;
-
-/// The two floods must not overlap (each measures B under one kind of load).
-static SERIAL: Mutex<()> = Mutex::new(());
 
 fn server() -> &'static Server {
     static SERVER: OnceLock<Server> = OnceLock::new();
@@ -53,7 +50,7 @@ fn median(samples: &mut [Duration]) -> f64 {
 
 #[test]
 fn a_trivial_test_of_b_stays_fast_while_a_saturates_its_script_share() {
-    let _serial = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    let _serial = crate::one_at_a_time();
     let server = server();
     let a = server.token("fair-a", "fair-a-secret");
     let b = server.token("fair-b", "fair-b-secret");
@@ -133,7 +130,7 @@ fn create_templates(server: &Server, token: &str, count: usize) {
 
 #[test]
 fn b_s_list_and_healthz_stay_fast_while_a_lists_heavily() {
-    let _serial = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    let _serial = crate::one_at_a_time();
     let server = server();
     let a = server.token("list-a", "list-a-secret");
     let b = server.token("list-b", "list-b-secret");

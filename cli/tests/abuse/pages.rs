@@ -126,6 +126,7 @@ fn ids(items: &[Value]) -> Vec<String> {
 
 #[test]
 fn oversized_fields_are_refused_naming_the_field() {
+    let _one = crate::one_at_a_time();
     let (server, token) = server("sizes");
     let token = token.as_str();
     let mut body = filter_template("x");
@@ -163,6 +164,7 @@ fn oversized_fields_are_refused_naming_the_field() {
 
 #[test]
 fn template_lists_come_in_pages_and_cursors_yield_every_item_once() {
+    let _one = crate::one_at_a_time();
     let (server, token) = server("lister");
     let token = token.as_str();
     let mut created = HashSet::new();
@@ -232,6 +234,7 @@ fn template_lists_come_in_pages_and_cursors_yield_every_item_once() {
 
 #[test]
 fn job_lists_come_in_pages_with_their_filters() {
+    let _one = crate::one_at_a_time();
     let (server, token) = server("jobber");
     let token = token.as_str();
     let template = server.call(
@@ -292,6 +295,7 @@ fn job_lists_come_in_pages_with_their_filters() {
 
 #[test]
 fn a_template_with_many_big_versions_answers_a_bounded_page() {
+    let _one = crate::one_at_a_time();
     let (server, token) = server("versions");
     let token = token.as_str();
     let pid = server.child.id();

@@ -8,17 +8,17 @@ use futures_util::StreamExt;
 use serde_json::Value;
 use web_time::{Duration, Instant};
 
-use super::Resolver;
 use super::cache::CacheKey;
 use super::execution::{PreparedTemplate, check_inputs, read_output, script_error};
 use super::schemas;
+use super::{ResolveOptions, Resolver};
 use crate::edge::Edge;
-use crate::error::{Error, Location};
+use crate::error::{Error, Location, ResolvedLimit};
 use crate::graph::JobGraph;
 use crate::inputs::MatchBudget;
-use crate::sandbox::{LimitKind, Limits, ScriptError, ScriptFailure, ScriptInput};
+use crate::sandbox::{LimitKind, Limits, ScriptError, ScriptFailure, ScriptInput, compact_len};
 use crate::source::{FetchError, TemplateSource};
-use crate::vertex::TemplateOperation;
+use crate::vertex::{TEMPLATE_OPERATION, TemplateOperation};
 
 pub(super) type NodeId = usize;
 type TemplateKey = (String, Option<u64>);
@@ -91,6 +91,7 @@ impl Tree {
         let mut frontier: Vec<NodeId> = vec![0];
         let mut level = 1;
         let mut expanded = 0usize;
+        let mut produced = Produced::default();
         while !frontier.is_empty() {
             let pending = self.pending_operations(&frontier)?;
             let Some(first) = pending.first() else {
@@ -127,7 +128,7 @@ impl Tree {
                 }
             }
 
-            let outputs = run_level(resolver, &ready, &deadline).await;
+            let outputs = run_level(resolver, &ready, &deadline, &mut produced, level).await;
             let mut next = Vec::with_capacity(ready.len());
             for (r, output) in ready.into_iter().zip(outputs) {
                 let value = output?;
@@ -305,13 +306,63 @@ async fn fetch_level<S: TemplateSource>(
     }
 }
 
+/// What the template results of one resolution add up to so far, for
+/// `ResolveOptions::max_resolved_vertices` and `max_resolved_bytes`.
+#[derive(Default)]
+struct Produced {
+    vertices: usize,
+    bytes: usize,
+}
+
+impl Produced {
+    /// Counts one template result (its vertices but its `template-operation`s, and its compact
+    /// JSON length); the error when a total passes its maximum.
+    fn add(
+        &mut self,
+        value: &Value,
+        options: &ResolveOptions,
+        level: usize,
+        at: &Location,
+    ) -> Result<(), Error> {
+        let vertices = value
+            .get("vertices")
+            .and_then(Value::as_array)
+            .map_or(0, |all| {
+                all.iter()
+                    .filter(|v| v.get("type").and_then(Value::as_str) != Some(TEMPLATE_OPERATION))
+                    .count()
+            });
+        self.vertices = self.vertices.saturating_add(vertices);
+        self.bytes = self.bytes.saturating_add(compact_len(value));
+        let (limit, total, max) = if self.vertices > options.max_resolved_vertices {
+            let max = options.max_resolved_vertices;
+            (ResolvedLimit::Vertices, self.vertices, max)
+        } else if self.bytes > options.max_resolved_bytes {
+            (ResolvedLimit::Bytes, self.bytes, options.max_resolved_bytes)
+        } else {
+            return Ok(());
+        };
+        Err(Error::ResolvedTooLarge {
+            limit,
+            max,
+            level,
+            total,
+            at: Box::new(at.clone()),
+        })
+    }
+}
+
 /// Runs the scripts of a level's ready operations (those the cache does not answer), up to
 /// the sandbox's parallelism at a time. Results come back in the operations' order; after the
-/// first failure in that order, later operations are not run.
+/// first failure in that order, later operations are not run. Each result is counted in
+/// `produced` as it arrives: the first that passes a maximum fails there, so at most the
+/// sandbox's parallelism of results beyond the budget are ever held.
 async fn run_level<S>(
     resolver: &Resolver<S>,
     ready: &[Ready],
     deadline: &Deadline,
+    produced: &mut Produced,
+    level: usize,
 ) -> Vec<Result<Arc<Value>, Error>> {
     let options = &resolver.options;
     let parallelism = resolver.sandbox.parallelism().max(1);
@@ -349,7 +400,12 @@ async fn run_level<S>(
     }))
     .buffered(parallelism);
     let mut out = Vec::with_capacity(ready.len());
-    while let Some(result) = results.next().await {
+    while let Some(mut result) = results.next().await {
+        if let (Ok(value), Some(r)) = (&result, ready.get(out.len()))
+            && let Err(e) = produced.add(value, options, level, &r.at)
+        {
+            result = Err(e);
+        }
         let failed = result.is_err();
         out.push(result);
         if failed {

@@ -64,6 +64,16 @@ pub struct ResolveOptions {
     /// template returning k operations of itself would otherwise run k + k² + … + k¹⁰ scripts
     /// before the depth limit stops it). Default 1000.
     pub max_operations: usize,
+    /// Vertices the templates of one resolution may produce, all levels together: every vertex
+    /// of every template result except its `template-operation`s (which are replaced), cache
+    /// hits included; the job graph's own vertices are not counted. Checked as each result
+    /// arrives (docs/resolution.md, "Output budget"). Default 100 000.
+    pub max_resolved_vertices: usize,
+    /// Bytes the templates of one resolution may produce: the sum of the compact JSON lengths
+    /// of every template result, as the script returned it (edges, extra fields and
+    /// `template-operation`s included; renaming is not counted). Checked as each result
+    /// arrives. Default 32 MiB.
+    pub max_resolved_bytes: usize,
 }
 
 impl Default for ResolveOptions {
@@ -73,6 +83,8 @@ impl Default for ResolveOptions {
             draft: false,
             limits: Limits::default(),
             max_operations: 1_000,
+            max_resolved_vertices: 100_000,
+            max_resolved_bytes: 32 * 1024 * 1024,
         }
     }
 }
@@ -212,6 +224,20 @@ impl<S> ResolverBuilder<S> {
     /// Template operations one resolution may expand.
     pub fn max_operations(mut self, max: usize) -> Self {
         self.options.max_operations = max;
+        self
+    }
+
+    /// Vertices the templates of one resolution may produce
+    /// ([`ResolveOptions::max_resolved_vertices`]).
+    pub fn max_resolved_vertices(mut self, max: usize) -> Self {
+        self.options.max_resolved_vertices = max;
+        self
+    }
+
+    /// Bytes of JSON the templates of one resolution may produce
+    /// ([`ResolveOptions::max_resolved_bytes`]).
+    pub fn max_resolved_bytes(mut self, max: usize) -> Self {
+        self.options.max_resolved_bytes = max;
         self
     }
 

@@ -132,6 +132,88 @@ fn fan_out_stops_at_the_operation_budget_before_running_the_level() {
     assert!(err.to_string().starts_with(err.prefix()));
 }
 
+/// A job of three operations of `forty` (40 vertices each) beside a nested one: `nest` returns
+/// one vertex and one operation of `forty` (not counted: it is replaced), so the templates
+/// produce 4 × 40 + 1 = 161 vertices.
+fn budget_case() -> (TemplateSet, JobGraph) {
+    let forty = template(
+        "forty",
+        "({vertices: Array.from({length: 40}, (_, i) => ({type: 'x', name: 'v' + i})), \
+          edges: []})",
+    );
+    let nest = template(
+        "nest",
+        "({vertices: [{type: 'x', name: 'n'}, \
+           {type: 'template-operation', name: 'in', templateId: 'forty'}], edges: []})",
+    );
+    let set: TemplateSet = [forty, nest].into_iter().collect();
+    let graph: JobGraph = serde_json::from_value(json!({"vertices": [
+        {"type": "src", "name": "s"},
+        {"type": "template-operation", "name": "deep", "templateId": "nest"},
+        {"type": "template-operation", "name": "a", "templateId": "forty"},
+        {"type": "template-operation", "name": "b", "templateId": "forty"},
+        {"type": "template-operation", "name": "c", "templateId": "forty"}
+    ]}))
+    .unwrap();
+    (set, graph)
+}
+
+#[test]
+fn the_resolved_vertex_budget_counts_produced_vertices_and_stops_at_the_first_result_past_it() {
+    let (set, graph) = budget_case();
+    // Level 1: deep (1), a (41), b (81), c (121 > 120).
+    let resolver = Resolver::builder(set.clone())
+        .max_resolved_vertices(120)
+        .build();
+    let err = resolver.resolve_blocking(&graph).unwrap_err();
+    assert_eq!(err.code(), "MAX_RESOLVED_VERTICES_EXCEEDED");
+    assert_eq!(
+        err.to_string(),
+        "Resolved graph too large: with this operation's result (level 1) the templates have \
+         produced 121 vertices, more than the maximum of 120 per resolution; raise \
+         `maxResolvedVertices` (CLI `--max-resolved-vertices`) or make the templates produce \
+         less (template forty@1, operation c)"
+    );
+    assert!(err.to_string().starts_with(err.prefix()));
+    // Exactly at the budget: 161 produced vertices, the job's own `s` not counted.
+    let resolver = Resolver::builder(set).max_resolved_vertices(161).build();
+    let resolved = resolver.resolve_blocking(&graph).unwrap();
+    assert_eq!(resolved.provenance.len(), 161);
+    assert_eq!(resolved.graph.vertices.len(), 162);
+}
+
+#[test]
+fn the_resolved_byte_budget_counts_each_result_as_compact_json() {
+    let one = "({vertices: [{type: 'x', name: 'v'}], edges: []})";
+    // `{"vertices":[{"type":"x","name":"v"}],"edges":[]}`: 49 bytes per result.
+    let set: TemplateSet = [template("one", one)].into_iter().collect();
+    let graph: JobGraph = serde_json::from_value(json!({"vertices": [
+        {"type": "template-operation", "name": "a", "templateId": "one"},
+        {"type": "template-operation", "name": "b", "templateId": "one"},
+        {"type": "template-operation", "name": "c", "templateId": "one"}
+    ]}))
+    .unwrap();
+    let resolver = Resolver::builder(set.clone())
+        .max_resolved_bytes(3 * 49 - 1)
+        .build();
+    let err = resolver.resolve_blocking(&graph).unwrap_err();
+    assert_eq!(err.code(), "MAX_RESOLVED_BYTES_EXCEEDED");
+    assert_eq!(
+        err.to_string(),
+        "Resolved graph too large: with this operation's result (level 1) the templates have \
+         produced 147 bytes of JSON, more than the maximum of 146 per resolution; raise \
+         `maxResolvedBytes` (CLI `--max-resolved-bytes`) or make the templates produce less \
+         (template one@1, operation c)"
+    );
+    // Cache hits count too: the second and third results came from the first's execution.
+    assert_eq!(resolver.cache().stats().hits, 2);
+    let resolver = Resolver::builder(set).max_resolved_bytes(3 * 49).build();
+    assert_eq!(
+        resolver.resolve_blocking(&graph).unwrap().provenance.len(),
+        3
+    );
+}
+
 #[test]
 fn a_whole_resolution_stops_at_its_time_limit_naming_the_running_operation() {
     // Every script spins 150 ms of its 1 s limit; the resolution may take 400 ms in all.

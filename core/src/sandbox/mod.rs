@@ -23,6 +23,7 @@ pub mod memory;
 mod nesting;
 mod outcome;
 mod output;
+pub(crate) use output::compact_len;
 mod realm;
 mod run;
 mod stack;

@@ -57,8 +57,9 @@ fn check_bytes(len: usize, limits: &Limits) -> Result<(), ScriptError> {
     }
 }
 
-/// Length of the compact JSON text of `value`, without building it.
-fn compact_len(value: &Value) -> usize {
+/// Length of the compact JSON text of `value`, without building it (also the resolver's
+/// `maxResolvedBytes` measure).
+pub(crate) fn compact_len(value: &Value) -> usize {
     struct Counter(usize);
     impl std::io::Write for Counter {
         fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {

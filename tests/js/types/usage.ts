@@ -34,7 +34,7 @@ async function main(): Promise<void> {
     }
   }
   const resolver: Resolver = createResolver({ maxEntries: 256, maxBytes: 4 << 20 });
-  const preview = await resolver.resolve(job, { templates: [template], draft: true, user: "ada", maxOperations: 60, provenance: true });
+  const preview = await resolver.resolve(job, { templates: [template], draft: true, user: "ada", maxOperations: 60, maxResolvedVertices: 5000, maxResolvedBytes: 1 << 20, provenance: true });
   const previewName: string | undefined = preview.output.name;
   const bare: JobGraph = (await createResolver().resolve(graph, { fetchTemplate: async () => null })).output;
   const stats: CacheStats = resolver.stats();
