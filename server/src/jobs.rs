@@ -44,7 +44,7 @@ pub const DESIRED_STATES: &[&str] = &["RUNNING", "STOPPED"];
 /// creation and kept from the stored version on update.
 pub const SERVER_TAGS: &[&str] = &["createdUsing", "createdByUser"];
 
-fn desired_state(map: &Map<String, Value>, default: &str) -> Result<String, ApiError> {
+pub(crate) fn desired_state(map: &Map<String, Value>, default: &str) -> Result<String, ApiError> {
     match optional_string(map, "", "desiredState")?.filter(|s| !s.is_empty()) {
         None => Ok(default.to_owned()),
         Some(asked) => one_of(asked, DESIRED_STATES, "desiredState"),
@@ -227,8 +227,8 @@ fn filter(query: &QueryPairs) -> Result<(JobFilter, GraphForm), ApiError> {
         ("latest" = Option<bool>, Query, description = "Default true; false lists every version"),
         ("allVersions" = Option<bool>, Query, description = "true lists every version"),
         ("resolved" = Option<bool>, Query, description = "true: resolved graphs"),
-        ("limit" = Option<u64>, Query, minimum = 1, description = "Items per page: default `fieldLimits.defaultPageSize` (100), at most `fieldLimits.maxPageSize` (1000; a 400 above it). A page also ends early once it holds `fieldLimits.maxPageBytes` (4 MiB) of graphs"),
-        ("cursor" = Option<String>, Query, description = "The `nextCursor` of the previous page (opaque), sent with the same filters; absent: the first page"),
+        ("limit" = Option<u64>, Query, minimum = 1, maximum = 1000, description = "Items per page: default `fieldLimits.defaultPageSize` (100), at most `fieldLimits.maxPageSize` (1000; a 400 above it). A page also ends early once it holds `fieldLimits.maxPageBytes` (4 MiB) of graphs"),
+        ("cursor" = Option<String>, Query, pattern = "^[A-Za-z0-9_-]*$", max_length = 1024, description = "The `nextCursor` of the previous page (opaque), sent with the same filters; absent: the first page"),
     ),
     responses(
         (status = 200, description = "A page of matching jobs, oldest first; `nextCursor` (and a `Link: <…>; rel=\"next\"` header) when more follow", body = Items<JobOut>,

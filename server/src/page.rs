@@ -130,7 +130,8 @@ pub fn page_request(
             })?,
     };
     let after = match query.single("cursor")? {
-        None => None,
+        // An empty cursor is no cursor: the first page (`?cursor=` from a template URL).
+        None | Some("") => None,
         Some(text) => Some(decode_cursor(scope, text).map_err(|e| {
             ApiError::BadRequest(format!(
                 "query parameter `cursor` is invalid: {e}; pass the `nextCursor` of the previous page unchanged, with the same filters, or leave it out to start from the first page"

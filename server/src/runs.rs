@@ -14,9 +14,10 @@ use serde_json::{Value, json};
 use super::auth::Caller;
 use super::body::JsonBody;
 use super::error::{ApiError, ErrorBody};
+use super::jobs;
 use super::scripts;
 use super::state::AppState;
-use super::validate::{job_graph, object, required_string};
+use super::validate::{job_graph, object, required_string, string_map};
 use jobgraph_sdk::api::request_docs::CreateJobDoc;
 
 /// Events per `data` record.
@@ -69,7 +70,12 @@ pub async fn sync(
             "POST /v1/jobs/sync runs SYNCHRONOUS BATCH jobs; this one is {execution} {processing}: streaming and asynchronous jobs are stored with POST /v1/jobs/async and not run"
         )));
     }
-    required_string(map, "", "name")?;
+    let name = required_string(map, "", "name")?;
+    // The fields a stored job would be refused for are refused here too, though a synchronous
+    // run stores nothing (Schemathesis: `tags: [null]` was accepted).
+    let tags = string_map(map, "tags")?.unwrap_or_default();
+    jobs::desired_state(map, "RUNNING")?;
+    state.config.field_limits.check_job(&name, &tags)?;
     let definition = job_graph(
         map.get("jobGraph")
             .ok_or_else(|| ApiError::BadRequest("`jobGraph` is required".into()))?,

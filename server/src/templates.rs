@@ -74,8 +74,8 @@ pub async fn create(
 #[utoipa::path(
     get, path = "/v1/templates", operation_id = "listTemplates", tag = "templates",
     params(
-        ("limit" = Option<u64>, Query, minimum = 1, description = "Items per page: default `fieldLimits.defaultPageSize` (100), at most `fieldLimits.maxPageSize` (1000; a 400 above it). A page also ends early once it holds `fieldLimits.maxPageBytes` (4 MiB) of records"),
-        ("cursor" = Option<String>, Query, description = "The `nextCursor` of the previous page (opaque); absent: the first page"),
+        ("limit" = Option<u64>, Query, minimum = 1, maximum = 1000, description = "Items per page: default `fieldLimits.defaultPageSize` (100), at most `fieldLimits.maxPageSize` (1000; a 400 above it). A page also ends early once it holds `fieldLimits.maxPageBytes` (4 MiB) of records"),
+        ("cursor" = Option<String>, Query, pattern = "^[A-Za-z0-9_-]*$", max_length = 1024, description = "The `nextCursor` of the previous page (opaque); absent: the first page"),
     ),
     responses(
         (status = 200, description = "A page of latest versions, oldest template first; `nextCursor` (and a `Link: <…>; rel=\"next\"` header) when more follow", body = Items<TemplateSummary>,
@@ -114,8 +114,8 @@ pub async fn list(
         ("id" = String, Path, description = "Template id"),
         ("latest" = Option<bool>, Query, description = "true: only the latest version"),
         ("version" = Option<u64>, Query, minimum = 1, description = "Only this version"),
-        ("limit" = Option<u64>, Query, minimum = 1, description = "All-versions form only: versions per page, default `fieldLimits.defaultPageSize` (100), at most `fieldLimits.maxPageSize` (1000; a 400 above it). A page also ends early once it holds `fieldLimits.maxPageBytes` (4 MiB) of records"),
-        ("cursor" = Option<String>, Query, description = "All-versions form only: the `nextCursor` of the previous page (opaque); absent: the first page"),
+        ("limit" = Option<u64>, Query, minimum = 1, maximum = 1000, description = "All-versions form only: versions per page, default `fieldLimits.defaultPageSize` (100), at most `fieldLimits.maxPageSize` (1000; a 400 above it). A page also ends early once it holds `fieldLimits.maxPageBytes` (4 MiB) of records"),
+        ("cursor" = Option<String>, Query, pattern = "^[A-Za-z0-9_-]*$", max_length = 1024, description = "All-versions form only: the `nextCursor` of the previous page (opaque); absent: the first page"),
     ),
     responses(
         (status = 200, description = "The versions asked for, oldest first; in the all-versions form one page of them, with `nextCursor` (and a `Link: <…>; rel=\"next\"` header) when more follow", body = Items<TemplateOut>,
