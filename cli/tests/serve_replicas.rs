@@ -98,11 +98,16 @@ fn replicas_started_together_on_an_empty_database_migrate_it_once() {
             url.as_str(),
             "-qtA",
             "-c",
-            "SELECT count(*) FROM jobgraph_migrations",
+            "SELECT count(*) || ' ' || max(version) FROM jobgraph_migrations",
         ])
         .output()
         .expect("psql");
-    assert_eq!(String::from_utf8_lossy(&applied.stdout).trim(), "1");
+    // Each migration applied once: as many rows as the newest version (two replicas racing
+    // would have recorded some twice, or failed).
+    let applied = String::from_utf8_lossy(&applied.stdout).trim().to_owned();
+    let (rows, newest) = applied.split_once(' ').expect("count and version");
+    assert_eq!(rows, newest, "{applied}");
+    assert!(rows.parse::<u32>().unwrap() >= 2, "{applied}");
     let token = a.token("ci", "ci-secret");
     let id = create(&a, &token, "Shared");
     let r = b.call("GET", &format!("/v1/templates/{id}"), Some(&token), None);
@@ -153,7 +158,14 @@ fn concurrent_updates_through_two_replicas_number_versions_1_to_401() {
     assert_eq!(acknowledged.len(), 400, "no version number given twice");
     assert_eq!(acknowledged, (2..=401).collect());
     for server in [&a, &b] {
-        let all = server.call("GET", &format!("/v1/templates/{id}"), Some(&token), None);
+        // Every version in one page (the default page is 100).
+        let all = server.call(
+            "GET",
+            &format!("/v1/templates/{id}?limit=1000"),
+            Some(&token),
+            None,
+        );
+        assert!(all.json().get("nextCursor").is_none(), "{}", all.body);
         let versions: Vec<u64> = all.json()["items"]
             .as_array()
             .unwrap()
