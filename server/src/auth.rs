@@ -11,12 +11,11 @@
 //! source address and client id have budget left (`throttle`); `docs/api.md` ("Token endpoint:
 //! throttling") states the policy.
 
-use std::net::SocketAddr;
 use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 use std::time::Duration;
 
 use axum::Json;
-use axum::extract::{ConnectInfo, FromRequestParts, Request, State};
+use axum::extract::{FromRequestParts, Request, State};
 use axum::http::request::Parts;
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::IntoResponse;
@@ -324,11 +323,7 @@ pub async fn issue_token(
     request: Request,
 ) -> Result<impl IntoResponse, ApiError> {
     let headers = request.headers().clone();
-    let peer = request
-        .extensions()
-        .get::<ConnectInfo<SocketAddr>>()
-        .map(|info| info.0);
-    let address = state.throttle.client_address(peer, &headers);
+    let address = state.throttle.request_address(&request);
     let org_slot = request.extensions().get::<RequestOrg>().cloned();
     let body = read_bytes(request, &state).await?;
     let mut form = parse_request(&headers, &body)?;

@@ -5,9 +5,7 @@
 //! alone (answered like an unknown one). `docs/api.md`, "Credential lifecycle and
 //! revocation", states the policy.
 
-use std::net::SocketAddr;
-
-use axum::extract::{ConnectInfo, Request, State};
+use axum::extract::{Request, State};
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::IntoResponse;
 use serde::Deserialize;
@@ -97,11 +95,7 @@ pub async fn revoke_token(
     request: Request,
 ) -> Result<impl IntoResponse, ApiError> {
     let headers = request.headers().clone();
-    let peer = request
-        .extensions()
-        .get::<ConnectInfo<SocketAddr>>()
-        .map(|info| info.0);
-    let address = state.throttle.client_address(peer, &headers);
+    let address = state.throttle.request_address(&request);
     let body = read_bytes(request, &state).await?;
     let mut form = parse(&headers, &body)?;
     if let Some((id, secret)) = basic_credentials(&headers)? {

@@ -267,6 +267,16 @@ impl TokenThrottle {
         }
     }
 
+    /// The client's address of `request`: [`Self::client_address`] over the connection's
+    /// peer (`ConnectInfo`) and the request's headers.
+    pub(crate) fn request_address(&self, request: &axum::extract::Request) -> Option<IpAddr> {
+        let peer = request
+            .extensions()
+            .get::<axum::extract::ConnectInfo<SocketAddr>>()
+            .map(|info| info.0);
+        self.client_address(peer, request.headers())
+    }
+
     /// The client's address: the peer's, or behind a trusted proxy the last `X-Forwarded-For`
     /// entry that is not a trusted proxy (entries further left are the client's to write).
     pub(crate) fn client_address(

@@ -5,11 +5,10 @@
 //! `Retry-After`); an organization keeps its newest `triggers.keptPerOrganization` triggers,
 //! older ones are pruned as new ones arrive, so the disk a job's triggers take is bounded.
 
-use std::net::SocketAddr;
 use std::time::Duration;
 
 use axum::Json;
-use axum::extract::{ConnectInfo, Request, State};
+use axum::extract::{Request, State};
 use axum::http::StatusCode;
 
 use super::body::{QueryPairs, is_json, media_type, parse_body, read_limited};
@@ -49,11 +48,7 @@ pub async fn create_trigger(
     let job_id = query.single("job")?.map(str::to_owned).ok_or_else(|| {
         ApiError::BadRequest("name the job the trigger is for: POST /v1/triggers?job=JOB_ID".into())
     })?;
-    let peer = request
-        .extensions()
-        .get::<ConnectInfo<SocketAddr>>()
-        .map(|ConnectInfo(peer)| *peer);
-    let address = state.throttle.client_address(peer, request.headers());
+    let address = state.throttle.request_address(&request);
     let config = &state.config.triggers;
     state
         .triggers
