@@ -143,6 +143,7 @@ pub fn validate_job_graph(graph: &Value) -> Vec<Problem> {
                 if let Some(rules) = vertex_type.and_then(field_rules) {
                     check_fields(fields, rules, &at, vertex_type.unwrap_or(""), &mut report);
                 }
+                check_table_or_dataset(fields, vertex_type, &at, &mut report);
                 if vertex_type == Some("log-transform")
                     && let Some(Value::Array(transforms)) = fields.get("transforms")
                 {
@@ -240,6 +241,35 @@ pub fn validate_job_graph(graph: &Value) -> Vec<Problem> {
         });
     }
     problems
+}
+
+/// A table source names a `table` or a dataset; a table sink names a dataset.
+fn check_table_or_dataset(
+    fields: &serde_json::Map<String, Value>,
+    vertex_type: Option<&str>,
+    at: &str,
+    report: &mut impl FnMut(String, String),
+) {
+    let has = |name: &str| fields.contains_key(name);
+    match vertex_type {
+        Some(t @ "logs-iceberg-table-source")
+            if !has("table") && !has("datasetId") && !has("datasetName") =>
+        {
+            report(
+                format!("{at}/table"),
+                format!(
+                    "type {t:?} reads a `table` or a dataset (`datasetId` or `datasetName`): give one"
+                ),
+            )
+        }
+        Some(t @ "logs-iceberg-table-sink") if !has("datasetId") && !has("datasetName") => report(
+            format!("{at}/datasetId"),
+            format!(
+                "`datasetId` (or `datasetName`) is required for type {t:?}: the dataset the events are written to"
+            ),
+        ),
+        _ => {}
+    }
 }
 
 fn check_fields(

@@ -106,6 +106,8 @@ pub enum VertexKind {
     LogsIcebergTableSource(LogsIcebergTableSource),
     /// `logs-sync-sink`.
     LogsSyncSink(LogsSyncSink),
+    /// `logs-iceberg-table-sink`.
+    LogsIcebergTableSink(LogsIcebergTableSink),
     /// `template-operation`.
     TemplateOperation(TemplateOperation),
     /// Any other type, passed through untouched.
@@ -177,17 +179,54 @@ pub struct LogsFilter {
     pub query: Query,
 }
 
-/// `logs-iceberg-table-source`.
+/// `logs-iceberg-table-source`: a table, or a dataset of the data lake (the public client's
+/// queries send `datasetId`, `start`, `end`, `query`, `limit` and no `table`). At least one of
+/// `table`, `datasetId` and `datasetName` is present (validation says so).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
 pub struct LogsIcebergTableSource {
-    /// Table to read.
-    pub table: String,
+    /// Table to read (`logs` when a dataset is named without one).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub table: Option<String>,
+    /// Dataset to read, by identifier.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dataset_id: Option<String>,
+    /// Dataset to read, by name (when `datasetId` is absent).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dataset_name: Option<String>,
+    /// Start of the time range, ISO 8601, inclusive.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub start: Option<String>,
+    /// End of the time range, ISO 8601, exclusive.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub end: Option<String>,
+    /// Events read at most.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub limit: Option<u64>,
+    /// Order of the events read (`UNSORTED` by default).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sort_order: Option<String>,
     /// Processing mode, `STREAM` in the examples.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub processing: Option<String>,
     /// Optional row filter.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub query: Option<Query>,
+}
+
+/// `logs-iceberg-table-sink`: writes the events reaching it into a dataset's table.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct LogsIcebergTableSink {
+    /// Dataset written, by identifier.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dataset_id: Option<String>,
+    /// Dataset written, by name (when `datasetId` is absent).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dataset_name: Option<String>,
+    /// Table written; `logs` when absent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub table: Option<String>,
 }
 
 /// `logs-sync-sink`.
@@ -252,12 +291,39 @@ pub(crate) fn field_rules(vertex_type: &str) -> Option<&'static [FieldRule]> {
     const QUERY: &str = "an object {type: string, query: string}";
     static LOG_TRANSFORM: [FieldRule; 1] = [rule("transforms", true, Value::is_array, "an array")];
     static LOGS_FILTER: [FieldRule; 1] = [rule("query", true, is_query, QUERY)];
-    static ICEBERG: [FieldRule; 3] = [
-        rule("table", true, Value::is_string, "a string"),
-        rule("processing", false, Value::is_string, "a string"),
+    const STRING: &str = "a string";
+    static ICEBERG: [FieldRule; 9] = [
+        rule("table", false, Value::is_string, STRING),
+        rule("datasetId", false, Value::is_string, STRING),
+        rule("datasetName", false, Value::is_string, STRING),
+        rule(
+            "start",
+            false,
+            Value::is_string,
+            "an ISO 8601 time (a string)",
+        ),
+        rule(
+            "end",
+            false,
+            Value::is_string,
+            "an ISO 8601 time (a string)",
+        ),
+        rule(
+            "limit",
+            false,
+            is_positive_integer,
+            "an integer of at least 1",
+        ),
+        rule("sortOrder", false, Value::is_string, STRING),
+        rule("processing", false, Value::is_string, STRING),
         rule("query", false, is_query, QUERY),
     ];
-    static SINK: [FieldRule; 1] = [rule("integration", false, Value::is_string, "a string")];
+    static SINK: [FieldRule; 1] = [rule("integration", false, Value::is_string, STRING)];
+    static ICEBERG_SINK: [FieldRule; 3] = [
+        rule("datasetId", false, Value::is_string, STRING),
+        rule("datasetName", false, Value::is_string, STRING),
+        rule("table", false, Value::is_string, STRING),
+    ];
     static TEMPLATE_OP: [FieldRule; 4] = [
         rule("templateId", true, Value::is_string, "a string"),
         rule(
@@ -274,6 +340,7 @@ pub(crate) fn field_rules(vertex_type: &str) -> Option<&'static [FieldRule]> {
         "logs-filter" => Some(&LOGS_FILTER),
         "logs-iceberg-table-source" => Some(&ICEBERG),
         "logs-sync-sink" => Some(&SINK),
+        "logs-iceberg-table-sink" => Some(&ICEBERG_SINK),
         TEMPLATE_OPERATION => Some(&TEMPLATE_OP),
         _ => None,
     }
@@ -309,6 +376,7 @@ impl VertexKind {
             "logs-filter" => VertexKind::LogsFilter(read(vertex)?),
             "logs-iceberg-table-source" => VertexKind::LogsIcebergTableSource(read(vertex)?),
             "logs-sync-sink" => VertexKind::LogsSyncSink(read(vertex)?),
+            "logs-iceberg-table-sink" => VertexKind::LogsIcebergTableSink(read(vertex)?),
             TEMPLATE_OPERATION => VertexKind::TemplateOperation(read(vertex)?),
             _ => VertexKind::Other,
         })

@@ -1,6 +1,7 @@
 //! The query language of `logs-filter` and sources (`docs/pipeline.md`, "The query language"):
 //! parsed once into a [`Query`], then matched against many events without allocating.
 
+mod constraints;
 mod lex;
 mod parse;
 mod wildcard;
@@ -9,6 +10,7 @@ use std::cmp::Ordering;
 
 use serde_json::Value;
 
+pub use constraints::TagConstraints;
 pub use lex::CompareOp;
 use parse::{Bound, Node, Test, is_word_char};
 pub use parse::{MAX_QUERY_CHARS, MAX_QUERY_DEPTH};
