@@ -217,6 +217,7 @@ const FILE_KEYS: &[&str] = &[
     "triggers",
     "fieldLimits",
     "fairness",
+    "syncRuns",
 ];
 
 fn read_file(path: &Path) -> Result<FileConfig, ConfigError> {

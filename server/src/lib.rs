@@ -55,6 +55,7 @@ mod scripts;
 mod secrets;
 mod state;
 pub mod store;
+pub mod sync_stream;
 mod templates;
 pub mod throttle;
 mod token_cache;

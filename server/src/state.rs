@@ -13,6 +13,7 @@ use super::fair::{FairnessConfig, Gates};
 use super::hash_pool::HashPool;
 use super::listen::ConnectionConfig;
 use super::store::Store;
+use super::sync_stream::{Heartbeats, SyncRunConfig};
 use super::throttle::{TokenThrottle, TokenThrottleConfig};
 use super::token_cache::TokenCache;
 use super::trigger_budget::{TriggerConfig, TriggerThrottle};
@@ -50,6 +51,8 @@ pub struct ServiceConfig {
     pub field_limits: super::field_limits::FieldLimits,
     /// How organizations share the service: requests served at once and waits in line.
     pub fairness: FairnessConfig,
+    /// Heartbeats of synchronous runs (`syncRuns`).
+    pub sync_runs: SyncRunConfig,
 }
 
 impl Default for ServiceConfig {
@@ -67,6 +70,7 @@ impl Default for ServiceConfig {
             triggers: TriggerConfig::default(),
             field_limits: Default::default(),
             fairness: FairnessConfig::default(),
+            sync_runs: SyncRunConfig::default(),
         }
     }
 }
@@ -95,6 +99,8 @@ pub struct AppState {
     /// Requests each organization has being served (the `Caller` extractor enters).
     pub(crate) requests: Gates,
     slots: Gates,
+    /// Heartbeat tokens of the synchronous runs in progress.
+    pub(crate) heartbeats: Arc<Heartbeats>,
 }
 
 impl std::fmt::Debug for AppState {
@@ -133,6 +139,7 @@ impl AppState {
             tokens: TokenCache::default(),
             bodies,
             triggers,
+            heartbeats: Arc::default(),
         }
     }
 
