@@ -7,12 +7,14 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 
 mod output;
 mod pipeline;
+mod query;
 mod scripts;
 #[cfg(feature = "server")]
 mod serve;
 
 pub use output::{Format, OutputArgs};
 pub use pipeline::{JobDraftArgs, JobRunArgs, QueryCheckArgs, RunLimits};
+pub use query::QueryArgs;
 pub use scripts::{Common, SandboxMode};
 #[cfg(feature = "server")]
 pub use serve::ServeArgs;
@@ -134,6 +136,18 @@ pub enum Command {
         after_help = "Examples:\n  jobgraph query:check '(level:warn OR level:error) AND NOT service:healthcheck'\n  jobgraph query:check '@http.status:[500 TO 599] -service:health*'"
     )]
     QueryCheck(QueryCheckArgs),
+    // The doc comment is also `--help` text, where the markers must read as printed.
+    #[allow(rustdoc::broken_intra_doc_links)]
+    /// Query a dataset of the service: the events of a time range that match a query, streamed
+    /// as they come (a synchronous job reading the dataset, as the public client builds it).
+    ///
+    /// Status markers ([CONNECTING], [CONNECTED], [RUNNING], [FINISHED]) go to stderr (-q
+    /// hides them); the run ends [SCANNED_MAX] when it reached the service's scan budget,
+    /// [TIMED_OUT] past its time limit. With -f raw the events print as they arrive.
+    #[command(
+        after_help = "Examples:\n  jobgraph query --dataset-name prod --query 'service:checkout AND (level:warn OR level:error)'\n  jobgraph query --dataset-id 3fJ2kV8qLm0pXw1a --start 2026-11-25T10:00:00Z --end 2026-11-25T11:00:00Z --limit 1000 -f raw\n  jobgraph query --dataset-name prod -f csv -o last-10-minutes.csv"
+    )]
+    Query(QueryArgs),
     /// Configurations of ~/.jobgraph/cli-config.json.
     #[command(flatten)]
     Config(ConfigCommand),

@@ -260,39 +260,73 @@ fn create(
             let value = serde_json::to_value(created).unwrap_or_default();
             emit(&render(value, Shape::One, &style), global)
         }
-        Execution::Synchronous => {
-            let mut style = output::style(output, Format::Table, global)?;
-            if output.sort.is_none() {
-                style.sort = vec![("eventTimestamp".into(), true)];
+        Execution::Synchronous => run_sync(&session, &ui, &job, output, global),
+    }
+}
+
+/// Runs a synchronous job and prints what reaches its sinks: each state change as a marker on
+/// stderr, the events as they come with `-f raw` on stdout (unless `-s` asks for an order),
+/// else all of them at the end in the chosen format (sorted by `eventTimestamp` by default).
+/// A final state other than `FINISHED` is a failure naming it.
+pub(crate) fn run_sync(
+    session: &Session,
+    ui: &Ui,
+    job: &CreateJob,
+    output: &OutputArgs,
+    global: &Global,
+) -> Result<(), Failure> {
+    let mut style = output::style(output, Format::Table, global)?;
+    let stream = style.format == Format::Raw && output.sort.is_none() && global.output.is_none();
+    if output.sort.is_none() {
+        style.sort = vec![("eventTimestamp".into(), true)];
+    }
+    let mut data = Vec::new();
+    let mut last = String::new();
+    let mut broken: Option<Failure> = None;
+    let end = session
+        .runtime
+        .block_on(session.client.create_job_sync(job, |record| {
+            if record.job_state != "HEARTBEAT" && record.job_state != last {
+                ui.marker(&record.job_state);
+                last.clone_from(&record.job_state);
             }
-            let mut data = Vec::new();
-            let mut last = String::new();
-            let end = session
-                .runtime
-                .block_on(client.create_job_sync(&job, |record| {
-                    if record.job_state != "HEARTBEAT" && record.job_state != last {
-                        ui.marker(&record.job_state);
-                        last.clone_from(&record.job_state);
-                    }
-                    match &record.data {
-                        Some(Value::Array(items)) => data.extend(items.iter().cloned()),
-                        Some(other) => data.push(other.clone()),
-                        None => {}
-                    }
-                }))
-                .map_err(|e| session.failure(e))?;
-            emit(
-                &render(Value::Array(data), Shape::List(&[]), &style),
-                global,
-            )?;
-            if end.is_success() {
-                Ok(())
-            } else {
-                Err(Failure::failed(match &end.message {
-                    Some(message) => format!("the job ended {}: {message}", end.job_state),
-                    None => format!("the job ended {}", end.job_state),
-                }))
+            let items = match &record.data {
+                Some(Value::Array(items)) => items.clone(),
+                Some(other) => vec![other.clone()],
+                None => Vec::new(),
+            };
+            if stream && broken.is_none() {
+                let mut text = String::new();
+                for item in &items {
+                    text.push_str(&render(item.clone(), Shape::One, &style));
+                }
+                if let Err(e) = emit(&text, global) {
+                    broken = Some(e);
+                }
+            } else if !stream {
+                data.extend(items);
             }
-        }
+        }))
+        .map_err(|e| session.failure(e))?;
+    if let Some(failure) = broken {
+        return Err(failure);
+    }
+    if !stream {
+        emit(
+            &render(Value::Array(data), Shape::List(&[]), &style),
+            global,
+        )?;
+    }
+    if end.is_success() {
+        Ok(())
+    } else if end.job_state == "SCANNED_MAX" {
+        Err(Failure::failed(
+            "Hit data scan limit: the query read as many bytes as the service allows (narrow --start/--end or the query's tags)".to_owned(),
+        ))
+    } else {
+        Err(Failure::failed(match &end.message {
+            Some(message) => format!("the job ended {}: {message}", end.job_state),
+            None => format!("the job ended {}", end.job_state),
+        }))
     }
 }

@@ -4,6 +4,7 @@
 mod config;
 mod jobs;
 mod pipeline;
+mod query;
 mod resolve;
 mod template_test;
 mod templates;
@@ -38,6 +39,7 @@ pub fn run(cli: Cli, matches: &clap::ArgMatches) -> Result<(), Failure> {
         Command::JobRun(args) => pipeline::run(args, &global, matches),
         Command::JobDraft(args) => pipeline::draft(args, &global, matches),
         Command::QueryCheck(args) => pipeline::check(args, &global),
+        Command::Query(args) => query::run(args, &global, matches),
         Command::Config(command) => config::run(command, &global, matches),
         Command::Job(command) => jobs::run(command, &global, matches),
         Command::Template(command) => templates::run(command, &global, matches),
