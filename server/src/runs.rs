@@ -3,7 +3,7 @@
 //! client reads them: JSON records separated by `\r\n`, `RUNNING` (with `data`) … `FINISHED`,
 //! or `FAILED` with a `message`. Jobs of other kinds are refused (400) and say why.
 
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use axum::body::Bytes;
@@ -13,12 +13,16 @@ use axum::response::Response;
 use jobgraph_core::JobGraph;
 use jobgraph_core::pipeline::{LogEvent, Pipeline, RunInput, RunOptions};
 use serde_json::{Value, json};
+use indexmap::IndexMap;
+use jobgraph_lake::ScanStats;
 use tokio::sync::mpsc;
 
 use super::auth::Caller;
 use super::body::JsonBody;
 use super::error::{ApiError, ErrorBody};
 use super::jobs;
+use super::lake::query::LakeSource;
+use super::lake::sink::LakeSinks;
 use super::scripts;
 use super::state::AppState;
 use super::sync_stream::{Records, streamed};
@@ -75,23 +79,30 @@ pub async fn sync(
     let (resolved, _) = scripts::resolve(&state, &caller, definition).await?;
     let graph = JobGraph::from_value(resolved)
         .map_err(|e| ApiError::BadRequest(format!("Invalid job graph: {e}")))?;
-    if let Some(source) = graph
-        .vertices
-        .iter()
-        .find(|v| v.vertex_type() == "logs-iceberg-table-source")
-    {
-        return Err(ApiError::BadRequest(format!(
-            "vertex {} is a logs-iceberg-table-source: this service has no data lake yet, so a synchronous job reads its events from logs-values-source vertices (`values`)",
-            source.name()
-        )));
-    }
     let pipeline = Pipeline::compile(&graph).map_err(|e| ApiError::BadRequest(e.to_string()))?;
+    let organization = &caller.organization;
+    let source = LakeSource::plan(&state, organization, &graph).await?;
+    let sinks = LakeSinks::plan(&state, organization, &graph).await?;
+    let uses_lake = source.is_some() || !sinks.is_empty();
     let (records, response) = streamed()?;
-    let (inputs, source) = mpsc::channel(2);
-    // Inline events: one run on the graph's own `logs-values-source` vertices.
-    let _ = inputs.try_send(Input::Run(RunInput::default()));
-    drop(inputs);
-    tokio::spawn(drive(state, Arc::new(pipeline), source, records));
+    let (inputs, receiver) = mpsc::channel(2);
+    let plan = Plan {
+        limit: source.as_ref().and_then(|s| s.limit),
+        stats: source.as_ref().map(|s| Arc::clone(&s.stats)),
+        deadline: uses_lake.then(|| {
+            tokio::time::Instant::now()
+                + Duration::from_millis(state.config.lake.query_timeout_ms.max(1))
+        }),
+        sinks,
+    };
+    match source {
+        Some(source) => source.start(inputs),
+        // Inline events: one run on the graph's own `logs-values-source` vertices.
+        None => {
+            let _ = inputs.try_send(Input::Run(RunInput::default()));
+        }
+    }
+    tokio::spawn(drive(state, Arc::new(pipeline), receiver, records, plan));
     Ok(response)
 }
 
@@ -101,6 +112,18 @@ pub(crate) enum Input {
     Run(RunInput),
     /// The source stopped the run: its final state and why.
     End(&'static str, String),
+}
+
+/// What a run does besides streaming its sinks' events.
+struct Plan {
+    /// Events its sinks receive at most, all together.
+    limit: Option<u64>,
+    /// The scan's figures, for the final record.
+    stats: Option<Arc<Mutex<ScanStats>>>,
+    /// When it ends `TIMED_OUT`.
+    deadline: Option<tokio::time::Instant>,
+    /// Its `logs-iceberg-table-sink` writers.
+    sinks: LakeSinks,
 }
 
 /// How a run ended, and the fields of its final record.
@@ -118,26 +141,40 @@ impl Ending {
     }
 }
 
-/// Runs the pipeline on each input as it arrives and streams what reaches its sinks, with a
-/// `HEARTBEAT` record every `heartbeatIntervalMs`; ends `FINISHED` when the inputs end,
-/// `CANCELLED` when the client posted no heartbeat for `heartbeatTimeoutMs`, or with the
-/// source's own final state.
+/// Runs the pipeline on each input as it arrives and streams what reaches its sinks (those
+/// writing the lake write instead), with a `HEARTBEAT` record every `heartbeatIntervalMs`.
+/// Ends `FINISHED` when the inputs end or the limit is reached (the lake sinks then commit),
+/// `CANCELLED` when the client posted no heartbeat for `heartbeatTimeoutMs`, `TIMED_OUT` at
+/// the deadline, or with the source's own final state; the final record carries the scan's
+/// figures (`scan`) and what was written (`written`).
 async fn drive(
     state: AppState,
     pipeline: Arc<Pipeline>,
     mut inputs: mpsc::Receiver<Input>,
     records: Records,
+    plan: Plan,
 ) {
+    let Plan {
+        limit,
+        stats,
+        deadline,
+        mut sinks,
+    } = plan;
     let config = &state.config.sync_runs;
     let Ok(token) = state.heartbeats.register() else {
         let _ = records
             .send("FAILED", json!({"message": "cannot make a heartbeat token"}))
             .await;
+        sinks.abort().await;
         return;
     };
     let beat = Duration::from_millis(config.heartbeat_interval_ms.max(1));
     let timeout = Duration::from_millis(config.heartbeat_timeout_ms.max(1));
     let mut ticks = tokio::time::interval_at(tokio::time::Instant::now() + beat, beat);
+    let far = tokio::time::Instant::now() + Duration::from_secs(86_400 * 365);
+    let expiry = tokio::time::sleep_until(deadline.unwrap_or(far));
+    tokio::pin!(expiry);
+    let mut remaining = limit.unwrap_or(u64::MAX);
     let ending = 'run: {
         if records.send("RUNNING", Value::Null).await.is_err() {
             break 'run None;
@@ -149,12 +186,26 @@ async fn drive(
                     Some(Input::End(state, message)) => break 'run Some(Ending::new(state, message)),
                     Some(Input::Run(input)) => match run_once(&pipeline, input).await {
                         Err(message) => break 'run Some(Ending::new("FAILED", message)),
-                        Ok(events) => {
-                            for batch in events.chunks(BATCH) {
-                                let data = Value::Array(batch.iter().map(LogEvent::to_value).collect());
-                                if records.send("RUNNING", json!({"data": data})).await.is_err() {
-                                    break 'run None;
+                        Ok(outputs) => {
+                            for (sink, mut events) in outputs {
+                                let take = usize::try_from(remaining).unwrap_or(usize::MAX);
+                                events.truncate(take);
+                                remaining -= events.len() as u64;
+                                if sinks.has(&sink) {
+                                    if let Err(message) = sinks.write(&sink, &events).await {
+                                        break 'run Some(Ending::new("FAILED", message));
+                                    }
+                                    continue;
                                 }
+                                for batch in events.chunks(BATCH) {
+                                    let data = Value::Array(batch.iter().map(LogEvent::to_value).collect());
+                                    if records.send("RUNNING", json!({"data": data})).await.is_err() {
+                                        break 'run None;
+                                    }
+                                }
+                            }
+                            if remaining == 0 {
+                                break 'run Some(Ending::new("FINISHED", None));
                             }
                         }
                     },
@@ -170,21 +221,44 @@ async fn drive(
                         break 'run None;
                     }
                 }
+                _ = &mut expiry => break 'run Some(Ending::new(
+                    "TIMED_OUT",
+                    format!("the run took longer than {} ms (lake.queryTimeoutMs)", state.config.lake.query_timeout_ms),
+                )),
             }
         }
     };
+    drop(inputs);
     state.heartbeats.forget(&token);
-    if let Some(ending) = ending {
-        let fields = match ending.message {
-            Some(message) => json!({"message": message}),
-            None => Value::Null,
-        };
-        let _ = records.send(ending.state, fields).await;
+    let Some(mut ending) = ending else {
+        sinks.abort().await;
+        return;
+    };
+    let mut fields = serde_json::Map::new();
+    if ending.state == "FINISHED" && !sinks.is_empty() {
+        match sinks.commit(&state).await {
+            Ok(written) => {
+                fields.insert("written".into(), written);
+            }
+            Err(message) => ending = Ending::new("FAILED", message),
+        }
+    } else {
+        sinks.abort().await;
     }
+    if let Some(message) = ending.message {
+        fields.insert("message".into(), Value::String(message));
+    }
+    if let Some(stats) = stats.and_then(|s| s.lock().ok().map(|s| *s)) {
+        fields.insert("scan".into(), json!(stats));
+    }
+    let _ = records.send(ending.state, Value::Object(fields)).await;
 }
 
-/// One pipeline run on the blocking pool: the events of every sink, in graph order.
-async fn run_once(pipeline: &Arc<Pipeline>, input: RunInput) -> Result<Vec<LogEvent>, String> {
+/// One pipeline run on the blocking pool: the events of every sink, by sink, in graph order.
+async fn run_once(
+    pipeline: &Arc<Pipeline>,
+    input: RunInput,
+) -> Result<IndexMap<String, Vec<LogEvent>>, String> {
     let pipeline = Arc::clone(pipeline);
     let options = RunOptions {
         keep: 0,
@@ -195,7 +269,7 @@ async fn run_once(pipeline: &Arc<Pipeline>, input: RunInput) -> Result<Vec<LogEv
         .await
         .map_err(|e| format!("run task failed: {e}"))?
         .map_err(|e| e.to_string())?;
-    Ok(run.sinks.into_values().flatten().collect())
+    Ok(run.sinks)
 }
 
 /// Keep a synchronous job alive: the body is the token of a `HEARTBEAT` record, as text (a JSON

@@ -1,0 +1,94 @@
+#!/usr/bin/env bash
+# The data lake's figures (issue 22; bench/RESULTS.md "The data lake"):
+#   1. load N events (default 10 000 000, ~2.3 GB of NDJSON from bench/lake-gen.py, 30 days)
+#      into a dataset with `jobgraph dataset:load`: events/s;
+#   2. query one hour, `(level:warn OR level:error) AND service:checkout`, every matching event
+#      (`jobgraph query -f raw`): time and bytes read (the run's `scan` figures);
+#   3. DuckDB (target/lake-venv) running the equivalent SQL over the same Parquet files (the
+#      manifest's list), in the same run: time.
+# Usage: bash bench/lake.sh [N]        (NO_BUILD=1 reuses target/release/jobgraph)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+N=${1:-10000000}
+WORK=target/lake-bench
+mkdir -p "$WORK"
+BIN=target/release/jobgraph
+[ -n "${NO_BUILD:-}" ] || cargo build --release -q -p jobgraph-cli --bin jobgraph
+PY=target/lake-venv/bin/python
+[ -x "$PY" ] || { echo "no $PY: run scripts/setup.sh" >&2; exit 1; }
+
+EVENTS="$WORK/events-$N.ndjson"
+if [ ! -s "$EVENTS" ]; then
+  echo "generating $N events into $EVENTS" >&2
+  python3 bench/lake-gen.py "$N" 30 2026-11-25T00:00:00Z > "$EVENTS.tmp" && mv "$EVENTS.tmp" "$EVENTS"
+fi
+
+DATA=$(mktemp -d "$WORK/serve.XXXX")
+"$BIN" serve --addr 127.0.0.1:0 --data "$DATA" --client bench:bench-secret:bench \
+  > "$DATA/stdout" 2> "$DATA/stderr" &
+PID=$!
+trap 'kill $PID 2>/dev/null || true; rm -rf "$DATA"' EXIT
+for _ in $(seq 1 200); do grep -q '^ready$' "$DATA/stdout" 2>/dev/null && break; sleep 0.05; done
+URL=$(sed -n 's/^listening on \(http:[^ ]*\).*/\1/p' "$DATA/stdout")
+export JOBGRAPH_API_BASE_URL=$URL JOBGRAPH_CLIENT_ID=bench JOBGRAPH_CLIENT_SECRET=bench-secret HOME=$DATA
+TOKEN=$(curl -sf "$URL/oauth/token" -H 'Content-Type: application/json' \
+  -d '{"client_id":"bench","client_secret":"bench-secret","audience":"service","grant_type":"client_credentials"}' \
+  | python3 -c 'import json,sys; print(json.load(sys.stdin)["access_token"])')
+ID=$(curl -sf "$URL/v1/datasets" -H "Authorization: Bearer $TOKEN" -H 'Content-Type: application/json' \
+  -d '{"name":"bench","partitioning":"HOUR"}' | python3 -c 'import json,sys; print(json.load(sys.stdin)["id"])')
+
+BYTES=$(stat -c %s "$EVENTS")
+START=$(date +%s.%N)
+"$BIN" dataset:load "$ID" "$EVENTS" -q -f compact > "$WORK/load.json"
+END=$(date +%s.%N)
+python3 - "$WORK/load.json" "$START" "$END" "$BYTES" <<'PY'
+import json, sys
+load = json.load(open(sys.argv[1])); s = float(sys.argv[3]) - float(sys.argv[2]); b = int(sys.argv[4])
+print(f"load: {load['events']} events ({b/1e9:.2f} GB NDJSON) in {s:.1f} s: {load['events']/s:,.0f} events/s, {b/1e6/s:.0f} MB/s; {load['files']} files, {load['bytes']/1e6:.0f} MB of Parquet")
+PY
+
+Q='(level:warn OR level:error) AND service:checkout'
+QS=2026-11-10T14:00:00Z; QE=2026-11-10T15:00:00Z
+curl -sf "$URL/v1/datasets/$ID/files?limit=1000" -H "Authorization: Bearer $TOKEN" > "$WORK/files-page.json"
+"$BIN" dataset:files "$ID" -f raw -q --limit 100000 > "$WORK/files.ndjson" 2>/dev/null || true
+python3 - "$WORK" "$DATA/db/lake" <<'PY'
+import json, sys, os
+work, root = sys.argv[1], sys.argv[2]
+rows = [json.loads(l) for l in open(f"{work}/files.ndjson") if l.strip()]
+if not rows:
+    rows = json.load(open(f"{work}/files-page.json"))["items"]
+json.dump([os.path.join(root, r["path"]) for r in rows], open(f"{work}/paths.json", "w"))
+print(f"dataset: {len(rows)} files, {sum(r['bytes'] for r in rows)/1e6:.0f} MB")
+PY
+
+ours=()
+for i in 1 2 3 4 5; do
+  S=$(date +%s.%N)
+  "$BIN" query --dataset-id "$ID" --start $QS --end $QE --query "$Q" --limit 100000000 -q -f raw > "$WORK/ours.ndjson"
+  E=$(date +%s.%N)
+  ours+=("$(python3 -c "print(round(($E-$S)*1000,1))")")
+done
+JOB=$(python3 -c "import json,sys; print(json.dumps({'name':'q','execution':'SYNCHRONOUS','processing':'BATCH','jobGraph':{'vertices':[{'type':'logs-iceberg-table-source','name':'s','datasetId':sys.argv[1],'start':sys.argv[2],'end':sys.argv[3],'limit':100000000,'query':{'type':'simple-query','query':sys.argv[4]}},{'type':'logs-sync-sink','name':'o'}],'edges':['s -> o']}}))" "$ID" $QS $QE "$Q")
+curl -sf "$URL/v1/jobs/sync" -H "Authorization: Bearer $TOKEN" -H 'Content-Type: application/json' -d "$JOB" | tail -c 2000 | tr '\r' '\n' | grep scan > "$WORK/scan.json" || true
+
+"$PY" - "$WORK" "$QS" "$QE" "${ours[*]}" <<'PY'
+import json, sys, time, statistics
+import duckdb
+work, qs, qe, ours = sys.argv[1], sys.argv[2], sys.argv[3], [float(x) for x in sys.argv[4].split()]
+paths = json.load(open(f"{work}/paths.json"))
+con = duckdb.connect()
+sql = """SELECT * FROM read_parquet(?) WHERE event_time >= CAST(? AS TIMESTAMPTZ) AND event_time < CAST(? AS TIMESTAMPTZ)
+  AND (list_contains(tag_level, 'warn') OR list_contains(tag_level, 'error')) AND list_contains(tag_service, 'checkout')"""
+times, n = [], 0
+for _ in range(5):
+    t = time.perf_counter(); rows = con.execute(sql, [paths, qs, qe]).fetchall(); times.append((time.perf_counter() - t) * 1000); n = len(rows)
+got = sum(1 for l in open(f"{work}/ours.ndjson") if l.strip())
+scan = json.loads(open(f"{work}/scan.json").read().strip() or "{}").get("scan", {})
+total = sum(1 for _ in paths)
+print(f"query one hour of 30 days, {got} events (DuckDB: {n}):")
+print(f"  jobgraph query (CLI, end to end): median {statistics.median(ours):.1f} ms  runs {ours}")
+print(f"  DuckDB {duckdb.__version__} read_parquet + SQL (in process): median {statistics.median(times):.1f} ms  runs {[round(x,1) for x in times]}")
+print(f"  ratio: {statistics.median(ours)/statistics.median(times):.2f}x DuckDB")
+if scan:
+    print(f"  bytes read by the service: {scan['bytesScanned']:,} of {scan.get('bytesInRange', 0):,} in range; files {scan['filesScanned']}/{scan['files']}, row groups {scan['rowGroupsScanned']}/{scan['rowGroups']}")
+PY

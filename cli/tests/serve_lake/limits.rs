@@ -1,0 +1,109 @@
+//! A query's bounds: the scan budget (`SCANNED_MAX`), the time limit (`TIMED_OUT`) and the
+//! client's heartbeats (`CANCELLED`).
+
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+use serde_json::{Value, json};
+
+use crate::{alice_on, budget_server, create_dataset, events, load, ndjson, open_sync, query_job, server};
+
+/// A dataset whose full read is ~12 MB of records: more than the socket and the run's channel
+/// hold, so a client that stops reading stops the run.
+fn big_dataset(server: &crate::common::Server, token: &str) -> String {
+    let dataset = create_dataset(server, token, "wide", json!({}));
+    let mut all = events(60_000, "2026-11-15T00:00:00Z", 6);
+    for e in &mut all {
+        e["attributes"]["padding"] = json!("x".repeat(120));
+    }
+    load(server, token, &dataset, &ndjson(&all));
+    dataset
+}
+
+fn whole(dataset: &str) -> Value {
+    query_job(dataset, "2026-11-15T00:00:00Z", "2026-11-16T00:00:00Z", "*", 1_000_000)
+}
+
+#[test]
+fn a_query_past_the_scan_budget_ends_scanned_max() {
+    let server = budget_server();
+    let token = alice_on(server);
+    let dataset = create_dataset(server, &token, "budget", json!({}));
+    load(server, &token, &dataset, &ndjson(&events(20_000, "2026-11-01T00:00:00Z", 48)));
+    let job = query_job(&dataset, "2026-11-01T00:00:00Z", "2026-11-04T00:00:00Z", "*", 1_000_000);
+    let records = crate::run_sync(server, &token, &job);
+    let last = records.last().unwrap();
+    assert_eq!(last["jobState"], "SCANNED_MAX", "{last}");
+    assert!(last["message"].as_str().unwrap().starts_with("Hit data scan limit"), "{last}");
+    assert!(last["scan"]["bytesScanned"].as_u64().unwrap() <= 150_000, "{last}");
+
+    // The command line names it and fails.
+    let home = tempfile::tempdir().unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_jobgraph"))
+        .env("HOME", home.path())
+        .env("JOBGRAPH_API_BASE_URL", server.url())
+        .env("JOBGRAPH_CLIENT_ID", "alice")
+        .env("JOBGRAPH_CLIENT_SECRET", "alice-secret")
+        .args(["query", "--dataset-id", &dataset, "--start", "2026-11-01T00:00:00Z"])
+        .args(["--end", "2026-11-04T00:00:00Z", "--limit", "1000000", "-f", "raw"])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("[SCANNED_MAX]") && stderr.contains("Hit data scan limit"), "{stderr}");
+}
+
+#[test]
+fn a_client_that_stops_posting_heartbeats_is_cancelled() {
+    let server = server();
+    let token = alice_on(server);
+    let dataset = big_dataset(server, &token);
+    let mut stream = open_sync(server, &token, &whole(&dataset));
+    assert_eq!(stream.status, 200);
+    // Neither reads nor posts for longer than heartbeatTimeoutMs (700), shorter than the
+    // query's time limit (1500).
+    std::thread::sleep(Duration::from_millis(1200));
+    let records = stream.read_all();
+    let last = records.last().unwrap();
+    assert_eq!(last["jobState"], "CANCELLED", "{last}");
+    assert!(last["message"].as_str().unwrap().contains("no heartbeat"), "{last}");
+    let sent: usize = records.iter().filter_map(|r| r["data"].as_array()).map(Vec::len).sum();
+    assert!(sent < 60_000, "the run stopped early: {sent} events sent");
+}
+
+#[test]
+fn a_run_past_its_time_limit_times_out() {
+    let server = server();
+    let token = alice_on(server);
+    let dataset = big_dataset(server, &token);
+    let started = Instant::now();
+    let mut stream = open_sync(server, &token, &whole(&dataset));
+    assert_eq!(stream.status, 200);
+    // Read up to the first heartbeat token, then keep posting it while reading nothing: the
+    // client is alive, but the run cannot go on, and 1.5 s after its start it times out.
+    let token_of_run = loop {
+        let record = stream.next_record().expect("a heartbeat before the end");
+        if let Some(t) = record["heartbeatToken"].as_str() {
+            break t.to_owned();
+        }
+    };
+    let deadline = Instant::now() + Duration::from_millis(2500);
+    while Instant::now() < deadline {
+        let r = crate::common::request(
+            server.addr,
+            "POST",
+            "/v1/jobs/sync/heartbeat",
+            &[
+                ("Authorization".into(), format!("Bearer {token}")),
+                ("Content-Type".into(), "text/plain".into()),
+            ],
+            Some(token_of_run.as_bytes()),
+        );
+        assert_eq!(r.status, 204);
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    let records = stream.read_all();
+    let last = records.last().unwrap();
+    assert_eq!(last["jobState"], "TIMED_OUT", "{last}");
+    assert!(started.elapsed() >= Duration::from_millis(1500));
+}

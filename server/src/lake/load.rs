@@ -1,0 +1,171 @@
+//! `POST /v1/datasets/{id}/load`: NDJSON events streamed into a dataset's table, committed in
+//! one transaction at the end (nothing is visible to queries before, nothing stays after a
+//! failure). The body is read as it arrives, never held whole: its limit is
+//! `lake.maxLoadBytes`, not `maxBodyBytes`.
+
+use std::time::{Duration, Instant};
+
+use axum::Json;
+use axum::extract::{Path, Request, State};
+use futures_util::StreamExt;
+use jobgraph_core::pipeline::LogEvent;
+use jobgraph_lake::WriteOptions;
+use serde_json::{Value, json};
+
+use super::sink::{DEFAULT_TABLE, record};
+use super::{lake_of, table_spec};
+use crate::auth::Caller;
+use crate::body::QueryPairs;
+use crate::error::{ApiError, ErrorBody};
+use crate::ids::new_id;
+use crate::state::AppState;
+use crate::store::StoreError;
+
+/// Events handed to the writer at a time.
+const BATCH: usize = 8192;
+
+/// Load events into a dataset: the body is NDJSON (one event per line, blank lines skipped),
+/// streamed; the events are written to the dataset's table (`table`, default `logs`) and
+/// committed at once when the body ends. Any bad line fails the whole load (400 naming the
+/// line) and leaves nothing behind.
+#[utoipa::path(
+    post, path = "/v1/datasets/{id}/load", operation_id = "loadDataset", tag = "datasets",
+    params(
+        ("id" = String, Path, description = "Dataset id"),
+        ("table" = Option<String>, Query, description = "The dataset's table to write (default `logs`)"),
+    ),
+    request_body(content = String, content_type = "application/x-ndjson", description = "Events, one JSON object per line"),
+    responses(
+        (status = 200, description = "Loaded and committed: `{datasetId, table, runId, events, files, bytes, elapsedMs}`", body = Object),
+        (status = 400, description = "A line is not an event (the line number says which), or the service has no lake", body = ErrorBody),
+        (status = 401, description = "Missing, malformed, expired or unknown access token (`WWW-Authenticate: Bearer`)", body = ErrorBody),
+        (status = 404, description = "No such dataset in the caller's organization", body = ErrorBody),
+        (status = 408, description = "The body stopped arriving for `connections.bodyReadTimeoutMs`", body = ErrorBody),
+        (status = 413, description = "The body is over `lake.maxLoadBytes` (16 GiB by default)", body = ErrorBody),
+    ),
+    security(("bearer" = []))
+)]
+pub async fn load(
+    State(state): State<AppState>,
+    caller: Caller,
+    Path(id): Path<String>,
+    query: QueryPairs,
+    request: Request,
+) -> Result<Json<Value>, ApiError> {
+    let started = Instant::now();
+    let table = query.single("table")?.unwrap_or(DEFAULT_TABLE).to_owned();
+    let lake = lake_of(&state)?;
+    let dataset = state
+        .store
+        .dataset(caller.organization.clone(), id.clone())
+        .await
+        .map_err(|e| match e {
+            StoreError::NotFound => ApiError::NotFound(format!("no dataset {id}")),
+            other => other.into(),
+        })?;
+    let run_id = new_id().map_err(|e| ApiError::Internal(format!("random: {e}")))?;
+    let mut writer = lake.writer(table_spec(&dataset, &table), &run_id, WriteOptions::default());
+    let limit = state.config.lake.max_load_bytes;
+    let idle = Duration::from_millis(state.config.connections.body_read_timeout_ms.max(1));
+    let mut body = request.into_body().into_data_stream();
+    let (mut pending, mut batch) = (Vec::new(), Vec::with_capacity(BATCH));
+    let (mut read, mut line_no, mut events) = (0u64, 0u64, 0u64);
+    let outcome: Result<(), ApiError> = async {
+        loop {
+            let chunk = match tokio::time::timeout(idle, body.next()).await {
+                Err(_) => {
+                    return Err(ApiError::RequestTimeout(format!(
+                        "no part of the body arrived for {} ms (connections.bodyReadTimeoutMs)",
+                        idle.as_millis()
+                    )));
+                }
+                Ok(None) => None,
+                Ok(Some(Err(e))) => {
+                    return Err(ApiError::BadRequest(format!("cannot read the body: {e}")));
+                }
+                Ok(Some(Ok(bytes))) => Some(bytes),
+            };
+            let end = chunk.is_none();
+            if let Some(bytes) = chunk {
+                read += bytes.len() as u64;
+                if read > limit {
+                    return Err(ApiError::TooLarge(usize::try_from(limit).unwrap_or(usize::MAX)));
+                }
+                pending.extend_from_slice(&bytes);
+            }
+            let cut = if end {
+                pending.len()
+            } else {
+                match pending.iter().rposition(|&b| b == b'\n') {
+                    Some(i) => i + 1,
+                    None => continue,
+                }
+            };
+            let lines: Vec<u8> = pending.drain(..cut).collect();
+            let parsed = tokio::task::block_in_place(|| parse_lines(&lines, &mut line_no))?;
+            for event in parsed {
+                batch.push(event);
+                if batch.len() == BATCH {
+                    events += batch.len() as u64;
+                    writer.write(&batch).await.map_err(internal)?;
+                    batch.clear();
+                }
+            }
+            if end {
+                events += batch.len() as u64;
+                writer.write(&batch).await.map_err(internal)?;
+                return Ok(());
+            }
+        }
+    }
+    .await;
+    if let Err(error) = outcome {
+        if let Err(e) = writer.abort().await {
+            tracing::warn!("could not delete the files of a failed load (garbage collection will): {e}");
+        }
+        return Err(error);
+    }
+    let files = writer.finish().await.map_err(internal)?;
+    let bytes: u64 = files.iter().map(|f| f.bytes).sum();
+    let records = files.iter().map(|f| record(f, &run_id)).collect();
+    state
+        .store
+        .commit_lake_files(caller.organization.clone(), dataset.id.clone(), run_id.clone(), records)
+        .await?;
+    Ok(Json(json!({
+        "datasetId": dataset.id,
+        "table": table,
+        "runId": run_id,
+        "events": events,
+        "files": files.len(),
+        "bytes": bytes,
+        "elapsedMs": u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX),
+    })))
+}
+
+/// The events of complete NDJSON lines; `line_no` counts the lines read so far.
+fn parse_lines(text: &[u8], line_no: &mut u64) -> Result<Vec<LogEvent>, ApiError> {
+    let mut events = Vec::new();
+    for line in text.split(|&b| b == b'\n') {
+        *line_no += 1;
+        let line = line.strip_suffix(b"\r").unwrap_or(line);
+        if line.iter().all(u8::is_ascii_whitespace) {
+            continue;
+        }
+        let event: LogEvent = serde_json::from_slice(line).map_err(|e| {
+            ApiError::BadRequest(format!(
+                "line {line_no} of the body is not an event: {e} (one JSON object per line)"
+            ))
+        })?;
+        events.push(event);
+    }
+    // `split` yields an empty piece after a final newline: it was not a line.
+    if text.ends_with(b"\n") {
+        *line_no -= 1;
+    }
+    Ok(events)
+}
+
+fn internal(error: jobgraph_lake::LakeError) -> ApiError {
+    ApiError::Internal(format!("writing the lake: {error}"))
+}
