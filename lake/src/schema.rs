@@ -240,7 +240,8 @@ pub(crate) fn decode(
         }
         let tagged = tags.is_valid(row);
         let (from, to) = (map_offsets[row] as usize, map_offsets[row + 1] as usize);
-        let mut event = if tagged && from == to {
+        // `from_value` is the only way to a `LogEvent` that had a `tags` field (even `{}`).
+        let mut event = if tagged {
             LogEvent::from_value(serde_json::json!({"tags": {}})).map_err(|e| e.to_string())?
         } else {
             LogEvent::default()

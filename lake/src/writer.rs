@@ -9,7 +9,7 @@ use object_store::{ObjectStoreExt, PutPayload};
 use parquet::arrow::ArrowWriter;
 use parquet::basic::{Compression, ZstdLevel};
 use parquet::file::metadata::SortingColumn;
-use parquet::file::properties::WriterProperties;
+use parquet::file::properties::{EnabledStatistics, WriterProperties};
 use parquet::schema::types::ColumnPath;
 use serde_json::Value;
 
@@ -252,6 +252,12 @@ impl TableWriter {
                 descending: false,
                 nulls_first: false,
             }]));
+        // Statistics only where pruning reads them (event_time, severity, promoted leaves): the
+        // min/max of messages, attributes and the tags map would fill every footer for nothing.
+        for column in NO_STATISTICS {
+            let path = ColumnPath::new(column.iter().map(|p| (*p).to_owned()).collect());
+            props = props.set_column_statistics_enabled(path, EnabledStatistics::None);
+        }
         for key in &self.spec.promoted_tags {
             let distinct: BTreeSet<&str> = events
                 .iter()
@@ -299,6 +305,17 @@ impl TableWriter {
         Ok((data, row_groups))
     }
 }
+
+/// Leaf columns written without statistics.
+const NO_STATISTICS: [&[&str]; 7] = [
+    &["event_timestamp"],
+    &["id"],
+    &["message"],
+    &["tags", "key_value", "key"],
+    &["tags", "key_value", "value", "list", "element"],
+    &["attributes"],
+    &["other"],
+];
 
 fn tag_stats(key: &str, field_id: i32, events: &[(i64, LogEvent)]) -> TagStats {
     let mut stats = TagStats {

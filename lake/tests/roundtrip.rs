@@ -122,7 +122,7 @@ async fn time_window_is_half_open_and_files_are_sorted() {
     assert_eq!(files.len(), 1);
     assert_eq!(files[0].row_groups, 2, "a row group ends at the hour");
     assert!(files[0].path.starts_with("org-1/ds-1/logs/event_day=2026-11-25/run-"), "{}", files[0].path);
-    let start = 1_764_079_200_000_000; // 2026-11-25T14:00:00Z
+    let start = 1_795_615_200_000_000; // 2026-11-25T14:00:00Z
     let (back, _) = scan_all(&lake, request(&files, start, start + common::HOUR_US, vec![], u64::MAX))
         .await
         .unwrap_or_else(|e| panic!("{e}"));

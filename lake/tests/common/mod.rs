@@ -30,16 +30,16 @@ pub fn event(value: serde_json::Value) -> LogEvent {
 }
 
 /// `per_hour` events an hour for `hours` hours from `BASE_US`; services alpha/beta/delta
-/// everywhere, `charlie` only in hour `charlie_hour` (one event).
-pub fn hourly(hours: i64, per_hour: i64, charlie_hour: i64) -> Vec<LogEvent> {
+/// everywhere, `aardvark` (below every other value) in one event of hour `rare_hour` only.
+pub fn hourly(hours: i64, per_hour: i64, rare_hour: i64) -> Vec<LogEvent> {
     let services = ["alpha", "beta", "delta"];
     let mut events = Vec::new();
     for h in 0..hours {
         for i in 0..per_hour {
             let us = BASE_US + h * HOUR_US + i * (HOUR_US / per_hour);
             let ms = us / 1000;
-            let service = if h == charlie_hour && i == 7 {
-                "charlie"
+            let service = if h == rare_hour && i == 7 {
+                "aardvark"
             } else {
                 services[(i % 3) as usize]
             };
