@@ -110,7 +110,7 @@ pub struct ServeOptions {
     /// A JSON settings file (see docs/api.md): `addr`, `data`, `clients`, `tokenTtlSeconds`,
     /// `maxBodyBytes`, `maxConcurrentScripts`, `limits`, `maxOperations`, `maxResolvedVertices`,
     /// `maxResolvedBytes`, `tokenThrottle`, `connections`, `triggers`, `fieldLimits`,
-    /// `fairness`, `workers`, `keptWorkers`, `synchronous`, `database`, `databasePoolSize`,
+    /// `fairness`, `integrations`, `workers`, `keptWorkers`, `synchronous`, `database`, `databasePoolSize`,
     /// `databaseTimeoutMs`. Flags win over the file.
     pub config: Option<PathBuf>,
     /// How to start the sandbox's worker processes [default: this program with the argument
@@ -217,6 +217,7 @@ const FILE_KEYS: &[&str] = &[
     "triggers",
     "fieldLimits",
     "fairness",
+    "integrations",
 ];
 
 fn read_file(path: &Path) -> Result<FileConfig, ConfigError> {
@@ -239,6 +240,7 @@ fn read_file(path: &Path) -> Result<FileConfig, ConfigError> {
         )));
     }
     let file: FileConfig = serde_json::from_value(value).map_err(|e| invalid(e.to_string()))?;
+    super::integrations::check_integrations(&file.service.integrations).map_err(invalid)?;
     if let Some(url) = &file.database {
         url.0
             .parse::<DatabaseUrl>()

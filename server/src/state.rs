@@ -50,6 +50,8 @@ pub struct ServiceConfig {
     pub field_limits: super::field_limits::FieldLimits,
     /// How organizations share the service: requests served at once and waits in line.
     pub fairness: FairnessConfig,
+    /// The integrations `/v1/integrations` lists (`integrations` of the `--config` file).
+    pub integrations: Vec<super::integrations::IntegrationSpec>,
 }
 
 impl Default for ServiceConfig {
@@ -67,6 +69,7 @@ impl Default for ServiceConfig {
             triggers: TriggerConfig::default(),
             field_limits: Default::default(),
             fairness: FairnessConfig::default(),
+            integrations: Vec::new(),
         }
     }
 }
