@@ -107,10 +107,13 @@ pub struct ServeOptions {
     /// How long connecting to PostgreSQL, or waiting for a free connection, may take before a
     /// request fails with 503 [default: 5000].
     pub database_timeout_ms: Option<u64>,
+    /// Where the data lake's files are: `file:///absolute/path` or `s3://bucket/prefix`
+    /// [default: the folder `lake` in --data]. Wins over `lake.root` of the file.
+    pub lake: Option<String>,
     /// A JSON settings file (see docs/api.md): `addr`, `data`, `clients`, `tokenTtlSeconds`,
     /// `maxBodyBytes`, `maxConcurrentScripts`, `limits`, `maxOperations`, `maxResolvedVertices`,
     /// `maxResolvedBytes`, `tokenThrottle`, `connections`, `triggers`, `fieldLimits`,
-    /// `fairness`, `workers`, `keptWorkers`, `synchronous`, `database`, `databasePoolSize`,
+    /// `fairness`, `syncRuns`, `integrations`, `lake`, `workers`, `keptWorkers`, `synchronous`, `database`, `databasePoolSize`,
     /// `databaseTimeoutMs`. Flags win over the file.
     pub config: Option<PathBuf>,
     /// How to start the sandbox's worker processes [default: this program with the argument
@@ -218,6 +221,8 @@ const FILE_KEYS: &[&str] = &[
     "fieldLimits",
     "fairness",
     "syncRuns",
+    "integrations",
+    "lake",
 ];
 
 fn read_file(path: &Path) -> Result<FileConfig, ConfigError> {
@@ -240,6 +245,7 @@ fn read_file(path: &Path) -> Result<FileConfig, ConfigError> {
         )));
     }
     let file: FileConfig = serde_json::from_value(value).map_err(|e| invalid(e.to_string()))?;
+    super::integrations::check_integrations(&file.service.integrations).map_err(invalid)?;
     if let Some(url) = &file.database {
         url.0
             .parse::<DatabaseUrl>()
@@ -304,6 +310,10 @@ impl ServeOptions {
                     .unwrap_or(5000)
                     .max(1),
             });
+        let mut service = file.service;
+        if let Some(root) = &self.lake {
+            service.lake.root = Some(root.clone());
+        }
         let mut clients = file.clients;
         clients.extend(self.clients.iter().cloned());
         Ok(Settings {
@@ -318,7 +328,7 @@ impl ServeOptions {
             synchronous: file.synchronous,
             database,
             sandbox_worker: self.sandbox_worker.clone(),
-            service: file.service,
+            service,
         })
     }
 }

@@ -174,6 +174,10 @@ impl From<StoreError> for ApiError {
                 message: format!("version conflict: the current version is {current}"),
                 current_version: Some(current),
             },
+            StoreError::Duplicate(message) => ApiError::Conflict {
+                message,
+                current_version: None,
+            },
             StoreError::Unavailable(message) => ApiError::Unavailable(message),
             StoreError::Backend(message) => ApiError::Internal(message),
         }

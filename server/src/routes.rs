@@ -15,7 +15,9 @@ use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
 use super::auth::{self};
+use super::datasets;
 use super::error::{ApiError, ErrorBody};
+use super::integrations;
 use super::jobs;
 use super::log;
 use super::model::Health;
@@ -59,13 +61,18 @@ fn api() -> (Router<AppState>, OpenApi) {
         .routes(routes!(runs::sync))
         .routes(routes!(runs::heartbeat))
         .routes(routes!(jobs::get, jobs::update, jobs::delete))
+        .routes(routes!(datasets::create, datasets::list))
+        .routes(routes!(datasets::get, datasets::update, datasets::delete))
+        .routes(routes!(datasets::files))
+        .routes(routes!(integrations::list))
+        .routes(routes!(integrations::get))
         .routes(routes!(triggers::create_trigger))
         .routes(routes!(health))
         .split_for_parts();
     openapi.info.title = "jobgraph service".into();
     openapi.info.version = env!("CARGO_PKG_VERSION").into();
     openapi.info.description = Some(
-        "Templates, jobs and tokens of `jobgraph serve`. Every path is also served under `/api`. See docs/api.md.".into(),
+        "Templates, jobs, datasets, integrations and tokens of `jobgraph serve`. Every path is also served under `/api`. See docs/api.md.".into(),
     );
     let components = openapi.components.get_or_insert_with(Default::default);
     components.add_security_scheme(

@@ -53,6 +53,10 @@ pub struct ServiceConfig {
     pub fairness: FairnessConfig,
     /// Heartbeats of synchronous runs (`syncRuns`).
     pub sync_runs: SyncRunConfig,
+    /// The integrations `/v1/integrations` lists (`integrations` of the `--config` file).
+    pub integrations: Vec<super::integrations::IntegrationSpec>,
+    /// Where the data lake is and its limits (`lake`).
+    pub lake: super::lake::LakeConfig,
 }
 
 impl Default for ServiceConfig {
@@ -71,6 +75,8 @@ impl Default for ServiceConfig {
             field_limits: Default::default(),
             fairness: FairnessConfig::default(),
             sync_runs: SyncRunConfig::default(),
+            integrations: Vec::new(),
+            lake: super::lake::LakeConfig::default(),
         }
     }
 }
@@ -101,6 +107,8 @@ pub struct AppState {
     slots: Gates,
     /// Heartbeat tokens of the synchronous runs in progress.
     pub(crate) heartbeats: Arc<Heartbeats>,
+    /// The data lake, when the service has one ([`AppState::with_lake`]).
+    pub(crate) lake: Option<Arc<jobgraph_lake::Lake>>,
 }
 
 impl std::fmt::Debug for AppState {
@@ -140,7 +148,14 @@ impl AppState {
             bodies,
             triggers,
             heartbeats: Arc::default(),
+            lake: None,
         }
+    }
+
+    /// The same state with a data lake: datasets can be loaded, queried and written by jobs.
+    pub fn with_lake(mut self, lake: jobgraph_lake::Lake) -> Self {
+        self.lake = Some(Arc::new(lake));
+        self
     }
 
     /// A slot for one request that runs scripts for `organization`: it waits in line

@@ -5,6 +5,7 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
+mod datasets;
 mod output;
 mod pipeline;
 mod query;
@@ -12,6 +13,7 @@ mod scripts;
 #[cfg(feature = "server")]
 mod serve;
 
+pub use datasets::{DatasetCommand, IntegrationCommand};
 pub use output::{Format, OutputArgs};
 pub use pipeline::{JobDraftArgs, JobRunArgs, QueryCheckArgs, RunLimits};
 pub use query::QueryArgs;
@@ -157,6 +159,12 @@ pub enum Command {
     /// Templates in the service.
     #[command(flatten)]
     Template(TemplateCommand),
+    /// Datasets in the service.
+    #[command(flatten)]
+    Dataset(DatasetCommand),
+    /// Integrations of the service.
+    #[command(flatten)]
+    Integration(IntegrationCommand),
     /// Print a shell completion script.
     #[command(
         after_help = "Examples:\n  jobgraph completions bash > ~/.local/share/bash-completion/completions/jobgraph\n  jobgraph completions zsh > ~/.zfunc/_jobgraph\n  jobgraph completions fish > ~/.config/fish/completions/jobgraph.fish"

@@ -2,6 +2,7 @@
 //! them (arguments → settings → session → output) and never one another.
 
 mod config;
+mod datasets;
 mod jobs;
 mod pipeline;
 mod query;
@@ -43,5 +44,7 @@ pub fn run(cli: Cli, matches: &clap::ArgMatches) -> Result<(), Failure> {
         Command::Config(command) => config::run(command, &global, matches),
         Command::Job(command) => jobs::run(command, &global, matches),
         Command::Template(command) => templates::run(command, &global, matches),
+        Command::Dataset(command) => datasets::run(command, &global, matches),
+        Command::Integration(command) => datasets::integrations(command, &global, matches),
     }
 }

@@ -8,16 +8,20 @@
 //! - Requests: [`TemplateInput`] (create and update), [`TemplateTest`], [`CreateJob`],
 //!   [`UpdateJob`], with [`Execution`] and [`Processing`].
 //!
+//! - Datasets and integrations: [`DatasetInput`], [`DatasetOut`], [`DatasetFile`],
+//!   [`IntegrationOut`], [`IntegrationJob`].
 //! - [`request_docs`] (feature `openapi`): the request bodies as the OpenAPI document states
 //!   them.
 //!
 //! Field names are the wire's (`camelCase`); `docs/api.md` lists every endpoint.
 
+mod datasets;
 #[cfg(feature = "openapi")]
 pub mod request_docs;
 mod requests;
 mod responses;
 
+pub use datasets::{DatasetFile, DatasetInput, DatasetOut, IntegrationJob, IntegrationOut};
 pub use requests::{
     CreateJob, Execution, Processing, TemplateInput, TemplateTest, TestValues, UpdateJob,
 };

@@ -27,6 +27,7 @@
 //! ```
 
 mod credentials;
+mod datasets;
 mod disk;
 mod error;
 mod http;

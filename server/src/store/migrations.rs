@@ -75,6 +75,53 @@ const MIGRATIONS: &[&str] = &[
     ALTER TABLE triggers ADD COLUMN job_id TEXT NOT NULL DEFAULT '';
     CREATE INDEX triggers_by_org ON triggers (org, received_at, id);
     ",
+    // 3: datasets and their lake manifest (issue 22, docs/lake.md §4). Times of rows are ms
+    // since the epoch like the other tables; event times in the manifest are µs.
+    r"
+    CREATE TABLE datasets (
+        organization   TEXT NOT NULL,
+        id             TEXT NOT NULL,
+        name           TEXT NOT NULL,
+        description    TEXT NOT NULL,
+        partitioning   TEXT NOT NULL,
+        retention_days INTEGER,
+        promoted_tags  TEXT NOT NULL,
+        version        INTEGER NOT NULL,
+        created_at     INTEGER NOT NULL,
+        updated_at     INTEGER NOT NULL,
+        deleted_at     INTEGER,
+        PRIMARY KEY (organization, id)
+    );
+    CREATE UNIQUE INDEX datasets_live_name ON datasets (organization, name) WHERE deleted_at IS NULL;
+    CREATE INDEX datasets_by_org ON datasets (organization, created_at, id);
+    CREATE TABLE lake_commits (
+        organization TEXT NOT NULL,
+        dataset_id   TEXT NOT NULL,
+        run_id       TEXT NOT NULL,
+        table_name   TEXT NOT NULL,
+        files        INTEGER NOT NULL,
+        rows         INTEGER NOT NULL,
+        bytes        INTEGER NOT NULL,
+        committed_at INTEGER NOT NULL,
+        PRIMARY KEY (organization, dataset_id, run_id)
+    );
+    CREATE TABLE lake_files (
+        organization       TEXT NOT NULL,
+        dataset_id         TEXT NOT NULL,
+        table_name         TEXT NOT NULL,
+        path               TEXT NOT NULL,
+        partition_start_us INTEGER NOT NULL,
+        min_time_us        INTEGER NOT NULL,
+        max_time_us        INTEGER NOT NULL,
+        rows               INTEGER NOT NULL,
+        bytes              INTEGER NOT NULL,
+        row_groups         INTEGER NOT NULL,
+        run_id             TEXT NOT NULL,
+        stats              TEXT NOT NULL,
+        PRIMARY KEY (organization, dataset_id, path)
+    );
+    CREATE INDEX lake_files_time ON lake_files (organization, dataset_id, table_name, max_time_us, min_time_us);
+    ",
 ];
 
 /// The schema version this build writes.

@@ -8,6 +8,7 @@
 //! key plus a `SELECT … FOR UPDATE` of the template's row, which is what the SQLite store does
 //! with `BEGIN IMMEDIATE`.
 
+mod datasets;
 mod migrations;
 mod paging;
 #[cfg(feature = "postgres")]
@@ -23,6 +24,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 
+pub use datasets::{DatasetFields, DatasetRecord, LakeFileRecord};
 pub(crate) use paging::PageFill;
 pub use paging::{PageKey, PageRequest, Paged};
 #[cfg(feature = "postgres")]
@@ -44,6 +46,10 @@ pub enum StoreError {
         /// The latest version now.
         current: u64,
     },
+    /// A unique key is taken (a live dataset of the organization has this name); the text
+    /// says which, for the client.
+    #[error("{0}")]
+    Duplicate(String),
     /// The database cannot be reached now (connection lost or refused, pool exhausted past
     /// its wait timeout): a 503, and the next request tries again.
     #[error("the database is unavailable: {0}")]
@@ -419,6 +425,61 @@ pub trait Store: Send + Sync + 'static {
     fn trigger_organization(&self, job_id: String) -> StoreFuture<'_, Option<String>>;
     /// Stores a trigger and prunes its organization's triggers to the newest `keep`.
     fn put_trigger(&self, trigger: TriggerRecord, keep: usize) -> StoreFuture<'_, ()>;
+
+    /// Creates a dataset at version 1 under a new id; [`StoreError::Duplicate`] when a live
+    /// dataset of the organization has its name.
+    fn create_dataset(
+        &self,
+        organization: String,
+        id: String,
+        fields: DatasetFields,
+    ) -> StoreFuture<'_, DatasetRecord>;
+    /// A live dataset by id.
+    fn dataset(&self, organization: String, id: String) -> StoreFuture<'_, DatasetRecord>;
+    /// A live dataset by name.
+    fn dataset_by_name(
+        &self,
+        organization: String,
+        name: String,
+    ) -> StoreFuture<'_, DatasetRecord>;
+    /// A page of the organization's live datasets, oldest first.
+    fn list_datasets(
+        &self,
+        organization: String,
+        page: PageRequest,
+    ) -> StoreFuture<'_, Paged<DatasetRecord>>;
+    /// Replaces a live dataset's fields and bumps its version; with `expected`, fails with
+    /// [`StoreError::Conflict`] unless it is the current version. [`StoreError::Duplicate`]
+    /// when another live dataset has the new name.
+    fn update_dataset(
+        &self,
+        organization: String,
+        id: String,
+        expected: Option<u64>,
+        fields: DatasetFields,
+    ) -> StoreFuture<'_, DatasetRecord>;
+    /// Tombstones a dataset: its name is free again; its manifest rows stay.
+    fn delete_dataset(&self, organization: String, id: String) -> StoreFuture<'_, ()>;
+    /// Commits the files a run wrote, in one transaction: `false` (and nothing written) when
+    /// this run was already committed for the dataset.
+    fn commit_lake_files(
+        &self,
+        organization: String,
+        dataset_id: String,
+        run_id: String,
+        files: Vec<LakeFileRecord>,
+    ) -> StoreFuture<'_, bool>;
+    /// The committed files of a dataset (deleted ones too), of `table` (any when `None`),
+    /// overlapping `[start_us, end_us)` (`max_time_us >= start_us AND min_time_us < end_us`,
+    /// a side unbounded when `None`), ordered by partition start, smallest time, path.
+    fn lake_files(
+        &self,
+        organization: String,
+        dataset_id: String,
+        table: Option<String>,
+        start_us: Option<i64>,
+        end_us: Option<i64>,
+    ) -> StoreFuture<'_, Vec<LakeFileRecord>>;
 }
 
 /// A trigger, as stored.

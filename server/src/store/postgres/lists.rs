@@ -13,7 +13,7 @@ use crate::store::{
 };
 
 /// Arguments of a statement built at run time.
-type Args = Vec<Box<dyn ToSql + Sync + Send>>;
+pub(super) type Args = Vec<Box<dyn ToSql + Sync + Send>>;
 
 /// A template version and its stored size (the text of its fields).
 fn sized_template(row: &Row) -> Result<(TemplateRecord, usize), StoreError> {
@@ -37,7 +37,7 @@ fn template_select(filter: &str) -> String {
 
 impl PostgresStore {
     /// Runs a statement and takes one page of its rows, reading them as they arrive.
-    async fn page<T>(
+    pub(super) async fn page<T>(
         &self,
         sql: &str,
         args: Args,

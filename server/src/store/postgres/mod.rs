@@ -9,6 +9,7 @@
 //! [`StoreError::Unavailable`] (a 503); the pool drops broken connections and makes new ones,
 //! so the service recovers when the database is back, without a restart.
 
+mod datasets;
 mod lists;
 mod rows;
 mod schema;

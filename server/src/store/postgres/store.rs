@@ -8,7 +8,7 @@ use super::rows::{
 };
 use crate::ids::now_ms;
 use crate::store::{
-    ClientRecord, GraphForm, JobFields, JobFilter, JobRecord, NewTemplateVersion, PageRequest,
+    ClientRecord, DatasetFields, DatasetRecord, GraphForm, LakeFileRecord, JobFields, JobFilter, JobRecord, NewTemplateVersion, PageRequest,
     Paged, Store, StoreError, StoreFuture, TemplateRecord, TokenRecord, TriggerRecord,
 };
 
@@ -422,5 +422,77 @@ impl Store for PostgresStore {
             .await?;
             Ok(())
         })
+    }
+
+    fn create_dataset(
+        &self,
+        organization: String,
+        id: String,
+        fields: DatasetFields,
+    ) -> StoreFuture<'_, DatasetRecord> {
+        run(self.insert_dataset(organization, id, fields))
+    }
+
+    fn dataset(&self, organization: String, id: String) -> StoreFuture<'_, DatasetRecord> {
+        run(self.dataset_where(organization, "id", id))
+    }
+
+    fn dataset_by_name(
+        &self,
+        organization: String,
+        name: String,
+    ) -> StoreFuture<'_, DatasetRecord> {
+        run(self.dataset_where(organization, "name", name))
+    }
+
+    fn list_datasets(
+        &self,
+        organization: String,
+        page: PageRequest,
+    ) -> StoreFuture<'_, Paged<DatasetRecord>> {
+        run(self.dataset_page(organization, page))
+    }
+
+    fn update_dataset(
+        &self,
+        organization: String,
+        id: String,
+        expected: Option<u64>,
+        fields: DatasetFields,
+    ) -> StoreFuture<'_, DatasetRecord> {
+        run(self.replace_dataset(organization, id, expected, fields))
+    }
+
+    fn delete_dataset(&self, organization: String, id: String) -> StoreFuture<'_, ()> {
+        run(async move {
+            changed(
+                self.execute(
+                    "UPDATE datasets SET deleted_at = $1 WHERE organization = $2 AND id = $3 AND deleted_at IS NULL",
+                    &[&now_ms(), &organization, &id],
+                )
+                .await?,
+            )
+        })
+    }
+
+    fn commit_lake_files(
+        &self,
+        organization: String,
+        dataset_id: String,
+        run_id: String,
+        files: Vec<LakeFileRecord>,
+    ) -> StoreFuture<'_, bool> {
+        run(self.commit_files(organization, dataset_id, run_id, files))
+    }
+
+    fn lake_files(
+        &self,
+        organization: String,
+        dataset_id: String,
+        table: Option<String>,
+        start_us: Option<i64>,
+        end_us: Option<i64>,
+    ) -> StoreFuture<'_, Vec<LakeFileRecord>> {
+        run(self.files(organization, dataset_id, table, start_us, end_us))
     }
 }

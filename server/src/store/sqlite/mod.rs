@@ -10,6 +10,7 @@ use std::sync::{Arc, Mutex, MutexGuard, PoisonError, TryLockError};
 
 use rusqlite::{Connection, OpenFlags, OptionalExtension, TransactionBehavior, params};
 
+mod datasets;
 mod lists;
 mod rows;
 
@@ -19,7 +20,7 @@ use rows::{
 
 use super::migrations::{MigrationError, migrate};
 use super::{
-    ClientRecord, GraphForm, JobFields, JobFilter, JobRecord, NewTemplateVersion, PageRequest,
+    ClientRecord, DatasetFields, DatasetRecord, GraphForm, LakeFileRecord, JobFields, JobFilter, JobRecord, NewTemplateVersion, PageRequest,
     Paged, Store, StoreError, StoreFuture, TemplateRecord, TokenRecord, TriggerRecord,
 };
 use crate::ids::now_ms;
@@ -520,5 +521,69 @@ impl Store for SqliteStore {
             .execute(params![trigger.organization, keep - 1])?;
             Ok(())
         })
+    }
+
+    fn create_dataset(
+        &self,
+        organization: String,
+        id: String,
+        fields: DatasetFields,
+    ) -> StoreFuture<'_, DatasetRecord> {
+        self.write(move |tx| datasets::create(tx, organization, id, fields))
+    }
+
+    fn dataset(&self, organization: String, id: String) -> StoreFuture<'_, DatasetRecord> {
+        self.read(move |db| datasets::dataset(db, &organization, "id", &id))
+    }
+
+    fn dataset_by_name(
+        &self,
+        organization: String,
+        name: String,
+    ) -> StoreFuture<'_, DatasetRecord> {
+        self.read(move |db| datasets::dataset(db, &organization, "name", &name))
+    }
+
+    fn list_datasets(
+        &self,
+        organization: String,
+        page: PageRequest,
+    ) -> StoreFuture<'_, Paged<DatasetRecord>> {
+        self.read(move |db| datasets::list(db, organization, &page))
+    }
+
+    fn update_dataset(
+        &self,
+        organization: String,
+        id: String,
+        expected: Option<u64>,
+        fields: DatasetFields,
+    ) -> StoreFuture<'_, DatasetRecord> {
+        self.write(move |tx| datasets::update(tx, organization, id, expected, fields))
+    }
+
+    fn delete_dataset(&self, organization: String, id: String) -> StoreFuture<'_, ()> {
+        self.write(move |tx| datasets::delete(tx, organization, id))
+    }
+
+    fn commit_lake_files(
+        &self,
+        organization: String,
+        dataset_id: String,
+        run_id: String,
+        files: Vec<LakeFileRecord>,
+    ) -> StoreFuture<'_, bool> {
+        self.write(move |tx| datasets::commit(tx, organization, dataset_id, run_id, files))
+    }
+
+    fn lake_files(
+        &self,
+        organization: String,
+        dataset_id: String,
+        table: Option<String>,
+        start_us: Option<i64>,
+        end_us: Option<i64>,
+    ) -> StoreFuture<'_, Vec<LakeFileRecord>> {
+        self.read(move |db| datasets::files(db, organization, dataset_id, table, start_us, end_us))
     }
 }

@@ -1,0 +1,216 @@
+//! `dataset:create`, `dataset:list` (`datasets`), `dataset:get`, `dataset:update`,
+//! `dataset:delete`, `dataset:files`, and `integration:list`, `integration:get`.
+
+use std::path::Path;
+
+use jobgraph_sdk::api::DatasetInput;
+use serde_json::Value;
+
+use crate::args::{DatasetCommand, Global, IntegrationCommand};
+use crate::failure::Failure;
+use crate::output::{self, Format, Shape, Style, emit, render};
+use crate::session::Session;
+use crate::term::Ui;
+
+/// The columns a dataset list shows unless `-c` says otherwise.
+pub const DATASET_SUMMARY: &[&str] = &[
+    "id",
+    "name",
+    "partitioning",
+    "retentionDays",
+    "version",
+    "updatedAt",
+];
+
+/// The columns a list of a dataset's files shows.
+pub const FILE_SUMMARY: &[&str] = &["path", "table", "rows", "bytes", "minTime", "maxTime"];
+
+/// The columns an integration list shows.
+pub const INTEGRATION_SUMMARY: &[&str] = &["id", "name", "type", "jobs"];
+
+/// Fields of a dataset file that the service assigns: left out of what is sent, so the
+/// output of `dataset:get -f pretty` can be edited and sent back.
+const ASSIGNED: &[&str] = &["id", "organizationId", "createdAt", "updatedAt", "version"];
+
+/// Writable fields of a dataset file.
+const WRITABLE: &[&str] = &[
+    "name",
+    "description",
+    "partitioning",
+    "retentionDays",
+    "promotedTags",
+];
+
+/// A dataset file as the API's fields (a usage error names what is wrong with it).
+fn dataset_input(file: &Path) -> Result<DatasetInput, Failure> {
+    let shown = file.display();
+    let text = std::fs::read_to_string(file)
+        .map_err(|e| Failure::usage(format!("cannot read the dataset file {shown}: {e}")))?;
+    let mut value: Value = serde_json::from_str(&text)
+        .map_err(|e| Failure::usage(format!("{shown} is not valid JSON: {e}")))?;
+    let Some(map) = value.as_object_mut() else {
+        return Err(Failure::usage(format!(
+            "{shown} must hold a JSON object such as {{\"name\": \"web-logs\"}}"
+        )));
+    };
+    map.retain(|k, _| !ASSIGNED.contains(&k.as_str()));
+    if let Some(key) = map.keys().find(|k| !WRITABLE.contains(&k.as_str())) {
+        return Err(Failure::usage(format!(
+            "{shown}: {key:?} is not a dataset field (known: {})",
+            WRITABLE.join(", ")
+        )));
+    }
+    serde_json::from_value(value)
+        .map_err(|e| Failure::usage(format!("{shown} is not a valid dataset: {e}")))
+}
+
+fn print<T: serde::Serialize>(
+    value: T,
+    shape: Shape<'_>,
+    style: &Style,
+    global: &Global,
+) -> Result<(), Failure> {
+    let value = serde_json::to_value(value).unwrap_or_default();
+    emit(&render(value, shape, style), global)
+}
+
+/// The `dataset:*` commands.
+pub fn run(
+    command: DatasetCommand,
+    global: &Global,
+    matches: &clap::ArgMatches,
+) -> Result<(), Failure> {
+    let ui = Ui::new(global, false);
+    match command {
+        DatasetCommand::Create {
+            dataset_file,
+            output,
+        } => {
+            let style = output::style(&output, Format::Table, global)?;
+            let input = dataset_input(&dataset_file)?;
+            let session = Session::open(global, matches)?;
+            let created = session
+                .runtime
+                .block_on(ui.spin(
+                    "creating the dataset",
+                    session.client.create_dataset(&input),
+                ))
+                .map_err(|e| session.failure(e))?;
+            ui.note(&format!("created dataset {} ({})", created.id, created.name));
+            print(created, Shape::One, &style, global)
+        }
+        DatasetCommand::List { limit, output } => {
+            let style = output::style(&output, Format::Table, global)?;
+            let session = Session::open(global, matches)?;
+            let limit = limit.map(|n| usize::try_from(n).unwrap_or(usize::MAX));
+            let list = session
+                .runtime
+                .block_on(ui.spin(
+                    "listing datasets",
+                    session.client.list_datasets_up_to(limit),
+                ))
+                .map_err(|e| session.failure(e))?;
+            print(list, Shape::List(DATASET_SUMMARY), &style, global)
+        }
+        DatasetCommand::Get { dataset_id, output } => {
+            let style = output::style(&output, Format::Table, global)?;
+            let session = Session::open(global, matches)?;
+            let dataset = session
+                .runtime
+                .block_on(ui.spin(
+                    "fetching the dataset",
+                    session.client.get_dataset(&dataset_id),
+                ))
+                .map_err(|e| session.failure(e))?;
+            print(dataset, Shape::One, &style, global)
+        }
+        DatasetCommand::Update {
+            dataset_id,
+            dataset_file,
+            expected_version,
+            output,
+        } => {
+            let style = output::style(&output, Format::Table, global)?;
+            let input = dataset_input(&dataset_file)?;
+            let session = Session::open(global, matches)?;
+            let updated = session
+                .runtime
+                .block_on(ui.spin(
+                    "updating the dataset",
+                    session
+                        .client
+                        .update_dataset(&dataset_id, &input, expected_version),
+                ))
+                .map_err(|e| session.failure(e))?;
+            ui.note(&format!(
+                "dataset {} is at version {}",
+                updated.id, updated.version
+            ));
+            print(updated, Shape::One, &style, global)
+        }
+        DatasetCommand::Delete { dataset_id } => {
+            let session = Session::open(global, matches)?;
+            session
+                .runtime
+                .block_on(ui.spin(
+                    "deleting the dataset",
+                    session.client.delete_dataset(&dataset_id),
+                ))
+                .map_err(|e| session.failure(e))?;
+            ui.note(&format!(
+                "deleted dataset {dataset_id} (metadata only: its data files stay)"
+            ));
+            Ok(())
+        }
+        DatasetCommand::Files { dataset_id, output } => {
+            let style = output::style(&output, Format::Table, global)?;
+            let session = Session::open(global, matches)?;
+            let files = session
+                .runtime
+                .block_on(ui.spin(
+                    "listing the dataset's files",
+                    session.client.dataset_files(&dataset_id),
+                ))
+                .map_err(|e| session.failure(e))?;
+            print(files, Shape::List(FILE_SUMMARY), &style, global)
+        }
+    }
+}
+
+/// The `integration:*` commands.
+pub fn integrations(
+    command: IntegrationCommand,
+    global: &Global,
+    matches: &clap::ArgMatches,
+) -> Result<(), Failure> {
+    let ui = Ui::new(global, false);
+    match command {
+        IntegrationCommand::List { output } => {
+            let style = output::style(&output, Format::Table, global)?;
+            let session = Session::open(global, matches)?;
+            let list = session
+                .runtime
+                .block_on(ui.spin(
+                    "listing integrations",
+                    session.client.list_integrations(),
+                ))
+                .map_err(|e| session.failure(e))?;
+            print(list, Shape::List(INTEGRATION_SUMMARY), &style, global)
+        }
+        IntegrationCommand::Get {
+            integration_id,
+            output,
+        } => {
+            let style = output::style(&output, Format::Table, global)?;
+            let session = Session::open(global, matches)?;
+            let one = session
+                .runtime
+                .block_on(ui.spin(
+                    "fetching the integration",
+                    session.client.get_integration(&integration_id),
+                ))
+                .map_err(|e| session.failure(e))?;
+            print(one, Shape::One, &style, global)
+        }
+    }
+}
