@@ -19,6 +19,7 @@ use super::datasets;
 use super::error::{ApiError, ErrorBody};
 use super::integrations;
 use super::jobs;
+use super::lake;
 use super::log;
 use super::model::Health;
 use super::revoke;
@@ -64,6 +65,7 @@ fn api() -> (Router<AppState>, OpenApi) {
         .routes(routes!(datasets::create, datasets::list))
         .routes(routes!(datasets::get, datasets::update, datasets::delete))
         .routes(routes!(datasets::files))
+        .routes(routes!(lake::load::load))
         .routes(routes!(integrations::list))
         .routes(routes!(integrations::get))
         .routes(routes!(triggers::create_trigger))

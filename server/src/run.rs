@@ -215,7 +215,13 @@ async fn run(settings: Settings) -> Result<(), ServeError> {
     };
     sandbox.workers = sandbox.workers.max(1);
     let sandbox = Arc::new(ProcessSandbox::start(sandbox));
-    let state = AppState::new(store, sandbox, settings.service.clone());
+    let lake = settings
+        .service
+        .lake
+        .open(&settings.data)
+        .map_err(|e| failed("cannot open the data lake")(&e))?;
+    let lake_location = format!("lake: {}", lake.describe());
+    let state = AppState::new(store, sandbox, settings.service.clone()).with_lake(lake);
     let descriptors = listen::raise_descriptor_limit();
     let connections = settings.service.connections.clone();
     let listener = listen::bind(settings.addr, &connections)
@@ -226,6 +232,7 @@ async fn run(settings: Settings) -> Result<(), ServeError> {
     {
         let mut out = std::io::stdout().lock();
         let _ = writeln!(out, "{location}");
+        let _ = writeln!(out, "{lake_location}");
         let _ = writeln!(
             out,
             "listening on http://{addr} (also under http://{addr}/api)"

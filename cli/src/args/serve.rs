@@ -38,10 +38,14 @@ pub struct ServeArgs {
     /// request fails with 503 [default: 5000].
     #[arg(long, value_name = "MS")]
     pub database_timeout_ms: Option<u64>,
+    /// Where the data lake's files are: `file:///absolute/path` or `s3://bucket/prefix` (S3
+    /// settings in the --config file's `lake`) [default: the folder `lake` in --data].
+    #[arg(long, value_name = "URL")]
+    pub lake: Option<String>,
     /// A JSON settings file (see docs/api.md): `addr`, `data`, `clients`, `tokenTtlSeconds`,
     /// `maxBodyBytes`, `maxConcurrentScripts`, `limits`, `maxOperations`, `maxResolvedVertices`,
     /// `maxResolvedBytes`, `tokenThrottle`, `connections`, `triggers`, `fieldLimits`,
-    /// `fairness`, `workers`, `keptWorkers`, `synchronous`, `database`, `databasePoolSize`,
+    /// `fairness`, `syncRuns`, `integrations`, `lake`, `workers`, `keptWorkers`, `synchronous`, `database`, `databasePoolSize`,
     /// `databaseTimeoutMs` (every limit and its default: docs/api.md, "Limits and timeouts").
     /// Flags win over the file.
     #[arg(long, value_name = "FILE")]
@@ -57,6 +61,7 @@ impl From<ServeArgs> for ServeOptions {
             database: args.database,
             database_pool_size: args.database_pool_size,
             database_timeout_ms: args.database_timeout_ms,
+            lake: args.lake,
             config: args.config,
             // This binary answers `jobgraph sandbox-worker`.
             sandbox_worker: None,

@@ -225,6 +225,39 @@ impl Http {
         Ok(response)
     }
 
+    /// Sends `out` once with `body` streamed instead of `out.body` (a stream cannot be sent
+    /// twice: no retries, no timeout on the whole exchange), and reads the answer whole.
+    pub async fn upload(
+        &self,
+        out: &Outgoing,
+        body: reqwest::Body,
+        content_type: &'static str,
+    ) -> Result<Answer, ClientError> {
+        self.trace(&format!("→ {} {} (upload)", out.method, out.url));
+        let mut request = self.client.request(out.method.clone(), out.url.clone());
+        if let Some(token) = &out.bearer {
+            let mut value = HeaderValue::from_str(&format!("Bearer {token}")).map_err(|_| {
+                ClientError::Config("the access token is not a valid header value".into())
+            })?;
+            value.set_sensitive(true);
+            request = request.header(AUTHORIZATION, value);
+        }
+        let response = request
+            .header(CONTENT_TYPE, content_type)
+            .body(body)
+            .send()
+            .await
+            .map_err(|e| self.transport_error(out, &e).0)?;
+        let status = response.status().as_u16();
+        let body = response
+            .bytes()
+            .await
+            .map_err(|e| self.transport_error(out, &e).0)?
+            .to_vec();
+        self.trace(&format!("← {status}"));
+        Ok(Answer { status, body })
+    }
+
     /// One attempt. An error says whether the request may have reached the service.
     async fn attempt(
         &self,

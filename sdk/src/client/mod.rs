@@ -36,6 +36,7 @@ mod pages;
 mod source;
 mod templates;
 mod token;
+mod upload;
 
 use std::fmt;
 use std::sync::Arc;
