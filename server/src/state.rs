@@ -51,7 +51,7 @@ pub struct ServiceConfig {
     /// How organizations share the service: requests served at once and waits in line.
     pub fairness: FairnessConfig,
     /// The integrations `/v1/integrations` lists (`integrations` of the `--config` file).
-    pub integrations: Vec<super::integrations::IntegrationSpec>,
+    pub integrations: Vec<super::integration_spec::IntegrationSpec>,
 }
 
 impl Default for ServiceConfig {

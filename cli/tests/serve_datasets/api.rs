@@ -161,11 +161,20 @@ fn invalid_bodies_are_400_naming_the_field() {
         (json!({"name": 3}), "/name"),
         (json!({"name": "x".repeat(65)}), "/name"),
         (json!({"name": "a", "description": 1}), "/description"),
-        (json!({"name": "a", "partitioning": "WEEK"}), "/partitioning"),
+        (
+            json!({"name": "a", "partitioning": "WEEK"}),
+            "/partitioning",
+        ),
         (json!({"name": "a", "retentionDays": 0}), "/retentionDays"),
         (json!({"name": "a", "retentionDays": -3}), "/retentionDays"),
-        (json!({"name": "a", "retentionDays": "30"}), "/retentionDays"),
-        (json!({"name": "a", "promotedTags": "service"}), "/promotedTags"),
+        (
+            json!({"name": "a", "retentionDays": "30"}),
+            "/retentionDays",
+        ),
+        (
+            json!({"name": "a", "promotedTags": "service"}),
+            "/promotedTags",
+        ),
         (
             json!({"name": "a", "promotedTags": ["a", "b", "c", "d", "e", "f", "g", "h", "i"]}),
             "/promotedTags",
@@ -270,14 +279,38 @@ fn the_openapi_document_describes_datasets_and_integrations() {
     let r = server().call("GET", "/openapi.json", None, None);
     let doc = r.json();
     for (path, method, statuses) in [
-        ("/v1/datasets", "post", &["201", "400", "401", "409", "413", "415", "503"][..]),
+        (
+            "/v1/datasets",
+            "post",
+            &["201", "400", "401", "409", "413", "415", "503"][..],
+        ),
         ("/v1/datasets", "get", &["200", "400", "401", "503"][..]),
-        ("/v1/datasets/{id}", "get", &["200", "401", "404", "503"][..]),
-        ("/v1/datasets/{id}", "put", &["200", "400", "401", "404", "409", "503"][..]),
-        ("/v1/datasets/{id}", "delete", &["204", "401", "404", "503"][..]),
-        ("/v1/datasets/{id}/files", "get", &["200", "401", "404", "503"][..]),
+        (
+            "/v1/datasets/{id}",
+            "get",
+            &["200", "401", "404", "503"][..],
+        ),
+        (
+            "/v1/datasets/{id}",
+            "put",
+            &["200", "400", "401", "404", "409", "503"][..],
+        ),
+        (
+            "/v1/datasets/{id}",
+            "delete",
+            &["204", "401", "404", "503"][..],
+        ),
+        (
+            "/v1/datasets/{id}/files",
+            "get",
+            &["200", "401", "404", "503"][..],
+        ),
         ("/v1/integrations", "get", &["200", "401", "503"][..]),
-        ("/v1/integrations/{id}", "get", &["200", "401", "404", "503"][..]),
+        (
+            "/v1/integrations/{id}",
+            "get",
+            &["200", "401", "404", "503"][..],
+        ),
     ] {
         let responses = &doc["paths"][path][method]["responses"];
         for status in statuses {
@@ -288,7 +321,14 @@ fn the_openapi_document_describes_datasets_and_integrations() {
         }
     }
     let dataset = &doc["components"]["schemas"]["DatasetOut"]["properties"];
-    for field in ["id", "name", "partitioning", "retentionDays", "promotedTags", "version"] {
+    for field in [
+        "id",
+        "name",
+        "partitioning",
+        "retentionDays",
+        "promotedTags",
+        "version",
+    ] {
         assert!(dataset[field].is_object(), "{field}: {dataset}");
     }
 }

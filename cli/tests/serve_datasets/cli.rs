@@ -33,8 +33,19 @@ impl Run {
     }
 
     fn fails(&self, code: i32) -> &str {
-        assert_eq!(self.code, Some(code), "stdout: {}\nstderr: {}", self.stdout, self.stderr);
-        assert_eq!(self.stderr.lines().count(), 1, "one line: {:?}", self.stderr);
+        assert_eq!(
+            self.code,
+            Some(code),
+            "stdout: {}\nstderr: {}",
+            self.stdout,
+            self.stderr
+        );
+        assert_eq!(
+            self.stderr.lines().count(),
+            1,
+            "one line: {:?}",
+            self.stderr
+        );
         assert!(self.stdout.is_empty(), "{}", self.stdout);
         self.stderr.trim_end()
     }
@@ -86,7 +97,10 @@ fn every_dataset_command_in_every_format() {
         json!({"name": "cli-web", "partitioning": "DAY", "retentionDays": 7}).to_string(),
     )
     .unwrap();
-    let created = run(h, &["dataset:create", file.to_str().unwrap(), "-f", "compact"]);
+    let created = run(
+        h,
+        &["dataset:create", file.to_str().unwrap(), "-f", "compact"],
+    );
     let created = created.ok().json();
     let id = created["id"].as_str().unwrap().to_owned();
     assert_eq!(created["partitioning"], "DAY");
@@ -99,7 +113,13 @@ fn every_dataset_command_in_every_format() {
 
     // The list in the five formats.
     let compact = run(h, &["datasets", "-f", "compact"]).ok().json();
-    assert!(compact.as_array().unwrap().iter().any(|d| d["id"] == id.as_str()));
+    assert!(
+        compact
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|d| d["id"] == id.as_str())
+    );
     let pretty = run(h, &["dataset:list", "-f", "pretty"]).ok().json();
     assert_eq!(pretty, compact);
     let raw = run(h, &["dataset:list", "-f", "raw"]);
@@ -110,13 +130,19 @@ fn every_dataset_command_in_every_format() {
         .map(|l| serde_json::from_str(l).unwrap())
         .collect();
     assert_eq!(Value::Array(lines), compact);
-    let csv = run(h, &["dataset:list", "-f", "csv", "-c", "id,name,partitioning"]);
+    let csv = run(
+        h,
+        &["dataset:list", "-f", "csv", "-c", "id,name,partitioning"],
+    );
     let csv = csv.ok().stdout.clone();
     assert!(csv.lines().next().unwrap().contains("name"), "{csv}");
     assert!(csv.contains(&format!("{id},cli-web,DAY")), "{csv}");
     let table = run(h, &["dataset:list"]);
     let table = table.ok().stdout.clone();
-    assert!(table.contains("cli-web") && table.contains("DAY"), "{table}");
+    assert!(
+        table.contains("cli-web") && table.contains("DAY"),
+        "{table}"
+    );
 
     // Update from the output of get (read-only fields ignored), with a version check.
     let edited = h.join("edited.json");
@@ -125,17 +151,34 @@ fn every_dataset_command_in_every_format() {
     std::fs::write(&edited, body.to_string()).unwrap();
     let updated = run(
         h,
-        &["dataset:update", &id, edited.to_str().unwrap(), "--expected-version", "1", "-f", "compact"],
+        &[
+            "dataset:update",
+            &id,
+            edited.to_str().unwrap(),
+            "--expected-version",
+            "1",
+            "-f",
+            "compact",
+        ],
     );
     let updated = updated.ok().json();
     assert_eq!(updated["version"], 2);
     assert_eq!(updated["description"], "edited");
     let stale = run(
         h,
-        &["dataset:update", &id, edited.to_str().unwrap(), "--expected-version", "1"],
+        &[
+            "dataset:update",
+            &id,
+            edited.to_str().unwrap(),
+            "--expected-version",
+            "1",
+        ],
     );
     let message = stale.fails(1).to_owned();
-    assert!(message.contains("409") || message.contains("version"), "{message}");
+    assert!(
+        message.contains("409") || message.contains("version"),
+        "{message}"
+    );
 
     let files = run(h, &["dataset:files", &id, "-f", "compact"]).ok().json();
     assert_eq!(files, json!([]));
@@ -143,7 +186,10 @@ fn every_dataset_command_in_every_format() {
     run(h, &["dataset:delete", &id]).ok();
     let gone = run(h, &["dataset:get", &id]);
     let message = gone.fails(1).to_owned();
-    assert!(message.contains("404") || message.contains("no dataset"), "{message}");
+    assert!(
+        message.contains("404") || message.contains("no dataset"),
+        "{message}"
+    );
 }
 
 #[test]
@@ -159,13 +205,23 @@ fn integration_commands() {
         .collect();
     ids.sort_unstable();
     assert_eq!(ids, ["s3-archive", "splunk-prod"]);
-    let one = run(h, &["integration:get", "s3-archive", "-f", "pretty"]).ok().json();
+    let one = run(h, &["integration:get", "s3-archive", "-f", "pretty"])
+        .ok()
+        .json();
     assert_eq!(one["type"], "s3");
     assert_eq!(one["jobs"], json!([]));
     let csv = run(h, &["integration:list", "-f", "csv", "-c", "id,type"]);
-    assert!(csv.ok().stdout.contains("splunk-prod,splunk"), "{}", csv.stdout);
+    assert!(
+        csv.ok().stdout.contains("splunk-prod,splunk"),
+        "{}",
+        csv.stdout
+    );
     let table = run(h, &["integrations"]);
-    assert!(table.ok().stdout.contains("Archive bucket"), "{}", table.stdout);
+    assert!(
+        table.ok().stdout.contains("Archive bucket"),
+        "{}",
+        table.stdout
+    );
     let missing = run(h, &["integration:get", "nope"]);
     missing.fails(1);
 }
@@ -178,14 +234,24 @@ fn bad_dataset_files_and_help() {
     assert!(missing.fails(2).contains("/no/such/file.json"));
     let not_json = h.join("bad.json");
     std::fs::write(&not_json, "{name").unwrap();
-    assert!(run(h, &["dataset:create", not_json.to_str().unwrap()]).fails(2).contains("JSON"));
+    assert!(
+        run(h, &["dataset:create", not_json.to_str().unwrap()])
+            .fails(2)
+            .contains("JSON")
+    );
     let unknown = h.join("unknown.json");
     std::fs::write(&unknown, r#"{"name":"x","colour":"red"}"#).unwrap();
-    assert!(run(h, &["dataset:create", unknown.to_str().unwrap()]).fails(2).contains("colour"));
+    assert!(
+        run(h, &["dataset:create", unknown.to_str().unwrap()])
+            .fails(2)
+            .contains("colour")
+    );
     // The service's 400 names the field.
     let invalid = h.join("invalid.json");
     std::fs::write(&invalid, r#"{"name":"x","partitioning":"WEEK"}"#).unwrap();
-    let message = run(h, &["dataset:create", invalid.to_str().unwrap()]).fails(1).to_owned();
+    let message = run(h, &["dataset:create", invalid.to_str().unwrap()])
+        .fails(1)
+        .to_owned();
     assert!(message.contains("/partitioning"), "{message}");
     for command in [
         "dataset:create",
@@ -198,6 +264,10 @@ fn bad_dataset_files_and_help() {
         "integration:get",
     ] {
         let help = run(h, &[command, "--help"]);
-        assert!(help.ok().stdout.contains("Example"), "{command}: {}", help.stdout);
+        assert!(
+            help.ok().stdout.contains("Example"),
+            "{command}: {}",
+            help.stdout
+        );
     }
 }
