@@ -7,6 +7,7 @@ mod api;
 mod cli;
 #[path = "../common/mod.rs"]
 mod common;
+mod files;
 mod integrations;
 
 use std::sync::OnceLock;
