@@ -245,7 +245,7 @@ fn read_file(path: &Path) -> Result<FileConfig, ConfigError> {
         )));
     }
     let file: FileConfig = serde_json::from_value(value).map_err(|e| invalid(e.to_string()))?;
-    super::integrations::check_integrations(&file.service.integrations).map_err(invalid)?;
+    super::integration_spec::check_integrations(&file.service.integrations).map_err(invalid)?;
     if let Some(url) = &file.database {
         url.0
             .parse::<DatabaseUrl>()

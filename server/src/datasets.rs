@@ -116,9 +116,7 @@ fn dataset_fields(state: &AppState, body: &Value) -> Result<DatasetFields, ApiEr
         None | Some(Value::Null) => DEFAULT_TAGS.iter().map(|t| (*t).to_owned()).collect(),
         Some(Value::Array(items)) => promoted_tags(items)?,
         Some(_) => {
-            return Err(bad(
-                "`/promotedTags` must be an array of tag keys".into(),
-            ));
+            return Err(bad("`/promotedTags` must be an array of tag keys".into()));
         }
     };
     Ok(DatasetFields {
@@ -383,7 +381,10 @@ mod tests {
     fn tag_keys_and_microsecond_times() {
         assert!(valid_tag("service") && valid_tag("k8s.pod-name_1"));
         assert!(!valid_tag("") && !valid_tag("a b") && !valid_tag(&"x".repeat(65)));
-        assert_eq!(iso8601_us(1_700_000_000_123_456), "2023-11-14T22:13:20.123456Z");
+        assert_eq!(
+            iso8601_us(1_700_000_000_123_456),
+            "2023-11-14T22:13:20.123456Z"
+        );
         assert_eq!(iso8601_us(-1), "1969-12-31T23:59:59.999999Z");
     }
 }

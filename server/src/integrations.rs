@@ -4,64 +4,14 @@
 
 use axum::Json;
 use axum::extract::{Path, State};
-use serde::Deserialize;
 use serde_json::Value;
 
 use super::auth::Caller;
 use super::error::{ApiError, ErrorBody};
+use super::integration_spec::IntegrationSpec;
 use super::state::AppState;
 use super::store::{GraphForm, JobFilter, PageKey, PageRequest};
 use jobgraph_sdk::api::{IntegrationJob, IntegrationOut, Items};
-
-/// An integration as the `--config` file declares it (`integrations: [{id, name, type,
-/// organizations?}]`).
-#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct IntegrationSpec {
-    /// Identifier, as a `logs-sync-sink`'s `integration` names it (unique in the file).
-    pub id: String,
-    /// Name shown to clients.
-    pub name: String,
-    /// Type (free text: `splunk`, `s3`, …).
-    #[serde(rename = "type")]
-    pub kind: String,
-    /// The organizations that see it; absent: every organization.
-    #[serde(default)]
-    pub organizations: Option<Vec<String>>,
-}
-
-impl IntegrationSpec {
-    /// Whether `organization` sees this integration.
-    fn visible_to(&self, organization: &str) -> bool {
-        self.organizations
-            .as_ref()
-            .is_none_or(|orgs| orgs.iter().any(|o| o == organization))
-    }
-}
-
-/// What is wrong with a list of integrations, if anything: an empty field or an id given
-/// twice (`integrations[N].field …`).
-pub fn check_integrations(specs: &[IntegrationSpec]) -> Result<(), String> {
-    for (i, spec) in specs.iter().enumerate() {
-        for (field, value) in [("id", &spec.id), ("name", &spec.name), ("type", &spec.kind)] {
-            if value.trim().is_empty() {
-                return Err(format!("integrations[{i}].{field} must not be empty"));
-            }
-        }
-        if let Some(first) = specs[..i].iter().position(|s| s.id == spec.id) {
-            return Err(format!(
-                "integrations[{i}].id {:?} is already the id of integrations[{first}]: give each integration its own id",
-                spec.id
-            ));
-        }
-        if spec.organizations.as_ref().is_some_and(|o| o.is_empty()) {
-            return Err(format!(
-                "integrations[{i}].organizations is empty, so no organization would see it: list organizations, or leave the key out for all"
-            ));
-        }
-    }
-    Ok(())
-}
 
 /// The integration ids a job graph uses: every vertex's string `integration` field.
 fn used_by(graph: &Value) -> Vec<&str> {
@@ -192,6 +142,7 @@ pub async fn get(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::integration_spec::check_integrations;
 
     fn spec(id: &str) -> IntegrationSpec {
         IntegrationSpec {

@@ -54,7 +54,7 @@ pub struct ServiceConfig {
     /// Heartbeats of synchronous runs (`syncRuns`).
     pub sync_runs: SyncRunConfig,
     /// The integrations `/v1/integrations` lists (`integrations` of the `--config` file).
-    pub integrations: Vec<super::integrations::IntegrationSpec>,
+    pub integrations: Vec<super::integration_spec::IntegrationSpec>,
     /// Where the data lake is and its limits (`lake`).
     pub lake: super::lake::LakeConfig,
 }

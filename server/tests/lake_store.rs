@@ -142,7 +142,13 @@ async fn exercise(store: &dyn Store, org: &str) {
     let start = 11 * HOUR_US + 20 * 60_000_000;
     let end = 11 * HOUR_US + 40 * 60_000_000;
     let some = store
-        .lake_files(org.clone(), id.clone(), Some("logs".into()), Some(start), Some(end))
+        .lake_files(
+            org.clone(),
+            id.clone(),
+            Some("logs".into()),
+            Some(start),
+            Some(end),
+        )
         .await
         .unwrap();
     assert_eq!(
@@ -155,12 +161,24 @@ async fn exercise(store: &dyn Store, org: &str) {
     // End is exclusive: [10:00, 11:00) holds hour 10 only; start is inclusive of a file's
     // last microsecond.
     let hour10 = store
-        .lake_files(org.clone(), id.clone(), None, Some(10 * HOUR_US), Some(11 * HOUR_US))
+        .lake_files(
+            org.clone(),
+            id.clone(),
+            None,
+            Some(10 * HOUR_US),
+            Some(11 * HOUR_US),
+        )
         .await
         .unwrap();
     assert_eq!(paths(&hour10), ["logs/event_hour=10/run1-0.parquet"]);
     let last_us = store
-        .lake_files(org.clone(), id.clone(), None, Some(11 * HOUR_US - 1), Some(11 * HOUR_US))
+        .lake_files(
+            org.clone(),
+            id.clone(),
+            None,
+            Some(11 * HOUR_US - 1),
+            Some(11 * HOUR_US),
+        )
         .await
         .unwrap();
     assert_eq!(last_us.len(), 1);
@@ -248,7 +266,9 @@ async fn postgres_datasets_and_manifest() {
         eprintln!("JOBGRAPH_TEST_DATABASE_URL is not set: PostgreSQL not tested");
         return;
     };
-    let store = PostgresStore::connect(&PostgresOptions::new(url)).await.unwrap();
+    let store = PostgresStore::connect(&PostgresOptions::new(url))
+        .await
+        .unwrap();
     // An organization of its own, so that runs against a database kept from before differ.
     let org = format!(
         "lake-{}",

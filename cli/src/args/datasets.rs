@@ -79,7 +79,7 @@ pub enum DatasetCommand {
     /// DuckDB and other tools read.
     #[command(
         name = "dataset:files",
-        after_help = "Examples:\n  jobgraph dataset:files DWa28F4NkgpCzt3n\n  jobgraph dataset:files DWa28F4NkgpCzt3n -f raw -c path   # one path a line"
+        after_help = "Examples:\n  jobgraph dataset:files DWa28F4NkgpCzt3n\n  jobgraph dataset:files DWa28F4NkgpCzt3n -f csv -c path   # a header, then one path a line"
     )]
     Files {
         /// The dataset id.

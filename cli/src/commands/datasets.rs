@@ -96,7 +96,10 @@ pub fn run(
                     session.client.create_dataset(&input),
                 ))
                 .map_err(|e| session.failure(e))?;
-            ui.note(&format!("created dataset {} ({})", created.id, created.name));
+            ui.note(&format!(
+                "created dataset {} ({})",
+                created.id, created.name
+            ));
             print(created, Shape::One, &style, global)
         }
         DatasetCommand::List { limit, output } => {
@@ -135,12 +138,14 @@ pub fn run(
             let session = Session::open(global, matches)?;
             let updated = session
                 .runtime
-                .block_on(ui.spin(
-                    "updating the dataset",
-                    session
-                        .client
-                        .update_dataset(&dataset_id, &input, expected_version),
-                ))
+                .block_on(
+                    ui.spin(
+                        "updating the dataset",
+                        session
+                            .client
+                            .update_dataset(&dataset_id, &input, expected_version),
+                    ),
+                )
                 .map_err(|e| session.failure(e))?;
             ui.note(&format!(
                 "dataset {} is at version {}",
@@ -190,10 +195,7 @@ pub fn integrations(
             let session = Session::open(global, matches)?;
             let list = session
                 .runtime
-                .block_on(ui.spin(
-                    "listing integrations",
-                    session.client.list_integrations(),
-                ))
+                .block_on(ui.spin("listing integrations", session.client.list_integrations()))
                 .map_err(|e| session.failure(e))?;
             print(list, Shape::List(INTEGRATION_SUMMARY), &style, global)
         }

@@ -48,6 +48,14 @@ fn health_openapi_and_api_prefix() {
         ("PUT", "/v1/jobs/{id}"),
         ("DELETE", "/v1/jobs/{id}"),
         ("POST", "/v1/triggers"),
+        ("POST", "/v1/datasets"),
+        ("GET", "/v1/datasets"),
+        ("GET", "/v1/datasets/{id}"),
+        ("PUT", "/v1/datasets/{id}"),
+        ("DELETE", "/v1/datasets/{id}"),
+        ("GET", "/v1/datasets/{id}/files"),
+        ("GET", "/v1/integrations"),
+        ("GET", "/v1/integrations/{id}"),
     ]
     .iter()
     .map(|(m, p)| ((*m).to_owned(), (*p).to_owned()))

@@ -437,11 +437,8 @@ pub trait Store: Send + Sync + 'static {
     /// A live dataset by id.
     fn dataset(&self, organization: String, id: String) -> StoreFuture<'_, DatasetRecord>;
     /// A live dataset by name.
-    fn dataset_by_name(
-        &self,
-        organization: String,
-        name: String,
-    ) -> StoreFuture<'_, DatasetRecord>;
+    fn dataset_by_name(&self, organization: String, name: String)
+    -> StoreFuture<'_, DatasetRecord>;
     /// A page of the organization's live datasets, oldest first.
     fn list_datasets(
         &self,

@@ -8,8 +8,9 @@ use super::rows::{
 };
 use crate::ids::now_ms;
 use crate::store::{
-    ClientRecord, DatasetFields, DatasetRecord, GraphForm, LakeFileRecord, JobFields, JobFilter, JobRecord, NewTemplateVersion, PageRequest,
-    Paged, Store, StoreError, StoreFuture, TemplateRecord, TokenRecord, TriggerRecord,
+    ClientRecord, DatasetFields, DatasetRecord, GraphForm, JobFields, JobFilter, JobRecord,
+    LakeFileRecord, NewTemplateVersion, PageRequest, Paged, Store, StoreError, StoreFuture,
+    TemplateRecord, TokenRecord, TriggerRecord,
 };
 
 /// Boxes a future as a [`StoreFuture`].

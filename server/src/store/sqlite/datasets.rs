@@ -35,7 +35,9 @@ fn dataset_row(row: &Row<'_>) -> rusqlite::Result<(DatasetRecord, String)> {
     ))
 }
 
-fn dataset_record((mut record, tags): (DatasetRecord, String)) -> Result<DatasetRecord, StoreError> {
+fn dataset_record(
+    (mut record, tags): (DatasetRecord, String),
+) -> Result<DatasetRecord, StoreError> {
     record.fields.promoted_tags = serde_json::from_str(&tags).map_err(backend)?;
     Ok(record)
 }
@@ -60,7 +62,12 @@ pub(super) fn dataset(
 }
 
 /// [`StoreError::Duplicate`] when a live dataset other than `id` has `name`.
-fn name_free(tx: &Transaction<'_>, organization: &str, id: &str, name: &str) -> Result<(), StoreError> {
+fn name_free(
+    tx: &Transaction<'_>,
+    organization: &str,
+    id: &str,
+    name: &str,
+) -> Result<(), StoreError> {
     let taken = tx
         .prepare_cached(
             "SELECT id FROM datasets WHERE organization = ?1 AND name = ?2 AND deleted_at IS NULL AND id <> ?3",
@@ -154,13 +161,21 @@ pub(super) fn update(
 }
 
 /// Tombstones a live dataset.
-pub(super) fn delete(tx: &Transaction<'_>, organization: String, id: String) -> Result<(), StoreError> {
+pub(super) fn delete(
+    tx: &Transaction<'_>,
+    organization: String,
+    id: String,
+) -> Result<(), StoreError> {
     let n = tx
         .prepare_cached(
             "UPDATE datasets SET deleted_at = ?1 WHERE organization = ?2 AND id = ?3 AND deleted_at IS NULL",
         )?
         .execute(params![now_ms(), organization, id])?;
-    if n == 0 { Err(StoreError::NotFound) } else { Ok(()) }
+    if n == 0 {
+        Err(StoreError::NotFound)
+    } else {
+        Ok(())
+    }
 }
 
 /// A page of the organization's live datasets, oldest first.

@@ -20,8 +20,9 @@ use rows::{
 
 use super::migrations::{MigrationError, migrate};
 use super::{
-    ClientRecord, DatasetFields, DatasetRecord, GraphForm, LakeFileRecord, JobFields, JobFilter, JobRecord, NewTemplateVersion, PageRequest,
-    Paged, Store, StoreError, StoreFuture, TemplateRecord, TokenRecord, TriggerRecord,
+    ClientRecord, DatasetFields, DatasetRecord, GraphForm, JobFields, JobFilter, JobRecord,
+    LakeFileRecord, NewTemplateVersion, PageRequest, Paged, Store, StoreError, StoreFuture,
+    TemplateRecord, TokenRecord, TriggerRecord,
 };
 use crate::ids::now_ms;
 
