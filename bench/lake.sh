@@ -50,7 +50,7 @@ PY
 Q='(level:warn OR level:error) AND service:checkout'
 QS=2026-11-10T14:00:00Z; QE=2026-11-10T15:00:00Z
 curl -sf "$URL/v1/datasets/$ID/files?limit=1000" -H "Authorization: Bearer $TOKEN" > "$WORK/files-page.json"
-"$BIN" dataset:files "$ID" -f raw -q --limit 100000 > "$WORK/files.ndjson" 2>/dev/null || true
+"$BIN" dataset:files "$ID" -f raw -q > "$WORK/files.ndjson" 2>/dev/null || true
 python3 - "$WORK" "$DATA/db/lake" <<'PY'
 import json, sys, os
 work, root = sys.argv[1], sys.argv[2]

@@ -329,3 +329,89 @@ fn the_database_stopped_under_load_gives_503_then_the_service_recovers() {
     assert_eq!(a.call("GET", "/healthz", None, None).status, 200);
     create(&a, &token, "after the restart");
 }
+
+/// Issue 22: two replicas on one database and one S3-compatible bucket (moto) see the same
+/// datasets and files: one loads, the other queries.
+#[test]
+fn one_replica_loads_a_dataset_into_s3_and_the_other_queries_it() {
+    let _serial = serial();
+    let Some(url) = database("lake_s3") else { return };
+    let Some(moto) = common::moto::Moto::start("lake_s3", "lake") else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("config.json");
+    let settings = serde_json::json!({"lake": {
+        "root": "s3://lake/replicas", "s3Endpoint": moto.endpoint(), "s3Region": "us-east-1",
+        "s3AccessKeyId": "test", "s3SecretAccessKey": "test-secret", "s3AllowHttp": true}});
+    std::fs::write(&config, settings.to_string()).unwrap();
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&config, std::fs::Permissions::from_mode(0o600)).unwrap();
+    }
+    let config = config.to_string_lossy().into_owned();
+    let (a, b) = replicas(&url, &["--config", &config]);
+    assert!(
+        a.banner.iter().any(|l| l == "lake: s3://lake/replicas"),
+        "{:?}",
+        a.banner
+    );
+    assert!(!a.banner.concat().contains("test-secret"));
+    let token = a.token("ci", "ci-secret");
+    let r = a.call(
+        "POST",
+        "/v1/datasets",
+        Some(&token),
+        Some(&serde_json::json!({"name": "shared"})),
+    );
+    assert_eq!(r.status, 201, "{}", r.body);
+    let id = r.json()["id"].as_str().unwrap().to_owned();
+    let lines: String = (0..500)
+        .map(|i| {
+            format!(
+                "{{\"id\":\"e{i:03}\",\"eventTimestamp\":\"2026-11-25T{:02}:{:02}:00Z\",\"message\":\"m{i}\",\"tags\":{{\"service\":[\"{}\"]}}}}\n",
+                i / 60 % 24,
+                i % 60,
+                if i % 4 == 0 { "checkout" } else { "web" }
+            )
+        })
+        .collect();
+    let r = common::request(
+        a.addr,
+        "POST",
+        &format!("/v1/datasets/{id}/load"),
+        &[("Authorization".into(), format!("Bearer {token}"))],
+        Some(lines.as_bytes()),
+    );
+    assert_eq!(r.status, 200, "{}", r.body);
+    assert_eq!(r.json()["events"], 500);
+
+    // Replica B: the dataset, its files and its events.
+    let r = b.call("GET", &format!("/v1/datasets/{id}/files"), Some(&token), None);
+    assert_eq!(r.status, 200, "{}", r.body);
+    assert!(!r.json()["items"].as_array().unwrap().is_empty());
+    let job = serde_json::json!({
+        "name": "q", "execution": "SYNCHRONOUS", "processing": "BATCH",
+        "jobGraph": {"vertices": [
+            {"type": "logs-iceberg-table-source", "name": "s", "datasetId": id,
+             "start": "2026-11-25T00:00:00Z", "end": "2026-11-26T00:00:00Z", "limit": 10000,
+             "query": {"type": "simple-query", "query": "service:checkout"}},
+            {"type": "logs-sync-sink", "name": "o"}], "edges": ["s -> o"]}
+    });
+    let r = b.call("POST", "/v1/jobs/sync", Some(&token), Some(&job));
+    assert_eq!(r.status, 200, "{}", r.body);
+    let records: Vec<serde_json::Value> = r
+        .body
+        .split("\r\n")
+        .filter(|l| !l.is_empty())
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(records.last().unwrap()["jobState"], "FINISHED", "{records:?}");
+    let events: usize = records
+        .iter()
+        .filter_map(|r| r["data"].as_array())
+        .map(Vec::len)
+        .sum();
+    assert_eq!(events, 125, "every fourth event is checkout");
+    drop(moto);
+}

@@ -75,6 +75,25 @@ pub enum DatasetCommand {
         /// The dataset id.
         dataset_id: String,
     },
+    /// Load events into a dataset from an NDJSON file (one event per line): streamed to the
+    /// service, written as Parquet files partitioned by time, committed at once when the whole
+    /// file is in (a bad line loads nothing and names the line). Progress on stderr.
+    #[command(
+        name = "dataset:load",
+        after_help = "Examples:\n  jobgraph dataset:load DWa28F4NkgpCzt3n events.ndjson\n  jobgraph dataset:load DWa28F4NkgpCzt3n audit.ndjson --table audit -f pretty\n  zcat logs.ndjson.gz > /tmp/logs.ndjson && jobgraph dataset:load DWa28F4NkgpCzt3n /tmp/logs.ndjson -q"
+    )]
+    Load {
+        /// The dataset id.
+        dataset_id: String,
+        /// The events: NDJSON, one JSON object per line.
+        file: PathBuf,
+        /// The dataset's table to write [default: logs].
+        #[arg(long, value_name = "TABLE")]
+        table: Option<String>,
+        /// Output.
+        #[command(flatten)]
+        output: OutputArgs,
+    },
     /// List a dataset's committed data files (path, table, rows, bytes, time range): what
     /// DuckDB and other tools read.
     #[command(

@@ -1,6 +1,7 @@
 //! `dataset:create`, `dataset:list` (`datasets`), `dataset:get`, `dataset:update`,
 //! `dataset:delete`, `dataset:files`, and `integration:list`, `integration:get`.
 
+use std::io::IsTerminal;
 use std::path::Path;
 
 use jobgraph_sdk::api::DatasetInput;
@@ -166,6 +167,43 @@ pub fn run(
                 "deleted dataset {dataset_id} (metadata only: its data files stay)"
             ));
             Ok(())
+        }
+        DatasetCommand::Load {
+            dataset_id,
+            file,
+            table,
+            output,
+        } => {
+            let style = output::style(&output, Format::Table, global)?;
+            let total = std::fs::metadata(&file)
+                .map_err(|e| Failure::usage(format!("cannot read {}: {e}", file.display())))?
+                .len();
+            let session = Session::open(global, matches)?;
+            let show = !global.quiet && std::io::stderr().is_terminal();
+            let shown = std::sync::atomic::AtomicU64::new(u64::MAX);
+            let progress = move |sent: u64| {
+                let percent = sent.saturating_mul(100) / total.max(1);
+                if show && shown.swap(percent, std::sync::atomic::Ordering::Relaxed) != percent {
+                    eprint!(
+                        "\rloading: {:.1} of {:.1} MB ({percent}%)\x1b[K",
+                        sent as f64 / 1e6,
+                        total as f64 / 1e6
+                    );
+                }
+            };
+            let loaded = session
+                .runtime
+                .block_on(session.client.load_dataset(
+                    &dataset_id,
+                    table.as_deref(),
+                    &file,
+                    progress,
+                ))
+                .map_err(|e| session.failure(e));
+            if show {
+                eprint!("\r\x1b[K");
+            }
+            print(loaded?, Shape::One, &style, global)
         }
         DatasetCommand::Files { dataset_id, output } => {
             let style = output::style(&output, Format::Table, global)?;

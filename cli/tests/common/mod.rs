@@ -6,6 +6,7 @@
 
 pub mod clients;
 mod http;
+pub mod moto;
 
 pub use http::{Response, request, try_request};
 

@@ -178,7 +178,10 @@ pub fn query_job(dataset: &str, start: &str, end: &str, query: &str, limit: u64)
 /// Runs a synchronous job to its end (reading promptly); its records.
 pub fn run_sync(server: &Server, token: &str, job: &Value) -> Vec<Value> {
     let mut stream = open_sync(server, token, job);
-    assert_eq!(stream.status, 200, "{}", stream.error_body());
+    if stream.status != 200 {
+        let body = stream.error_body();
+        panic!("status {}: {body}", stream.status);
+    }
     stream.read_all()
 }
 
