@@ -6,7 +6,7 @@ use std::time::{Duration, SystemTime};
 use futures_util::StreamExt;
 use object_store::ObjectStoreExt;
 
-use crate::store::check_id;
+use crate::ids::check_id;
 use crate::{Lake, LakeError};
 
 pub(crate) async fn collect(

@@ -9,6 +9,7 @@
 
 mod error;
 mod gc;
+mod ids;
 mod reader;
 mod scan;
 mod schema;
@@ -23,6 +24,32 @@ pub use time::event_time_us;
 pub use writer::{TableWriter, WriteOptions};
 
 use serde::{Deserialize, Serialize};
+
+impl Lake {
+    /// A writer of one job run's events into a table. Ids are checked when it first writes
+    /// (an organization, dataset, table or run id unfit for a path fails `write` and `finish`).
+    pub fn writer(&self, spec: TableSpec, run_id: &str, options: WriteOptions) -> TableWriter {
+        TableWriter::new(self.clone(), spec, run_id.to_owned(), options)
+    }
+
+    /// A scan of committed files (the caller's manifest gives them), pruned by time and tags.
+    pub async fn scan(&self, request: ScanRequest) -> Result<Scanner, LakeError> {
+        Scanner::new(self.clone(), request)
+    }
+
+    /// Garbage collection: deletes the objects under `<organization>/<dataset_id>/` that are not
+    /// in `keep` (paths as in [`crate::DataFile::path`]) and were last modified more than
+    /// `grace` ago (a local lake's crash-left staging files `name#N` too); returns how many.
+    pub async fn collect_garbage(
+        &self,
+        organization: &str,
+        dataset_id: &str,
+        keep: &std::collections::HashSet<String>,
+        grace: std::time::Duration,
+    ) -> Result<usize, LakeError> {
+        crate::gc::collect(self, organization, dataset_id, keep, grace).await
+    }
+}
 
 /// How a table's files are partitioned by `event_time` (UTC). Row groups are cut at hour
 /// boundaries whatever the partitioning, so time pruning is hour-fine in every case.
@@ -112,15 +139,15 @@ impl FileStats {
     /// may always hold.
     pub fn may_match(&self, constraints: &TagConstraints) -> bool {
         constraints.iter().all(|clause| {
-            clause
-                .iter()
-                .any(|(key, value)| match self.promoted.iter().find(|s| s.key == *key) {
+            clause.iter().any(
+                |(key, value)| match self.promoted.iter().find(|s| s.key == *key) {
                     None => true,
                     Some(s) => match (&s.min, &s.max) {
                         (Some(min), Some(max)) => min <= value && value <= max,
                         _ => false,
                     },
-                })
+                },
+            )
         })
     }
 }

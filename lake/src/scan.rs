@@ -253,7 +253,9 @@ fn value_in_range(group: &RowGroupMetaData, leaf: usize, value: &str) -> bool {
     };
     match column.statistics() {
         Some(Statistics::ByteArray(s)) => match (s.min_opt(), s.max_opt()) {
-            (Some(min), Some(max)) => min.data() <= value.as_bytes() && value.as_bytes() <= max.data(),
+            (Some(min), Some(max)) => {
+                min.data() <= value.as_bytes() && value.as_bytes() <= max.data()
+            }
             _ => s.null_count_opt().is_none(),
         },
         _ => true,

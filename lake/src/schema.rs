@@ -183,9 +183,19 @@ pub(crate) fn encode(
 
 /// A severity that fits the int32 column and prints back the same (else it goes to `other`).
 fn small_int(value: &Value) -> Option<i32> {
-    let n = value.as_u64()?;
-    let i = i32::try_from(n).ok()?;
-    (value.to_string() == i.to_string()).then_some(i)
+    // The workspace's serde_json keeps number text (`arbitrary_precision`): `17` only, not `17.0`
+    // or `1.7e1`, which would come back as `17`.
+    let Value::Number(n) = value else {
+        return None;
+    };
+    let text = n.as_str();
+    if text.is_empty()
+        || !text.bytes().all(|b| b.is_ascii_digit())
+        || text.starts_with('0') && text.len() > 1
+    {
+        return None;
+    }
+    text.parse().ok()
 }
 
 fn column<'a, T: 'static>(batch: &'a RecordBatch, name: &str) -> Result<&'a T, String> {

@@ -7,9 +7,7 @@ use object_store::ObjectStore;
 use object_store::local::LocalFileSystem;
 use object_store::path::Path;
 
-use crate::scan::{ScanRequest, Scanner};
-use crate::writer::{TableWriter, WriteOptions};
-use crate::{LakeError, TableSpec};
+use crate::LakeError;
 
 /// Settings for an `s3://` lake; settings left `None` come from the `AWS_*` environment
 /// variables (object_store's `AmazonS3Builder::from_env`).
@@ -108,30 +106,6 @@ impl Lake {
         self.url.clone()
     }
 
-    /// A writer of one job run's events into a table. Ids are checked when it first writes
-    /// (an organization, dataset, table or run id unfit for a path fails `write` and `finish`).
-    pub fn writer(&self, spec: TableSpec, run_id: &str, options: WriteOptions) -> TableWriter {
-        TableWriter::new(self.clone(), spec, run_id.to_owned(), options)
-    }
-
-    /// A scan of committed files (the caller's manifest gives them), pruned by time and tags.
-    pub async fn scan(&self, request: ScanRequest) -> Result<Scanner, LakeError> {
-        Scanner::new(self.clone(), request)
-    }
-
-    /// Garbage collection: deletes the objects under `<organization>/<dataset_id>/` that are not
-    /// in `keep` (paths as in [`crate::DataFile::path`]) and were last modified more than
-    /// `grace` ago (a local lake's crash-left staging files `name#N` too); returns how many.
-    pub async fn collect_garbage(
-        &self,
-        organization: &str,
-        dataset_id: &str,
-        keep: &std::collections::HashSet<String>,
-        grace: std::time::Duration,
-    ) -> Result<usize, LakeError> {
-        crate::gc::collect(self, organization, dataset_id, keep, grace).await
-    }
-
     /// The store path of an object path relative to the root.
     pub(crate) fn object_path(&self, relative: &str) -> Result<Path, LakeError> {
         let full = if self.prefix.as_ref().is_empty() {
@@ -199,30 +173,4 @@ fn open_s3(url: &str, _bucket: &str, _prefix: Path, _s3: &S3Options) -> Result<L
         reason: "this build has no S3 support: build jobgraph-lake with the cargo feature `s3`"
             .to_owned(),
     })
-}
-
-/// Checks an id that becomes one path component.
-pub(crate) fn check_id(what: &'static str, value: &str) -> Result<(), LakeError> {
-    let reason = if value.is_empty() {
-        Some("it is empty")
-    } else if value == "." || value == ".." {
-        Some("it is a relative directory name")
-    } else if value.len() > 128 {
-        Some("it is longer than 128 bytes")
-    } else if !value
-        .bytes()
-        .all(|b| b.is_ascii_alphanumeric() || b"-_.:@=+~".contains(&b))
-    {
-        Some("it holds a character other than letters, digits and -_.:@=+~")
-    } else {
-        None
-    };
-    match reason {
-        Some(reason) => Err(LakeError::InvalidId {
-            what,
-            value: value.to_owned(),
-            reason,
-        }),
-        None => Ok(()),
-    }
 }

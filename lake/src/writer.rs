@@ -13,8 +13,8 @@ use parquet::file::properties::{EnabledStatistics, WriterProperties};
 use parquet::schema::types::ColumnPath;
 use serde_json::Value;
 
+use crate::ids::check_id;
 use crate::schema::{encode, promoted_column, promoted_field_id};
-use crate::store::check_id;
 use crate::time::{HOUR_US, event_time_us, partition_dir, partition_start};
 use crate::{DataFile, FileStats, Lake, LakeError, TableSpec, TagStats};
 
@@ -281,7 +281,9 @@ impl TableWriter {
         while start < events.len() {
             let hour = events[start].0.div_euclid(HOUR_US);
             let mut end = start + 1;
-            while end < events.len() && end - start < rows && events[end].0.div_euclid(HOUR_US) == hour
+            while end < events.len()
+                && end - start < rows
+                && events[end].0.div_euclid(HOUR_US) == hour
             {
                 end += 1;
             }
@@ -350,8 +352,10 @@ fn estimate(event: &LogEvent) -> u64 {
         .map(|(k, v)| k.len() + v.iter().map(String::len).sum::<usize>())
         .sum();
     let attributes = event.attributes.as_ref().map_or(0, |a| a.get().len());
-    (64 + event.message.as_ref().map_or(0, String::len) + tags + attributes + 32 * event.other.len())
-        as u64
+    (64 + event.message.as_ref().map_or(0, String::len)
+        + tags
+        + attributes
+        + 32 * event.other.len()) as u64
 }
 
 fn now_us() -> i64 {

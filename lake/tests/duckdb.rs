@@ -34,24 +34,57 @@ async fn duckdb_reads_what_the_scanner_reads() {
     let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
     let lake = Lake::local(dir.path()).unwrap_or_else(|e| panic!("{e}"));
     let mut events = hourly(30, 40, 5);
-    events.push(event(json!({"id": "untagged", "eventTimestamp": "2026-11-01T03:00:00Z"})));
+    events.push(event(
+        json!({"id": "untagged", "eventTimestamp": "2026-11-01T03:00:00Z"}),
+    ));
     events.push(event(json!({"id": "two-services", "eventTimestamp": "2026-11-01T04:00:00Z", "tags": {"service": ["alpha", "beta"]}})));
-    let files = write_all(&lake, spec(Partitioning::Day), "run", &events, WriteOptions { row_group_rows: 100, ..WriteOptions::default() }).await;
+    let files = write_all(
+        &lake,
+        spec(Partitioning::Day),
+        "run",
+        &events,
+        WriteOptions {
+            row_group_rows: 100,
+            ..WriteOptions::default()
+        },
+    )
+    .await;
     let (back, _) = scan_all(&lake, request(&files, i64::MIN, i64::MAX, vec![], u64::MAX))
         .await
         .unwrap_or_else(|e| panic!("{e}"));
-    let paths: Vec<String> = files.iter().map(|f| dir.path().join(&f.path).display().to_string()).collect();
+    let paths: Vec<String> = files
+        .iter()
+        .map(|f| dir.path().join(&f.path).display().to_string())
+        .collect();
     let output = Command::new(&python)
-        .args(["-c", SCRIPT, &serde_json::to_string(&paths).unwrap_or_default()])
+        .args([
+            "-c",
+            SCRIPT,
+            &serde_json::to_string(&paths).unwrap_or_default(),
+        ])
         .output()
         .unwrap_or_else(|e| panic!("{}: {e}", python.display()));
-    assert!(output.status.success(), "duckdb: {}", String::from_utf8_lossy(&output.stderr));
+    assert!(
+        output.status.success(),
+        "duckdb: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
     let seen: Value = serde_json::from_slice(&output.stdout).unwrap_or_else(|e| panic!("{e}"));
-    println!("duckdb: {seen:#}");
+    println!(
+        "duckdb: rows {}, alpha {} (column) {} (map), {} ids",
+        seen["rows"],
+        seen["alpha_column"],
+        seen["alpha_map"],
+        seen["ids"].as_array().map_or(0, Vec::len)
+    );
 
     let alpha = back
         .iter()
-        .filter(|e| e.tags.get("service").is_some_and(|v| v.iter().any(|s| s == "alpha")))
+        .filter(|e| {
+            e.tags
+                .get("service")
+                .is_some_and(|v| v.iter().any(|s| s == "alpha"))
+        })
         .count();
     let mut ids: Vec<String> = back.iter().map(|e| e.label(0)).collect();
     ids.sort();

@@ -18,9 +18,15 @@ async fn abort_deletes_every_file_written() {
         ..WriteOptions::default()
     };
     let mut writer = lake.writer(spec(Partitioning::Hour), "run-1", options);
-    writer.write(&hourly(6, 100, 0)).await.unwrap_or_else(|e| panic!("{e}"));
+    writer
+        .write(&hourly(6, 100, 0))
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
     let written = files_under(dir.path());
-    assert!(written.len() > 3, "files are written while writing: {written:?}");
+    assert!(
+        written.len() > 3,
+        "files are written while writing: {written:?}"
+    );
     writer.abort().await.unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(files_under(dir.path()), Vec::<std::path::PathBuf>::new());
 }
@@ -29,14 +35,21 @@ async fn abort_deletes_every_file_written() {
 async fn limits_cut_files_and_partitions() {
     let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
     let lake = Lake::local(dir.path()).unwrap_or_else(|e| panic!("{e}"));
-    let options = WriteOptions { row_group_rows: 10, max_file_bytes: 8192, max_open_partitions: 1 };
+    let options = WriteOptions {
+        row_group_rows: 10,
+        max_file_bytes: 8192,
+        max_open_partitions: 1,
+    };
     let events = hourly(3, 200, 0);
     let files = write_all(&lake, spec(Partitioning::Hour), "run", &events, options).await;
     assert!(files.len() > 3, "{} files", files.len());
     assert!(files.iter().all(|f| f.row_groups as u64 >= f.rows / 10));
     let paths: HashSet<_> = files.iter().map(|f| f.path.clone()).collect();
     assert_eq!(paths.len(), files.len());
-    assert_eq!(files.iter().map(|f| f.rows).sum::<u64>(), events.len() as u64);
+    assert_eq!(
+        files.iter().map(|f| f.rows).sum::<u64>(),
+        events.len() as u64
+    );
     let (back, _) = scan_all(&lake, request(&files, i64::MIN, i64::MAX, vec![], u64::MAX))
         .await
         .unwrap_or_else(|e| panic!("{e}"));
@@ -47,13 +60,36 @@ async fn limits_cut_files_and_partitions() {
 async fn garbage_collection_deletes_unreferenced_old_files_only() {
     let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
     let lake = Lake::local(dir.path()).unwrap_or_else(|e| panic!("{e}"));
-    let committed = write_all(&lake, spec(Partitioning::Hour), "run-a", &hourly(3, 10, 0), WriteOptions::default()).await;
-    let orphans = write_all(&lake, spec(Partitioning::Hour), "run-b", &hourly(2, 10, 0), WriteOptions::default()).await;
+    let committed = write_all(
+        &lake,
+        spec(Partitioning::Hour),
+        "run-a",
+        &hourly(3, 10, 0),
+        WriteOptions::default(),
+    )
+    .await;
+    let orphans = write_all(
+        &lake,
+        spec(Partitioning::Hour),
+        "run-b",
+        &hourly(2, 10, 0),
+        WriteOptions::default(),
+    )
+    .await;
     let mut other = spec(Partitioning::Hour);
     other.dataset_id = "ds-2".into();
-    let elsewhere = write_all(&lake, other, "run-c", &hourly(1, 10, 0), WriteOptions::default()).await;
+    let elsewhere = write_all(
+        &lake,
+        other,
+        "run-c",
+        &hourly(1, 10, 0),
+        WriteOptions::default(),
+    )
+    .await;
     // A staging file a crash left behind (object_store's `name#N`, hidden from listings).
-    let staging = dir.path().join("org-1/ds-1/logs/event_hour=2026-11-01-00/run-z-1.parquet#3");
+    let staging = dir
+        .path()
+        .join("org-1/ds-1/logs/event_hour=2026-11-01-00/run-z-1.parquet#3");
     std::fs::write(&staging, b"partial").unwrap_or_else(|e| panic!("{e}"));
     let keep: HashSet<String> = committed.iter().map(|f| f.path.clone()).collect();
 
@@ -73,11 +109,18 @@ async fn garbage_collection_deletes_unreferenced_old_files_only() {
         .filter_map(|p| p.strip_prefix(dir.path()).ok())
         .map(|p| p.to_string_lossy().into_owned())
         .collect();
-    let expected: HashSet<String> = committed.iter().chain(&elsewhere).map(|f| f.path.clone()).collect();
+    let expected: HashSet<String> = committed
+        .iter()
+        .chain(&elsewhere)
+        .map(|f| f.path.clone())
+        .collect();
     assert_eq!(left, expected);
-    let (back, _) = scan_all(&lake, request(&committed, i64::MIN, i64::MAX, vec![], u64::MAX))
-        .await
-        .unwrap_or_else(|e| panic!("{e}"));
+    let (back, _) = scan_all(
+        &lake,
+        request(&committed, i64::MIN, i64::MAX, vec![], u64::MAX),
+    )
+    .await
+    .unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(back.len(), 30);
 }
 
@@ -87,11 +130,41 @@ async fn hostile_ids_and_paths_are_refused() {
     let lake = Lake::local(&dir.path().join("lake")).unwrap_or_else(|e| panic!("{e}"));
     let events = hourly(1, 2, 0);
     let cases: Vec<(TableSpec, &str)> = vec![
-        (TableSpec { organization: "../x".into(), ..spec(Partitioning::Hour) }, "run"),
-        (TableSpec { organization: "..".into(), ..spec(Partitioning::Hour) }, "run"),
-        (TableSpec { dataset_id: "a/b".into(), ..spec(Partitioning::Hour) }, "run"),
-        (TableSpec { dataset_id: String::new(), ..spec(Partitioning::Hour) }, "run"),
-        (TableSpec { table: "t\\u".into(), ..spec(Partitioning::Hour) }, "run"),
+        (
+            TableSpec {
+                organization: "../x".into(),
+                ..spec(Partitioning::Hour)
+            },
+            "run",
+        ),
+        (
+            TableSpec {
+                organization: "..".into(),
+                ..spec(Partitioning::Hour)
+            },
+            "run",
+        ),
+        (
+            TableSpec {
+                dataset_id: "a/b".into(),
+                ..spec(Partitioning::Hour)
+            },
+            "run",
+        ),
+        (
+            TableSpec {
+                dataset_id: String::new(),
+                ..spec(Partitioning::Hour)
+            },
+            "run",
+        ),
+        (
+            TableSpec {
+                table: "t\\u".into(),
+                ..spec(Partitioning::Hour)
+            },
+            "run",
+        ),
         (spec(Partitioning::Hour), "../../run"),
         (spec(Partitioning::Hour), "."),
     ];
@@ -101,19 +174,43 @@ async fn hostile_ids_and_paths_are_refused() {
             Err(e @ LakeError::InvalidId { .. }) => println!("refused: {e}"),
             other => panic!("{spec:?} {run}: {other:?}"),
         }
-        assert!(matches!(writer.finish().await, Err(LakeError::InvalidId { .. })));
+        assert!(matches!(
+            writer.finish().await,
+            Err(LakeError::InvalidId { .. })
+        ));
     }
-    for (org, ds) in [("..", "ds"), ("org", "../.."), ("", "ds"), ("a/b", "c"), ("org", "x y")] {
-        let outcome = lake.collect_garbage(org, ds, &HashSet::new(), Duration::ZERO).await;
-        assert!(matches!(outcome, Err(LakeError::InvalidId { .. })), "{org} {ds}: {outcome:?}");
+    for (org, ds) in [
+        ("..", "ds"),
+        ("org", "../.."),
+        ("", "ds"),
+        ("a/b", "c"),
+        ("org", "x y"),
+    ] {
+        let outcome = lake
+            .collect_garbage(org, ds, &HashSet::new(), Duration::ZERO)
+            .await;
+        assert!(
+            matches!(outcome, Err(LakeError::InvalidId { .. })),
+            "{org} {ds}: {outcome:?}"
+        );
     }
     assert_eq!(files_under(dir.path()), Vec::<std::path::PathBuf>::new());
     // A manifest path that climbs out of the root is refused, not read.
-    let mut files = write_all(&lake, spec(Partitioning::Hour), "run", &events, WriteOptions::default()).await;
+    let mut files = write_all(
+        &lake,
+        spec(Partitioning::Hour),
+        "run",
+        &events,
+        WriteOptions::default(),
+    )
+    .await;
     std::fs::write(dir.path().join("secret.parquet"), b"PAR1").unwrap_or_else(|e| panic!("{e}"));
     files[0].path = "../secret.parquet".into();
     let outcome = scan_all(&lake, request(&files, i64::MIN, i64::MAX, vec![], u64::MAX)).await;
-    assert!(matches!(outcome, Err(LakeError::Store { .. })), "{outcome:?}");
+    assert!(
+        matches!(outcome, Err(LakeError::Store { .. })),
+        "{outcome:?}"
+    );
 }
 
 #[test]
@@ -121,11 +218,24 @@ fn urls_and_options() {
     let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
     let url = format!("file://{}", dir.path().join("l").display());
     let lake = Lake::open(&url, &S3Options::default()).unwrap_or_else(|e| panic!("{e}"));
-    assert!(lake.describe().starts_with("file:///"), "{}", lake.describe());
+    assert!(
+        lake.describe().starts_with("file:///"),
+        "{}",
+        lake.describe()
+    );
     for bad in ["file://relative/path", "http://x/y", "s3://", "lake"] {
-        assert!(matches!(Lake::open(bad, &S3Options::default()), Err(LakeError::BadUrl { .. })), "{bad}");
+        assert!(
+            matches!(
+                Lake::open(bad, &S3Options::default()),
+                Err(LakeError::BadUrl { .. })
+            ),
+            "{bad}"
+        );
     }
-    let options = S3Options { secret_access_key: Some("hunter2".into()), ..S3Options::default() };
+    let options = S3Options {
+        secret_access_key: Some("hunter2".into()),
+        ..S3Options::default()
+    };
     assert!(!format!("{options:?}").contains("hunter2"));
     #[cfg(not(feature = "s3"))]
     match Lake::open("s3://bucket/prefix", &S3Options::default()) {

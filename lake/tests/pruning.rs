@@ -17,12 +17,22 @@ async fn one_hour_of_thirty_days_reads_under_a_fiftieth() {
     let lake = Lake::local(dir.path()).unwrap_or_else(|e| panic!("{e}"));
     let events = hourly(HOURS, PER_HOUR, RARE_HOUR);
     for partitioning in [Partitioning::Hour, Partitioning::Day] {
-        let files = write_all(&lake, spec(partitioning), "load", &events, WriteOptions::default()).await;
+        let files = write_all(
+            &lake,
+            spec(partitioning),
+            "load",
+            &events,
+            WriteOptions::default(),
+        )
+        .await;
         let total: u64 = files.iter().map(|f| f.bytes).sum();
         let start = BASE_US + 100 * HOUR_US;
-        let (back, stats) = scan_all(&lake, request(&files, start, start + HOUR_US, vec![], u64::MAX))
-            .await
-            .unwrap_or_else(|e| panic!("{e}"));
+        let (back, stats) = scan_all(
+            &lake,
+            request(&files, start, start + HOUR_US, vec![], u64::MAX),
+        )
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(back.len() as i64, PER_HOUR);
         assert!(back.iter().all(|e| e.label(0).starts_with("e-100-")));
         println!(
@@ -36,13 +46,23 @@ async fn one_hour_of_thirty_days_reads_under_a_fiftieth() {
             stats.row_groups,
             stats.bytes_in_range,
         );
-        assert!(stats.bytes_scanned * 50 <= total, "{} of {total} bytes", stats.bytes_scanned);
+        assert!(
+            stats.bytes_scanned * 50 <= total,
+            "{} of {total} bytes",
+            stats.bytes_scanned
+        );
         assert_eq!(stats.row_groups_scanned, 1);
         assert_eq!(stats.files_scanned, 1);
         // A window straddling an hour boundary reads two row groups.
         let (back, stats) = scan_all(
             &lake,
-            request(&files, start + HOUR_US / 2, start + 3 * HOUR_US / 2, vec![], u64::MAX),
+            request(
+                &files,
+                start + HOUR_US / 2,
+                start + 3 * HOUR_US / 2,
+                vec![],
+                u64::MAX,
+            ),
         )
         .await
         .unwrap_or_else(|e| panic!("{e}"));
@@ -57,40 +77,79 @@ async fn tags_prune_files_row_groups_and_by_bloom_filter() {
     let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
     let lake = Lake::local(dir.path()).unwrap_or_else(|e| panic!("{e}"));
     let events = hourly(HOURS, PER_HOUR, RARE_HOUR);
-    let files = write_all(&lake, spec(Partitioning::Day), "load", &events, WriteOptions::default()).await;
+    let files = write_all(
+        &lake,
+        spec(Partitioning::Day),
+        "load",
+        &events,
+        WriteOptions::default(),
+    )
+    .await;
     assert_eq!(files.len(), 30);
     let total: u64 = files.iter().map(|f| f.bytes).sum();
     let tag = |k: &str, v: &str| vec![vec![(k.to_owned(), v.to_owned())]];
 
     // `zulu` is above every file's max: no file is opened, no byte read.
-    let (back, stats) = scan_all(&lake, request(&files, i64::MIN, i64::MAX, tag("service", "zulu"), u64::MAX))
-        .await
-        .unwrap_or_else(|e| panic!("{e}"));
+    let (back, stats) = scan_all(
+        &lake,
+        request(&files, i64::MIN, i64::MAX, tag("service", "zulu"), u64::MAX),
+    )
+    .await
+    .unwrap_or_else(|e| panic!("{e}"));
     assert!(back.is_empty());
     assert_eq!((stats.files_scanned, stats.bytes_scanned), (0, 0));
 
     // `aardvark` is below every other file's min: 29 files are ruled out by their stats, and
     // 23 row groups of the last by their leaf statistics.
-    let (back, stats) = scan_all(&lake, request(&files, i64::MIN, i64::MAX, tag("service", "aardvark"), u64::MAX))
-        .await
-        .unwrap_or_else(|e| panic!("{e}"));
+    let (back, stats) = scan_all(
+        &lake,
+        request(
+            &files,
+            i64::MIN,
+            i64::MAX,
+            tag("service", "aardvark"),
+            u64::MAX,
+        ),
+    )
+    .await
+    .unwrap_or_else(|e| panic!("{e}"));
     println!(
         "service:aardvark over 30 days: {} bytes scanned of {total}, {} files opened, {} of {} row groups read",
         stats.bytes_scanned, stats.files_scanned, stats.row_groups_scanned, stats.row_groups
     );
-    assert_eq!(stats.files_scanned, 1, "file stats keep only the day holding aardvark");
-    assert_eq!(stats.row_groups_scanned, 1, "leaf statistics keep only its hour");
+    assert_eq!(
+        stats.files_scanned, 1,
+        "file stats keep only the day holding aardvark"
+    );
+    assert_eq!(
+        stats.row_groups_scanned, 1,
+        "leaf statistics keep only its hour"
+    );
     // The caller applies the query itself: the row group holds the aardvark event and its hour.
-    assert_eq!(back.iter().filter(|e| e.tags["service"] == ["aardvark"]).count(), 1);
+    assert_eq!(
+        back.iter()
+            .filter(|e| e.tags["service"] == ["aardvark"])
+            .count(),
+        1
+    );
     assert_eq!(back.len() as i64, PER_HOUR);
     assert!(stats.bytes_scanned * 50 <= total);
 
     // `bravo` lies between alpha and delta in every file's and row group's min/max, and is in
     // none: only the bloom filters rule the 720 row groups out. No data page is read: the bytes
     // are the footers and the bloom filters.
-    let (back, stats) = scan_all(&lake, request(&files, i64::MIN, i64::MAX, tag("service", "bravo"), u64::MAX))
-        .await
-        .unwrap_or_else(|e| panic!("{e}"));
+    let (back, stats) = scan_all(
+        &lake,
+        request(
+            &files,
+            i64::MIN,
+            i64::MAX,
+            tag("service", "bravo"),
+            u64::MAX,
+        ),
+    )
+    .await
+    .unwrap_or_else(|e| panic!("{e}"));
     println!(
         "service:bravo (bloom negative) over 30 days: {} bytes scanned of {total}, {} files opened, {} of {} row groups read",
         stats.bytes_scanned, stats.files_scanned, stats.row_groups_scanned, stats.row_groups
@@ -102,10 +161,22 @@ async fn tags_prune_files_row_groups_and_by_bloom_filter() {
         .filter(|f| f.partition_start_us == BASE_US + (RARE_HOUR / 24) * 24 * HOUR_US)
         .cloned()
         .collect();
-    let (_, footer_only) = scan_all(&lake, request(&day_files, i64::MIN, i64::MAX, tag("service", "bravo"), u64::MAX))
-        .await
-        .unwrap_or_else(|e| panic!("{e}"));
-    assert_eq!((footer_only.files_scanned, footer_only.row_groups_scanned), (1, 0));
+    let (_, footer_only) = scan_all(
+        &lake,
+        request(
+            &day_files,
+            i64::MIN,
+            i64::MAX,
+            tag("service", "bravo"),
+            u64::MAX,
+        ),
+    )
+    .await
+    .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(
+        (footer_only.files_scanned, footer_only.row_groups_scanned),
+        (1, 0)
+    );
     assert!(
         footer_only.bytes_scanned * 3 < day_files[0].bytes,
         "footer and bloom filters only: {} of {} bytes",
@@ -114,13 +185,28 @@ async fn tags_prune_files_row_groups_and_by_bloom_filter() {
     );
 
     // A clause holds when any pair holds; clauses are a conjunction; unpromoted keys never prune.
-    let or = vec![vec![("service".to_owned(), "bravo".to_owned()), ("service".to_owned(), "aardvark".to_owned())]];
-    let (_, s) = scan_all(&lake, request(&files, i64::MIN, i64::MAX, or, u64::MAX)).await.unwrap_or_else(|e| panic!("{e}"));
+    let or = vec![vec![
+        ("service".to_owned(), "bravo".to_owned()),
+        ("service".to_owned(), "aardvark".to_owned()),
+    ]];
+    let (_, s) = scan_all(&lake, request(&files, i64::MIN, i64::MAX, or, u64::MAX))
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(s.row_groups_scanned, 1);
-    let and = vec![vec![("service".to_owned(), "aardvark".to_owned())], vec![("level".to_owned(), "nope".to_owned())]];
-    let (_, s) = scan_all(&lake, request(&files, i64::MIN, i64::MAX, and, u64::MAX)).await.unwrap_or_else(|e| panic!("{e}"));
+    let and = vec![
+        vec![("service".to_owned(), "aardvark".to_owned())],
+        vec![("level".to_owned(), "nope".to_owned())],
+    ];
+    let (_, s) = scan_all(&lake, request(&files, i64::MIN, i64::MAX, and, u64::MAX))
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(s.row_groups_scanned, 0);
-    let (_, s) = scan_all(&lake, request(&files, i64::MIN, i64::MAX, tag("region", "eu"), u64::MAX)).await.unwrap_or_else(|e| panic!("{e}"));
+    let (_, s) = scan_all(
+        &lake,
+        request(&files, i64::MIN, i64::MAX, tag("region", "eu"), u64::MAX),
+    )
+    .await
+    .unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(s.row_groups_scanned, s.row_groups);
 }
 
@@ -129,7 +215,14 @@ async fn a_tiny_budget_stops_the_scan_before_the_fetch() {
     let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
     let lake = Lake::local(dir.path()).unwrap_or_else(|e| panic!("{e}"));
     let events = hourly(48, 100, 0);
-    let files = write_all(&lake, spec(Partitioning::Hour), "load", &events, WriteOptions::default()).await;
+    let files = write_all(
+        &lake,
+        spec(Partitioning::Hour),
+        "load",
+        &events,
+        WriteOptions::default(),
+    )
+    .await;
     let mut scanner = lake
         .scan(request(&files, i64::MIN, i64::MAX, vec![], 2000))
         .await

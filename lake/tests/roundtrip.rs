@@ -9,7 +9,8 @@ use serde_json::{Value, json};
 
 /// Every event of the pipeline conformance corpus that reads as an event.
 fn corpus() -> Vec<LogEvent> {
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/conformance/pipelines");
+    let dir =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/conformance/pipelines");
     let mut events = Vec::new();
     let mut names: Vec<_> = std::fs::read_dir(&dir)
         .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
@@ -65,15 +66,29 @@ async fn corpus_and_edge_cases_round_trip_exactly() {
     let mut events = corpus();
     let from_corpus = events.len();
     events.extend(edge_cases());
-    let (with_id, without_id): (Vec<_>, Vec<_>) =
-        events.into_iter().partition(|e| e.id.is_some());
-    assert!(from_corpus > 20, "the corpus gave only {from_corpus} events");
+    let (with_id, without_id): (Vec<_>, Vec<_>) = events.into_iter().partition(|e| e.id.is_some());
+    assert!(
+        from_corpus > 20,
+        "the corpus gave only {from_corpus} events"
+    );
     let options = WriteOptions {
         row_group_rows: 7,
         ..WriteOptions::default()
     };
-    for partitioning in [Partitioning::Hour, Partitioning::Day, Partitioning::Month, Partitioning::Year] {
-        let files = write_all(&lake, spec(partitioning), &format!("run-{partitioning:?}"), &with_id, options).await;
+    for partitioning in [
+        Partitioning::Hour,
+        Partitioning::Day,
+        Partitioning::Month,
+        Partitioning::Year,
+    ] {
+        let files = write_all(
+            &lake,
+            spec(partitioning),
+            &format!("run-{partitioning:?}"),
+            &with_id,
+            options,
+        )
+        .await;
         let (back, stats) = scan_all(&lake, request(&files, i64::MIN, i64::MAX, vec![], u64::MAX))
             .await
             .unwrap_or_else(|e| panic!("{e}"));
@@ -83,12 +98,27 @@ async fn corpus_and_edge_cases_round_trip_exactly() {
         sorted_back.sort_by_cached_key(|e| e.to_value().to_string());
         let mut sorted_in = with_id.clone();
         sorted_in.sort_by_cached_key(|e| e.to_value().to_string());
-        assert!(sorted_back == sorted_in, "{partitioning:?}: events differ as LogEvents");
+        assert!(
+            sorted_back == sorted_in,
+            "{partitioning:?}: events differ as LogEvents"
+        );
         assert_eq!(stats.files, files.len() as u64);
-        println!("{partitioning:?}: {} events, {} files, {} bytes scanned", back.len(), files.len(), stats.bytes_scanned);
+        println!(
+            "{partitioning:?}: {} events, {} files, {} bytes scanned",
+            back.len(),
+            files.len(),
+            stats.bytes_scanned
+        );
     }
     // Events without an id get a time-ordered string id; the rest is unchanged.
-    let files = write_all(&lake, spec(Partitioning::Hour), "run-no-id", &without_id, options).await;
+    let files = write_all(
+        &lake,
+        spec(Partitioning::Hour),
+        "run-no-id",
+        &without_id,
+        options,
+    )
+    .await;
     let (back, _) = scan_all(&lake, request(&files, i64::MIN, i64::MAX, vec![], u64::MAX))
         .await
         .unwrap_or_else(|e| panic!("{e}"));
@@ -97,7 +127,9 @@ async fn corpus_and_edge_cases_round_trip_exactly() {
     let stripped: Vec<LogEvent> = back
         .iter()
         .map(|e| {
-            let Some(Value::String(id)) = &e.id else { panic!("no id assigned: {:?}", e.to_value()) };
+            let Some(Value::String(id)) = &e.id else {
+                panic!("no id assigned: {:?}", e.to_value())
+            };
             assert!(ids.insert(id.clone()), "duplicate id {id}");
             let mut e = e.clone();
             e.id = None;
@@ -118,14 +150,30 @@ async fn time_window_is_half_open_and_files_are_sorted() {
         t("2026-11-25T15:00:00Z", "d"),
         t("2026-11-25T14:30:00Z", "b"),
     ];
-    let files = write_all(&lake, spec(Partitioning::Day), "run", &events, WriteOptions::default()).await;
+    let files = write_all(
+        &lake,
+        spec(Partitioning::Day),
+        "run",
+        &events,
+        WriteOptions::default(),
+    )
+    .await;
     assert_eq!(files.len(), 1);
     assert_eq!(files[0].row_groups, 2, "a row group ends at the hour");
-    assert!(files[0].path.starts_with("org-1/ds-1/logs/event_day=2026-11-25/run-"), "{}", files[0].path);
+    assert!(
+        files[0]
+            .path
+            .starts_with("org-1/ds-1/logs/event_day=2026-11-25/run-"),
+        "{}",
+        files[0].path
+    );
     let start = 1_795_615_200_000_000; // 2026-11-25T14:00:00Z
-    let (back, _) = scan_all(&lake, request(&files, start, start + common::HOUR_US, vec![], u64::MAX))
-        .await
-        .unwrap_or_else(|e| panic!("{e}"));
+    let (back, _) = scan_all(
+        &lake,
+        request(&files, start, start + common::HOUR_US, vec![], u64::MAX),
+    )
+    .await
+    .unwrap_or_else(|e| panic!("{e}"));
     let ids: Vec<_> = back.iter().map(|e| e.label(0)).collect();
     assert_eq!(ids, ["a", "b", "c"]);
 }

@@ -26,7 +26,10 @@ impl Drop for Server {
 
 fn free_port() -> u16 {
     let listener = TcpListener::bind("127.0.0.1:0").unwrap_or_else(|e| panic!("{e}"));
-    listener.local_addr().unwrap_or_else(|e| panic!("{e}")).port()
+    listener
+        .local_addr()
+        .unwrap_or_else(|e| panic!("{e}"))
+        .port()
 }
 
 fn wait_for_port(port: u16, server: &mut Server) {
@@ -35,7 +38,10 @@ fn wait_for_port(port: u16, server: &mut Server) {
         if let Ok(Some(status)) = server.0.try_wait() {
             panic!("moto_server exited: {status}");
         }
-        assert!(Instant::now() < deadline, "moto_server did not listen on {port} within 60 s");
+        assert!(
+            Instant::now() < deadline,
+            "moto_server did not listen on {port} within 60 s"
+        );
         std::thread::sleep(Duration::from_millis(50));
     }
 }
@@ -46,10 +52,15 @@ fn create_bucket(port: u16, bucket: &str) {
     let request = format!(
         "PUT /{bucket} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
     );
-    stream.write_all(request.as_bytes()).unwrap_or_else(|e| panic!("{e}"));
+    stream
+        .write_all(request.as_bytes())
+        .unwrap_or_else(|e| panic!("{e}"));
     let mut answer = String::new();
     let _ = stream.read_to_string(&mut answer);
-    assert!(answer.starts_with("HTTP/1.1 200"), "create bucket: {answer}");
+    assert!(
+        answer.starts_with("HTTP/1.1 200"),
+        "create bucket: {answer}"
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -80,13 +91,25 @@ async fn write_scan_and_collect_garbage_on_moto() {
     assert!(!lake.describe().contains("test-secret"));
 
     let events = hourly(6, 50, 3);
-    let files = write_all(&lake, spec(Partitioning::Hour), "run-s3", &events, WriteOptions::default()).await;
+    let files = write_all(
+        &lake,
+        spec(Partitioning::Hour),
+        "run-s3",
+        &events,
+        WriteOptions::default(),
+    )
+    .await;
     assert_eq!(files.len(), 6);
     let (back, stats) = scan_all(&lake, request(&files, i64::MIN, i64::MAX, vec![], u64::MAX))
         .await
         .unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(canonical(&back), canonical(&events));
-    println!("moto: {} events in {} files, {} bytes scanned", back.len(), files.len(), stats.bytes_scanned);
+    println!(
+        "moto: {} events in {} files, {} bytes scanned",
+        back.len(),
+        files.len(),
+        stats.bytes_scanned
+    );
     let rare = vec![vec![("service".to_owned(), "aardvark".to_owned())]];
     let (_, stats) = scan_all(&lake, request(&files, i64::MIN, i64::MAX, rare, u64::MAX))
         .await
@@ -94,10 +117,27 @@ async fn write_scan_and_collect_garbage_on_moto() {
     assert_eq!((stats.files_scanned, stats.row_groups_scanned), (1, 1));
 
     // An aborted run leaves nothing; GC deletes what is not kept.
-    let mut writer = lake.writer(spec(Partitioning::Hour), "run-aborted", WriteOptions { max_file_bytes: 2048, ..WriteOptions::default() });
-    writer.write(&hourly(2, 50, 0)).await.unwrap_or_else(|e| panic!("{e}"));
+    let mut writer = lake.writer(
+        spec(Partitioning::Hour),
+        "run-aborted",
+        WriteOptions {
+            max_file_bytes: 2048,
+            ..WriteOptions::default()
+        },
+    );
+    writer
+        .write(&hourly(2, 50, 0))
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
     writer.abort().await.unwrap_or_else(|e| panic!("{e}"));
-    let orphans = write_all(&lake, spec(Partitioning::Hour), "run-orphan", &hourly(1, 5, 0), WriteOptions::default()).await;
+    let orphans = write_all(
+        &lake,
+        spec(Partitioning::Hour),
+        "run-orphan",
+        &hourly(1, 5, 0),
+        WriteOptions::default(),
+    )
+    .await;
     let keep: HashSet<String> = files.iter().map(|f| f.path.clone()).collect();
     let deleted = lake
         .collect_garbage("org-1", "ds-1", &keep, Duration::ZERO)
