@@ -335,7 +335,9 @@ fn the_database_stopped_under_load_gives_503_then_the_service_recovers() {
 #[test]
 fn one_replica_loads_a_dataset_into_s3_and_the_other_queries_it() {
     let _serial = serial();
-    let Some(url) = database("lake_s3") else { return };
+    let Some(url) = database("lake_s3") else {
+        return;
+    };
     let Some(moto) = common::moto::Moto::start("lake_s3", "lake") else {
         return;
     };
@@ -387,7 +389,12 @@ fn one_replica_loads_a_dataset_into_s3_and_the_other_queries_it() {
     assert_eq!(r.json()["events"], 500);
 
     // Replica B: the dataset, its files and its events.
-    let r = b.call("GET", &format!("/v1/datasets/{id}/files"), Some(&token), None);
+    let r = b.call(
+        "GET",
+        &format!("/v1/datasets/{id}/files"),
+        Some(&token),
+        None,
+    );
     assert_eq!(r.status, 200, "{}", r.body);
     assert!(!r.json()["items"].as_array().unwrap().is_empty());
     let job = serde_json::json!({
@@ -406,7 +413,11 @@ fn one_replica_loads_a_dataset_into_s3_and_the_other_queries_it() {
         .filter(|l| !l.is_empty())
         .map(|l| serde_json::from_str(l).unwrap())
         .collect();
-    assert_eq!(records.last().unwrap()["jobState"], "FINISHED", "{records:?}");
+    assert_eq!(
+        records.last().unwrap()["jobState"],
+        "FINISHED",
+        "{records:?}"
+    );
     let events: usize = records
         .iter()
         .filter_map(|r| r["data"].as_array())

@@ -10,11 +10,11 @@ use axum::body::Bytes;
 use axum::extract::State;
 use axum::http::StatusCode;
 use axum::response::Response;
+use indexmap::IndexMap;
 use jobgraph_core::JobGraph;
 use jobgraph_core::pipeline::{LogEvent, Pipeline, RunInput, RunOptions};
-use serde_json::{Value, json};
-use indexmap::IndexMap;
 use jobgraph_lake::ScanStats;
+use serde_json::{Value, json};
 use tokio::sync::mpsc;
 
 use super::auth::Caller;
@@ -25,7 +25,7 @@ use super::lake::query::LakeSource;
 use super::lake::sink::LakeSinks;
 use super::scripts;
 use super::state::AppState;
-use super::sync_stream::{Records, streamed};
+use super::sync_stream::{Input, Records, streamed};
 use super::validate::{job_graph, object, required_string, string_map};
 use jobgraph_sdk::api::request_docs::CreateJobDoc;
 
@@ -106,14 +106,6 @@ pub async fn sync(
     Ok(response)
 }
 
-/// What the source side of a run hands the driver.
-pub(crate) enum Input {
-    /// Run the pipeline on this.
-    Run(RunInput),
-    /// The source stopped the run: its final state and why.
-    End(&'static str, String),
-}
-
 /// What a run does besides streaming its sinks' events.
 struct Plan {
     /// Events its sinks receive at most, all together.
@@ -163,7 +155,10 @@ async fn drive(
     let config = &state.config.sync_runs;
     let Ok(token) = state.heartbeats.register() else {
         let _ = records
-            .send("FAILED", json!({"message": "cannot make a heartbeat token"}))
+            .send(
+                "FAILED",
+                json!({"message": "cannot make a heartbeat token"}),
+            )
             .await;
         sinks.abort().await;
         return;

@@ -56,7 +56,7 @@ pub struct ServiceConfig {
     /// The integrations `/v1/integrations` lists (`integrations` of the `--config` file).
     pub integrations: Vec<super::integration_spec::IntegrationSpec>,
     /// Where the data lake is and its limits (`lake`).
-    pub lake: super::lake::LakeConfig,
+    pub lake: super::lake_config::LakeConfig,
 }
 
 impl Default for ServiceConfig {
@@ -76,7 +76,7 @@ impl Default for ServiceConfig {
             fairness: FairnessConfig::default(),
             sync_runs: SyncRunConfig::default(),
             integrations: Vec::new(),
-            lake: super::lake::LakeConfig::default(),
+            lake: super::lake_config::LakeConfig::default(),
         }
     }
 }

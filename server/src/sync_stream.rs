@@ -13,6 +13,7 @@ use std::time::{Duration, Instant};
 use axum::body::{Body, Bytes};
 use axum::http::{StatusCode, header};
 use axum::response::Response;
+use jobgraph_core::pipeline::RunInput;
 use serde::Deserialize;
 use serde_json::{Value, json};
 use tokio::sync::mpsc;
@@ -82,6 +83,14 @@ impl Heartbeats {
     }
 }
 
+/// What the source side of a run hands the driver.
+pub(crate) enum Input {
+    /// Run the pipeline on this.
+    Run(RunInput),
+    /// The source stopped the run: its final state and why.
+    End(&'static str, String),
+}
+
 /// One record: `{jobState}` plus the given fields.
 pub(crate) fn record(state: &str, fields: Value) -> Bytes {
     let mut r = json!({"jobState": state});
@@ -137,7 +146,10 @@ mod tests {
     fn records_are_json_lines_ending_in_crlf() {
         let r = record("RUNNING", json!({"data": [1]}));
         assert_eq!(&r[..], b"{\"jobState\":\"RUNNING\",\"data\":[1]}\r\n");
-        assert_eq!(&record("FINISHED", Value::Null)[..], b"{\"jobState\":\"FINISHED\"}\r\n");
+        assert_eq!(
+            &record("FINISHED", Value::Null)[..],
+            b"{\"jobState\":\"FINISHED\"}\r\n"
+        );
     }
 
     #[test]

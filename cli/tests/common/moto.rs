@@ -32,7 +32,10 @@ impl Moto {
                 "{} is missing on CI: scripts/setup.sh makes it",
                 program.display()
             );
-            eprintln!("\n**** SKIPPED {test}: no {} (run scripts/setup.sh) ****\n", program.display());
+            eprintln!(
+                "\n**** SKIPPED {test}: no {} (run scripts/setup.sh) ****\n",
+                program.display()
+            );
             return None;
         }
         let port = {
@@ -51,7 +54,10 @@ impl Moto {
             if let Ok(Some(status)) = moto.child.try_wait() {
                 panic!("moto_server exited: {status}");
             }
-            assert!(Instant::now() < deadline, "moto_server did not listen within 60 s");
+            assert!(
+                Instant::now() < deadline,
+                "moto_server did not listen within 60 s"
+            );
             std::thread::sleep(Duration::from_millis(50));
         }
         let mut stream = TcpStream::connect(("127.0.0.1", port)).expect("connect to moto");
@@ -61,7 +67,10 @@ impl Moto {
         stream.write_all(request.as_bytes()).unwrap();
         let mut answer = String::new();
         let _ = stream.read_to_string(&mut answer);
-        assert!(answer.starts_with("HTTP/1.1 200"), "create bucket: {answer}");
+        assert!(
+            answer.starts_with("HTTP/1.1 200"),
+            "create bucket: {answer}"
+        );
         moto.port = port;
         Some(moto)
     }

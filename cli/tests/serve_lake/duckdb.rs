@@ -7,7 +7,10 @@ use std::process::Command;
 
 use serde_json::{Value, json};
 
-use crate::{alice_on, create_dataset, data_of, events, files, ids_of, load, ndjson, query_job, run_sync, server};
+use crate::{
+    alice_on, create_dataset, data_of, events, files, ids_of, load, ndjson, query_job, run_sync,
+    server,
+};
 
 fn venv_python() -> Option<PathBuf> {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..");
@@ -34,7 +37,11 @@ fn duckdb_reads_the_same_events_and_counts_from_the_files() {
     let root = server.data.join("db").join("lake");
     let paths: Vec<String> = files(server, &token, &dataset)
         .iter()
-        .map(|f| root.join(f["path"].as_str().unwrap()).to_string_lossy().into_owned())
+        .map(|f| {
+            root.join(f["path"].as_str().unwrap())
+                .to_string_lossy()
+                .into_owned()
+        })
         .collect();
     let (start, end) = ("2026-11-18T05:00:00Z", "2026-11-19T02:00:00Z");
     let query = "(level:warn OR level:error) AND service:checkout";
@@ -57,10 +64,20 @@ rows = con.execute("""
 print(json.dumps({"total": total, "ids": [r[0] for r in rows]}))
 "#;
     let out = Command::new(python)
-        .args(["-c", script, &serde_json::to_string(&paths).unwrap(), start, end])
+        .args([
+            "-c",
+            script,
+            &serde_json::to_string(&paths).unwrap(),
+            start,
+            end,
+        ])
         .output()
         .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let duck: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(duck["total"], 3000);
     let duck_ids: Vec<String> = duck["ids"]
@@ -70,5 +87,8 @@ print(json.dumps({"total": total, "ids": [r[0] for r in rows]}))
         .map(|v| v.as_str().unwrap().to_owned())
         .collect();
     assert!(!service.is_empty());
-    assert_eq!(duck_ids, service, "DuckDB and the service select the same events");
+    assert_eq!(
+        duck_ids, service,
+        "DuckDB and the service select the same events"
+    );
 }

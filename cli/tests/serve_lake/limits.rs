@@ -6,7 +6,9 @@ use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
-use crate::{alice_on, budget_server, create_dataset, events, load, ndjson, open_sync, query_job, server};
+use crate::{
+    alice_on, budget_server, create_dataset, events, load, ndjson, open_sync, query_job, server,
+};
 
 /// A dataset whose full read is ~12 MB of records: more than the socket and the run's channel
 /// hold, so a client that stops reading stops the run.
@@ -21,7 +23,13 @@ fn big_dataset(server: &crate::common::Server, token: &str) -> String {
 }
 
 fn whole(dataset: &str) -> Value {
-    query_job(dataset, "2026-11-15T00:00:00Z", "2026-11-16T00:00:00Z", "*", 1_000_000)
+    query_job(
+        dataset,
+        "2026-11-15T00:00:00Z",
+        "2026-11-16T00:00:00Z",
+        "*",
+        1_000_000,
+    )
 }
 
 #[test]
@@ -29,13 +37,33 @@ fn a_query_past_the_scan_budget_ends_scanned_max() {
     let server = budget_server();
     let token = alice_on(server);
     let dataset = create_dataset(server, &token, "budget", json!({}));
-    load(server, &token, &dataset, &ndjson(&events(20_000, "2026-11-01T00:00:00Z", 48)));
-    let job = query_job(&dataset, "2026-11-01T00:00:00Z", "2026-11-04T00:00:00Z", "*", 1_000_000);
+    load(
+        server,
+        &token,
+        &dataset,
+        &ndjson(&events(20_000, "2026-11-01T00:00:00Z", 48)),
+    );
+    let job = query_job(
+        &dataset,
+        "2026-11-01T00:00:00Z",
+        "2026-11-04T00:00:00Z",
+        "*",
+        1_000_000,
+    );
     let records = crate::run_sync(server, &token, &job);
     let last = records.last().unwrap();
     assert_eq!(last["jobState"], "SCANNED_MAX", "{last}");
-    assert!(last["message"].as_str().unwrap().starts_with("Hit data scan limit"), "{last}");
-    assert!(last["scan"]["bytesScanned"].as_u64().unwrap() <= 150_000, "{last}");
+    assert!(
+        last["message"]
+            .as_str()
+            .unwrap()
+            .starts_with("Hit data scan limit"),
+        "{last}"
+    );
+    assert!(
+        last["scan"]["bytesScanned"].as_u64().unwrap() <= 150_000,
+        "{last}"
+    );
 
     // The command line names it and fails.
     let home = tempfile::tempdir().unwrap();
@@ -44,13 +72,29 @@ fn a_query_past_the_scan_budget_ends_scanned_max() {
         .env("JOBGRAPH_API_BASE_URL", server.url())
         .env("JOBGRAPH_CLIENT_ID", "alice")
         .env("JOBGRAPH_CLIENT_SECRET", "alice-secret")
-        .args(["query", "--dataset-id", &dataset, "--start", "2026-11-01T00:00:00Z"])
-        .args(["--end", "2026-11-04T00:00:00Z", "--limit", "1000000", "-f", "raw"])
+        .args([
+            "query",
+            "--dataset-id",
+            &dataset,
+            "--start",
+            "2026-11-01T00:00:00Z",
+        ])
+        .args([
+            "--end",
+            "2026-11-04T00:00:00Z",
+            "--limit",
+            "1000000",
+            "-f",
+            "raw",
+        ])
         .output()
         .unwrap();
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(1), "{stderr}");
-    assert!(stderr.contains("[SCANNED_MAX]") && stderr.contains("Hit data scan limit"), "{stderr}");
+    assert!(
+        stderr.contains("[SCANNED_MAX]") && stderr.contains("Hit data scan limit"),
+        "{stderr}"
+    );
 }
 
 #[test]
@@ -66,8 +110,15 @@ fn a_client_that_stops_posting_heartbeats_is_cancelled() {
     let records = stream.read_all();
     let last = records.last().unwrap();
     assert_eq!(last["jobState"], "CANCELLED", "{last}");
-    assert!(last["message"].as_str().unwrap().contains("no heartbeat"), "{last}");
-    let sent: usize = records.iter().filter_map(|r| r["data"].as_array()).map(Vec::len).sum();
+    assert!(
+        last["message"].as_str().unwrap().contains("no heartbeat"),
+        "{last}"
+    );
+    let sent: usize = records
+        .iter()
+        .filter_map(|r| r["data"].as_array())
+        .map(Vec::len)
+        .sum();
     assert!(sent < 60_000, "the run stopped early: {sent} events sent");
 }
 

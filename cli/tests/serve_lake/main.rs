@@ -147,9 +147,7 @@ pub fn expected_ids(events: &[Value], query: &str, start: &str, end: &str) -> Ve
         .iter()
         .filter(|e| {
             let at: jiff::Timestamp = e["eventTimestamp"].as_str().unwrap().parse().unwrap();
-            at >= start
-                && at < end
-                && query.matches(&LogEvent::from_value((*e).clone()).unwrap())
+            at >= start && at < end && query.matches(&LogEvent::from_value((*e).clone()).unwrap())
         })
         .map(|e| e["id"].as_str().unwrap().to_owned())
         .collect();

@@ -35,7 +35,12 @@ pub fn open_sync(server: &Server, token: &str, job: &Value) -> SyncStream {
     let mut reader = BufReader::new(stream);
     let mut line = String::new();
     reader.read_line(&mut line).unwrap();
-    let status = line.split_whitespace().nth(1).unwrap_or("0").parse().unwrap_or(0);
+    let status = line
+        .split_whitespace()
+        .nth(1)
+        .unwrap_or("0")
+        .parse()
+        .unwrap_or(0);
     let mut chunked = false;
     loop {
         line.clear();

@@ -11,7 +11,12 @@ use crate::{
 };
 
 fn lake_objects(server: &crate::common::Server, organization: &str, dataset: &str) -> usize {
-    let dir = server.data.join("db").join("lake").join(organization).join(dataset);
+    let dir = server
+        .data
+        .join("db")
+        .join("lake")
+        .join(organization)
+        .join(dataset);
     fn count(dir: &std::path::Path) -> usize {
         std::fs::read_dir(dir)
             .map(|entries| {
@@ -51,7 +56,10 @@ fn a_sink_job_commits_what_reached_its_sink_and_queries_see_it() {
         .cloned()
         .collect();
     assert_eq!(last["written"]["archive"]["events"], errors.len(), "{last}");
-    assert!(data_of(&records).is_empty(), "a lake sink's events are written, not sent back");
+    assert!(
+        data_of(&records).is_empty(),
+        "a lake sink's events are written, not sent back"
+    );
 
     let read = json!({
         "name": "read", "execution": "SYNCHRONOUS", "processing": "BATCH",
@@ -59,7 +67,10 @@ fn a_sink_job_commits_what_reached_its_sink_and_queries_see_it() {
             {"type": "logs-iceberg-table-source", "name": "in", "datasetId": dataset},
             {"type": "logs-sync-sink", "name": "out"}], "edges": ["in -> out"]}
     });
-    assert_eq!(ids_of(&data_of(&run_sync(server, &token, &read))), ids_of(&errors));
+    assert_eq!(
+        ids_of(&data_of(&run_sync(server, &token, &read))),
+        ids_of(&errors)
+    );
 }
 
 #[test]
@@ -69,7 +80,12 @@ fn a_run_that_does_not_finish_leaves_no_file_behind() {
     let server = budget_server();
     let token = alice_on(server);
     let source = create_dataset(server, &token, "big", json!({}));
-    load(server, &token, &source, &ndjson(&events(20_000, "2026-11-01T00:00:00Z", 48)));
+    load(
+        server,
+        &token,
+        &source,
+        &ndjson(&events(20_000, "2026-11-01T00:00:00Z", 48)),
+    );
     let target = create_dataset(server, &token, "copy", json!({}));
     let job = json!({
         "name": "copy", "execution": "SYNCHRONOUS", "processing": "BATCH",
@@ -81,7 +97,10 @@ fn a_run_that_does_not_finish_leaves_no_file_behind() {
     let records = run_sync(server, &token, &job);
     let last = records.last().unwrap();
     assert_eq!(last["jobState"], "SCANNED_MAX", "{records:?}");
-    assert!(files(server, &token, &target).is_empty(), "nothing committed");
+    assert!(
+        files(server, &token, &target).is_empty(),
+        "nothing committed"
+    );
     assert_eq!(lake_objects(server, "acme", &target), 0, "and no file left");
 }
 

@@ -31,9 +31,8 @@ impl Client {
         if let Some(table) = table {
             call.query.push(("table", table.to_owned()));
         }
-        let unreadable = |e: std::io::Error| {
-            ClientError::Config(format!("cannot read {}: {e}", path.display()))
-        };
+        let unreadable =
+            |e: std::io::Error| ClientError::Config(format!("cannot read {}: {e}", path.display()));
         let file = std::fs::File::open(path).map_err(unreadable)?;
         let chunks = futures_util::stream::unfold((file, 0u64, progress), |state| async move {
             let (mut file, sent, progress) = state;

@@ -64,7 +64,11 @@ pub async fn load(
             other => other.into(),
         })?;
     let run_id = new_id().map_err(|e| ApiError::Internal(format!("random: {e}")))?;
-    let mut writer = lake.writer(table_spec(&dataset, &table), &run_id, WriteOptions::default());
+    let mut writer = lake.writer(
+        table_spec(&dataset, &table),
+        &run_id,
+        WriteOptions::default(),
+    );
     let limit = state.config.lake.max_load_bytes;
     let idle = Duration::from_millis(state.config.connections.body_read_timeout_ms.max(1));
     let mut body = request.into_body().into_data_stream();
@@ -89,7 +93,9 @@ pub async fn load(
             if let Some(bytes) = chunk {
                 read += bytes.len() as u64;
                 if read > limit {
-                    return Err(ApiError::TooLarge(usize::try_from(limit).unwrap_or(usize::MAX)));
+                    return Err(ApiError::TooLarge(
+                        usize::try_from(limit).unwrap_or(usize::MAX),
+                    ));
                 }
                 pending.extend_from_slice(&bytes);
             }
@@ -121,7 +127,9 @@ pub async fn load(
     .await;
     if let Err(error) = outcome {
         if let Err(e) = writer.abort().await {
-            tracing::warn!("could not delete the files of a failed load (garbage collection will): {e}");
+            tracing::warn!(
+                "could not delete the files of a failed load (garbage collection will): {e}"
+            );
         }
         return Err(error);
     }
@@ -130,7 +138,12 @@ pub async fn load(
     let records = files.iter().map(|f| record(f, &run_id)).collect();
     state
         .store
-        .commit_lake_files(caller.organization.clone(), dataset.id.clone(), run_id.clone(), records)
+        .commit_lake_files(
+            caller.organization.clone(),
+            dataset.id.clone(),
+            run_id.clone(),
+            records,
+        )
         .await?;
     Ok(Json(json!({
         "datasetId": dataset.id,

@@ -15,8 +15,8 @@ use tokio::sync::mpsc;
 use super::sink::{DEFAULT_TABLE, data_file};
 use super::{lake_of, named_dataset};
 use crate::error::ApiError;
-use crate::runs::Input;
 use crate::state::AppState;
+use crate::sync_stream::Input;
 
 /// A planned scan of one dataset.
 pub(crate) struct LakeSource {
@@ -62,7 +62,10 @@ impl LakeSource {
         if !fields.contains_key("datasetId") && !fields.contains_key("datasetName") {
             return Err(ApiError::BadRequest(format!(
                 "vertex {name} reads table {:?} but names no dataset: give `datasetId` or `datasetName` (its table is `table`, default `logs`), or put the events inline in a logs-values-source (`values`)",
-                fields.get("table").and_then(Value::as_str).unwrap_or_default()
+                fields
+                    .get("table")
+                    .and_then(Value::as_str)
+                    .unwrap_or_default()
             )));
         }
         if sources.len() > 1 {

@@ -49,7 +49,8 @@ impl LakeSinks {
             .filter(|(_, v)| v.vertex_type() == "logs-iceberg-table-sink")
         {
             let lake = lake_of(state)?;
-            let dataset = named_dataset(state, organization, vertex.name(), vertex.fields()).await?;
+            let dataset =
+                named_dataset(state, organization, vertex.name(), vertex.fields()).await?;
             let table = vertex
                 .fields()
                 .get("table")
