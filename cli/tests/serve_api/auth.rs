@@ -54,6 +54,7 @@ fn health_openapi_and_api_prefix() {
         ("PUT", "/v1/datasets/{id}"),
         ("DELETE", "/v1/datasets/{id}"),
         ("GET", "/v1/datasets/{id}/files"),
+        ("POST", "/v1/datasets/{id}/load"),
         ("GET", "/v1/integrations"),
         ("GET", "/v1/integrations/{id}"),
     ]

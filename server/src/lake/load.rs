@@ -15,11 +15,20 @@ use serde_json::{Value, json};
 use super::sink::{DEFAULT_TABLE, record};
 use super::{lake_of, table_spec};
 use crate::auth::Caller;
-use crate::body::QueryPairs;
+use crate::body::{QueryPairs, media_type};
 use crate::error::{ApiError, ErrorBody};
 use crate::ids::new_id;
 use crate::state::AppState;
 use crate::store::StoreError;
+
+/// The media types a load reads as NDJSON (and none at all).
+const NDJSON_TYPES: [&str; 5] = [
+    "application/x-ndjson",
+    "application/jsonl",
+    "application/x-jsonlines",
+    "text/plain",
+    "application/octet-stream",
+];
 
 /// Events handed to the writer at a time.
 const BATCH: usize = 8192;
@@ -42,6 +51,7 @@ const BATCH: usize = 8192;
         (status = 404, description = "No such dataset in the caller's organization", body = ErrorBody),
         (status = 408, description = "The body stopped arriving for `connections.bodyReadTimeoutMs`", body = ErrorBody),
         (status = 413, description = "The body is over `lake.maxLoadBytes` (16 GiB by default)", body = ErrorBody),
+        (status = 415, description = "A `Content-Type` other than NDJSON (`application/x-ndjson`, `application/jsonl`, `application/x-jsonlines`, `text/plain`, `application/octet-stream`; none is read as NDJSON)", body = ErrorBody),
     ),
     security(("bearer" = []))
 )]
@@ -53,6 +63,13 @@ pub async fn load(
     request: Request,
 ) -> Result<Json<Value>, ApiError> {
     let started = Instant::now();
+    if let Some(media) = media_type(request.headers())
+        && !NDJSON_TYPES.contains(&media.as_str())
+    {
+        return Err(ApiError::UnsupportedMediaType(format!(
+            "the body of a load is NDJSON (Content-Type: application/x-ndjson), not {media}"
+        )));
+    }
     let table = query.single("table")?.unwrap_or(DEFAULT_TABLE).to_owned();
     let lake = lake_of(&state)?;
     let dataset = state
