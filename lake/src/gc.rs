@@ -9,6 +9,44 @@ use object_store::ObjectStoreExt;
 use crate::ids::check_id;
 use crate::{Lake, LakeError};
 
+/// The `(organization, dataset)` folders under the root.
+pub(crate) async fn datasets(lake: &Lake) -> Result<Vec<(String, String)>, LakeError> {
+    let list = |prefix: Option<object_store::path::Path>| {
+        let store = std::sync::Arc::clone(&lake.store);
+        async move {
+            store
+                .list_with_delimiter(prefix.as_ref())
+                .await
+                .map_err(|source| LakeError::Store {
+                    path: prefix.map(|p| p.to_string()).unwrap_or_default(),
+                    source,
+                })
+        }
+    };
+    let root = if lake.prefix.as_ref().is_empty() {
+        None
+    } else {
+        Some(lake.prefix.clone())
+    };
+    let mut found = Vec::new();
+    for org in list(root).await?.common_prefixes {
+        let Some(org_name) = org.filename().map(str::to_owned) else {
+            continue;
+        };
+        if check_id("organization", &org_name).is_err() {
+            continue;
+        }
+        for dataset in list(Some(org)).await?.common_prefixes {
+            if let Some(name) = dataset.filename()
+                && check_id("dataset id", name).is_ok()
+            {
+                found.push((org_name.clone(), name.to_owned()));
+            }
+        }
+    }
+    Ok(found)
+}
+
 pub(crate) async fn collect(
     lake: &Lake,
     organization: &str,

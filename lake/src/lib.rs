@@ -49,6 +49,12 @@ impl Lake {
     ) -> Result<usize, LakeError> {
         crate::gc::collect(self, organization, dataset_id, keep, grace).await
     }
+
+    /// The `(organization, dataset id)` folders the lake holds files under: what garbage
+    /// collection walks. Names that are not valid ids (not written by this crate) are skipped.
+    pub async fn datasets(&self) -> Result<Vec<(String, String)>, LakeError> {
+        crate::gc::datasets(self).await
+    }
 }
 
 /// How a table's files are partitioned by `event_time` (UTC). Row groups are cut at hour

@@ -222,6 +222,7 @@ async fn run(settings: Settings) -> Result<(), ServeError> {
         .map_err(|e| failed("cannot open the data lake")(&e))?;
     let lake_location = format!("lake: {}", lake.describe());
     let state = AppState::new(store, sandbox, settings.service.clone()).with_lake(lake);
+    super::lake::gc::start(state.clone());
     let descriptors = listen::raise_descriptor_limit();
     let connections = settings.service.connections.clone();
     let listener = listen::bind(settings.addr, &connections)

@@ -133,3 +133,32 @@ fn dataset_load_streams_a_file_into_a_dataset() {
         .sum();
     assert_eq!(rows, 5000);
 }
+
+#[test]
+fn files_no_manifest_names_are_collected_at_start() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    let orphan = data.join("db/lake/acme/ds-gone/logs/event_hour=2026-11-20-10/crashed-0.parquet");
+    std::fs::create_dir_all(orphan.parent().unwrap()).unwrap();
+    std::fs::write(&orphan, b"PAR1 left by a crash").unwrap();
+    let config = dir.path().join("config.json");
+    std::fs::write(&config, r#"{"lake": {"gcGraceSeconds": 0}}"#).unwrap();
+    let server = crate::common::Server::start_in(
+        &data,
+        &[
+            "--config",
+            config.to_str().unwrap(),
+            "--client",
+            "alice:alice-secret:acme",
+        ],
+    );
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    while orphan.exists() && std::time::Instant::now() < deadline {
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    assert!(!orphan.exists(), "log: {}", server.log());
+    assert_eq!(
+        server.wait_log_lines(&["deleted 1 file(s) no manifest names"], 1),
+        1
+    );
+}

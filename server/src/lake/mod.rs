@@ -1,9 +1,10 @@
 //! The service's side of the data lake (docs/lake.md): where the files live (`lake` in
 //! `--config`, `--lake`: `LakeConfig`), the limits of queries and loads, and the pieces that use
 //! [`jobgraph_lake`]: reading a dataset in a synchronous run ([`query`]), writing what reaches a
-//! `logs-iceberg-table-sink` and committing it ([`sink`]), and `POST /v1/datasets/{id}/load`
-//! ([`load`]).
+//! `logs-iceberg-table-sink` and committing it ([`sink`]), `POST /v1/datasets/{id}/load` ([`load`]),
+//! and deleting files no manifest row names ([`gc`]).
 
+pub(crate) mod gc;
 pub(crate) mod load;
 pub(crate) mod query;
 pub(crate) mod sink;
