@@ -55,6 +55,7 @@ mod page;
 mod revoke;
 mod routes;
 mod run;
+mod run_driver;
 mod runs;
 mod scripts;
 mod secrets;

@@ -3,18 +3,16 @@
 //! client reads them: JSON records separated by `\r\n`, `RUNNING` (with `data`) … `FINISHED`,
 //! or `FAILED` with a `message`. Jobs of other kinds are refused (400) and say why.
 
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::Duration;
 
 use axum::body::Bytes;
 use axum::extract::State;
 use axum::http::StatusCode;
 use axum::response::Response;
-use indexmap::IndexMap;
 use jobgraph_core::JobGraph;
-use jobgraph_core::pipeline::{LogEvent, Pipeline, RunInput, RunOptions};
-use jobgraph_lake::ScanStats;
-use serde_json::{Value, json};
+use jobgraph_core::pipeline::{Pipeline, RunInput};
+use serde_json::Value;
 use tokio::sync::mpsc;
 
 use super::auth::Caller;
@@ -23,16 +21,12 @@ use super::error::{ApiError, ErrorBody};
 use super::jobs;
 use super::lake::query::LakeSource;
 use super::lake::sink::LakeSinks;
+use super::run_driver;
 use super::scripts;
 use super::state::AppState;
-use super::sync_stream::{Input, Records, streamed};
+use super::sync_stream::{Input, streamed};
 use super::validate::{job_graph, object, required_string, string_map};
 use jobgraph_sdk::api::request_docs::CreateJobDoc;
-
-/// Events per `data` record.
-const BATCH: usize = 500;
-/// Wall-clock limit of one pipeline run on inline events.
-const RUN_TIMEOUT_MS: u64 = 10_000;
 
 /// Run a synchronous batch job: its template operations resolved (as the caller), then every
 /// stage run on the events inline in its `logs-values-source` vertices; the events that reach
@@ -86,7 +80,7 @@ pub async fn sync(
     let uses_lake = source.is_some() || !sinks.is_empty();
     let (records, response) = streamed()?;
     let (inputs, receiver) = mpsc::channel(2);
-    let plan = Plan {
+    let plan = run_driver::Plan {
         limit: source.as_ref().and_then(|s| s.limit),
         stats: source.as_ref().map(|s| Arc::clone(&s.stats)),
         deadline: uses_lake.then(|| {
@@ -102,169 +96,14 @@ pub async fn sync(
             let _ = inputs.try_send(Input::Run(RunInput::default()));
         }
     }
-    tokio::spawn(drive(state, Arc::new(pipeline), receiver, records, plan));
+    tokio::spawn(run_driver::drive(
+        state,
+        Arc::new(pipeline),
+        receiver,
+        records,
+        plan,
+    ));
     Ok(response)
-}
-
-/// What a run does besides streaming its sinks' events.
-struct Plan {
-    /// Events its sinks receive at most, all together.
-    limit: Option<u64>,
-    /// The scan's figures, for the final record.
-    stats: Option<Arc<Mutex<ScanStats>>>,
-    /// When it ends `TIMED_OUT`.
-    deadline: Option<tokio::time::Instant>,
-    /// Its `logs-iceberg-table-sink` writers.
-    sinks: LakeSinks,
-}
-
-/// How a run ended, and the fields of its final record.
-struct Ending {
-    state: &'static str,
-    message: Option<String>,
-}
-
-impl Ending {
-    fn new(state: &'static str, message: impl Into<Option<String>>) -> Self {
-        Ending {
-            state,
-            message: message.into(),
-        }
-    }
-}
-
-/// Runs the pipeline on each input as it arrives and streams what reaches its sinks (those
-/// writing the lake write instead), with a `HEARTBEAT` record every `heartbeatIntervalMs`.
-/// Ends `FINISHED` when the inputs end or the limit is reached (the lake sinks then commit),
-/// `CANCELLED` when the client posted no heartbeat for `heartbeatTimeoutMs`, `TIMED_OUT` at
-/// the deadline, or with the source's own final state; the final record carries the scan's
-/// figures (`scan`) and what was written (`written`).
-async fn drive(
-    state: AppState,
-    pipeline: Arc<Pipeline>,
-    mut inputs: mpsc::Receiver<Input>,
-    records: Records,
-    plan: Plan,
-) {
-    let Plan {
-        limit,
-        stats,
-        deadline,
-        mut sinks,
-    } = plan;
-    let config = &state.config.sync_runs;
-    let Ok(token) = state.heartbeats.register() else {
-        let _ = records
-            .send(
-                "FAILED",
-                json!({"message": "cannot make a heartbeat token"}),
-            )
-            .await;
-        sinks.abort().await;
-        return;
-    };
-    let beat = Duration::from_millis(config.heartbeat_interval_ms.max(1));
-    let timeout = Duration::from_millis(config.heartbeat_timeout_ms.max(1));
-    let mut ticks = tokio::time::interval_at(tokio::time::Instant::now() + beat, beat);
-    let far = tokio::time::Instant::now() + Duration::from_secs(86_400 * 365);
-    let expiry = tokio::time::sleep_until(deadline.unwrap_or(far));
-    tokio::pin!(expiry);
-    let mut remaining = limit.unwrap_or(u64::MAX);
-    let ending = 'run: {
-        if records.send("RUNNING", Value::Null).await.is_err() {
-            break 'run None;
-        }
-        loop {
-            tokio::select! {
-                input = inputs.recv() => match input {
-                    None => break 'run Some(Ending::new("FINISHED", None)),
-                    Some(Input::End(state, message)) => break 'run Some(Ending::new(state, message)),
-                    Some(Input::Run(input)) => match run_once(&pipeline, input).await {
-                        Err(message) => break 'run Some(Ending::new("FAILED", message)),
-                        Ok(outputs) => {
-                            for (sink, mut events) in outputs {
-                                let take = usize::try_from(remaining).unwrap_or(usize::MAX);
-                                events.truncate(take);
-                                remaining -= events.len() as u64;
-                                if sinks.has(&sink) {
-                                    if let Err(message) = sinks.write(&sink, &events).await {
-                                        break 'run Some(Ending::new("FAILED", message));
-                                    }
-                                    continue;
-                                }
-                                for batch in events.chunks(BATCH) {
-                                    let data = Value::Array(batch.iter().map(LogEvent::to_value).collect());
-                                    if records.send("RUNNING", json!({"data": data})).await.is_err() {
-                                        break 'run None;
-                                    }
-                                }
-                            }
-                            if remaining == 0 {
-                                break 'run Some(Ending::new("FINISHED", None));
-                            }
-                        }
-                    },
-                },
-                _ = ticks.tick() => {
-                    if state.heartbeats.silence(&token) > timeout {
-                        break 'run Some(Ending::new(
-                            "CANCELLED",
-                            format!("no heartbeat posted for {} ms", timeout.as_millis()),
-                        ));
-                    }
-                    if records.send("HEARTBEAT", json!({"heartbeatToken": token})).await.is_err() {
-                        break 'run None;
-                    }
-                }
-                _ = &mut expiry => break 'run Some(Ending::new(
-                    "TIMED_OUT",
-                    format!("the run took longer than {} ms (lake.queryTimeoutMs)", state.config.lake.query_timeout_ms),
-                )),
-            }
-        }
-    };
-    drop(inputs);
-    state.heartbeats.forget(&token);
-    let Some(mut ending) = ending else {
-        sinks.abort().await;
-        return;
-    };
-    let mut fields = serde_json::Map::new();
-    if ending.state == "FINISHED" && !sinks.is_empty() {
-        match sinks.commit(&state).await {
-            Ok(written) => {
-                fields.insert("written".into(), written);
-            }
-            Err(message) => ending = Ending::new("FAILED", message),
-        }
-    } else {
-        sinks.abort().await;
-    }
-    if let Some(message) = ending.message {
-        fields.insert("message".into(), Value::String(message));
-    }
-    if let Some(stats) = stats.and_then(|s| s.lock().ok().map(|s| *s)) {
-        fields.insert("scan".into(), json!(stats));
-    }
-    let _ = records.send(ending.state, Value::Object(fields)).await;
-}
-
-/// One pipeline run on the blocking pool: the events of every sink, by sink, in graph order.
-async fn run_once(
-    pipeline: &Arc<Pipeline>,
-    input: RunInput,
-) -> Result<IndexMap<String, Vec<LogEvent>>, String> {
-    let pipeline = Arc::clone(pipeline);
-    let options = RunOptions {
-        keep: 0,
-        timeout_ms: RUN_TIMEOUT_MS,
-        ..RunOptions::default()
-    };
-    let run = tokio::task::spawn_blocking(move || pipeline.run(input, &options))
-        .await
-        .map_err(|e| format!("run task failed: {e}"))?
-        .map_err(|e| e.to_string())?;
-    Ok(run.sinks)
 }
 
 /// Keep a synchronous job alive: the body is the token of a `HEARTBEAT` record, as text (a JSON

@@ -104,9 +104,9 @@ fn a_client_that_stops_posting_heartbeats_is_cancelled() {
     let dataset = big_dataset(server, &token);
     let mut stream = open_sync(server, &token, &whole(&dataset));
     assert_eq!(stream.status, 200);
-    // Neither reads nor posts for longer than heartbeatTimeoutMs (700), shorter than the
-    // query's time limit (1500).
-    std::thread::sleep(Duration::from_millis(1200));
+    // Neither reads nor posts for longer than heartbeatTimeoutMs (1000): the run, waiting for
+    // the reader, is cancelled at 1 s, before the query's time limit (2.5 s).
+    std::thread::sleep(Duration::from_millis(1800));
     let records = stream.read_all();
     let last = records.last().unwrap();
     assert_eq!(last["jobState"], "CANCELLED", "{last}");
@@ -131,30 +131,20 @@ fn a_run_past_its_time_limit_times_out() {
     let mut stream = open_sync(server, &token, &whole(&dataset));
     assert_eq!(stream.status, 200);
     // Read up to the first heartbeat token, then keep posting it while reading nothing: the
-    // client is alive, but the run cannot go on, and 1.5 s after its start it times out.
+    // client is alive, but the run cannot go on, and 2.5 s after its start it times out.
     let token_of_run = loop {
         let record = stream.next_record().expect("a heartbeat before the end");
         if let Some(t) = record["heartbeatToken"].as_str() {
             break t.to_owned();
         }
     };
-    let deadline = Instant::now() + Duration::from_millis(2500);
+    let deadline = Instant::now() + Duration::from_millis(3500);
     while Instant::now() < deadline {
-        let r = crate::common::request(
-            server.addr,
-            "POST",
-            "/v1/jobs/sync/heartbeat",
-            &[
-                ("Authorization".into(), format!("Bearer {token}")),
-                ("Content-Type".into(), "text/plain".into()),
-            ],
-            Some(token_of_run.as_bytes()),
-        );
-        assert_eq!(r.status, 204);
+        crate::heartbeat(server, &token, &token_of_run);
         std::thread::sleep(Duration::from_millis(100));
     }
     let records = stream.read_all();
     let last = records.last().unwrap();
     assert_eq!(last["jobState"], "TIMED_OUT", "{last}");
-    assert!(started.elapsed() >= Duration::from_millis(1500));
+    assert!(started.elapsed() >= Duration::from_millis(2500));
 }

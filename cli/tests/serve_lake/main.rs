@@ -22,14 +22,14 @@ use serde_json::{Value, json};
 
 pub use stream::{SyncStream, open_sync};
 
-/// Heartbeats every 50 ms; a run without one for 700 ms is cancelled, one of over 1.5 s times out.
+/// Heartbeats every 50 ms; a run without one for 1 s is cancelled, one of over 2.5 s times out.
 fn settings(scan_max_bytes: Option<u64>) -> Value {
-    let mut lake = json!({"queryTimeoutMs": 1500});
+    let mut lake = json!({"queryTimeoutMs": 2500});
     if let Some(bytes) = scan_max_bytes {
         lake["scanMaxBytes"] = json!(bytes);
     }
     json!({
-        "syncRuns": {"heartbeatIntervalMs": 50, "heartbeatTimeoutMs": 700},
+        "syncRuns": {"heartbeatIntervalMs": 50, "heartbeatTimeoutMs": 1000},
         "lake": lake,
     })
 }
@@ -173,14 +173,37 @@ pub fn query_job(dataset: &str, start: &str, end: &str, query: &str, limit: u64)
     })
 }
 
-/// Runs a synchronous job to its end (reading promptly); its records.
+/// Runs a synchronous job to its end as the public client does (reading promptly, posting
+/// each heartbeat token back); its records.
 pub fn run_sync(server: &Server, token: &str, job: &Value) -> Vec<Value> {
     let mut stream = open_sync(server, token, job);
     if stream.status != 200 {
         let body = stream.error_body();
         panic!("status {}: {body}", stream.status);
     }
-    stream.read_all()
+    let mut records = Vec::new();
+    while let Some(record) = stream.next_record() {
+        if let Some(beat) = record["heartbeatToken"].as_str() {
+            heartbeat(server, token, beat);
+        }
+        records.push(record);
+    }
+    records
+}
+
+/// Posts a heartbeat token, as the public client does.
+pub fn heartbeat(server: &Server, token: &str, beat: &str) {
+    let r = common::request(
+        server.addr,
+        "POST",
+        "/v1/jobs/sync/heartbeat",
+        &[
+            ("Authorization".into(), format!("Bearer {token}")),
+            ("Content-Type".into(), "text/plain".into()),
+        ],
+        Some(beat.as_bytes()),
+    );
+    assert_eq!(r.status, 204, "{}", r.body);
 }
 
 /// The events of `RUNNING` records.
