@@ -43,7 +43,7 @@ const BATCH: usize = 8192;
         ("id" = String, Path, description = "Dataset id"),
         ("table" = Option<String>, Query, description = "The dataset's table to write (default `logs`)"),
     ),
-    request_body(content = String, content_type = "application/x-ndjson", description = "Events, one JSON object per line"),
+    request_body(content = String, content_type = "application/octet-stream", description = "NDJSON: events, one JSON object per line, sent as `application/x-ndjson` (as `jobgraph dataset:load` does), `application/jsonl`, `application/x-jsonlines`, `text/plain` or `application/octet-stream` (the type documented here, which generated clients send as a file upload), or with no `Content-Type`"),
     responses(
         (status = 200, description = "Loaded and committed: `{datasetId, table, runId, events, files, bytes, elapsedMs}`", body = Object),
         (status = 400, description = "A line is not an event (the line number says which), or the service has no lake", body = ErrorBody),
