@@ -22,14 +22,15 @@ use serde_json::{Value, json};
 
 pub use stream::{SyncStream, open_sync};
 
-/// Heartbeats every 50 ms; a run without one for 1 s is cancelled, one of over 2.5 s times out.
+/// Heartbeats every 50 ms; a run without one for 1.5 s is cancelled, one of over 5 s times out
+/// (margins for 13 tests loading and querying at once on 2 cores).
 fn settings(scan_max_bytes: Option<u64>) -> Value {
-    let mut lake = json!({"queryTimeoutMs": 2500});
+    let mut lake = json!({"queryTimeoutMs": 5000});
     if let Some(bytes) = scan_max_bytes {
         lake["scanMaxBytes"] = json!(bytes);
     }
     json!({
-        "syncRuns": {"heartbeatIntervalMs": 50, "heartbeatTimeoutMs": 1000},
+        "syncRuns": {"heartbeatIntervalMs": 50, "heartbeatTimeoutMs": 1500},
         "lake": lake,
     })
 }
@@ -204,6 +205,17 @@ pub fn heartbeat(server: &Server, token: &str, beat: &str) {
         Some(beat.as_bytes()),
     );
     assert_eq!(r.status, 204, "{}", r.body);
+}
+
+/// `jobgraph` as alice (organization acme) against `server`, with `home` as its HOME.
+pub fn jobgraph(server: &Server, home: &std::path::Path) -> std::process::Command {
+    let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_jobgraph"));
+    command
+        .env("HOME", home)
+        .env("JOBGRAPH_API_BASE_URL", server.url())
+        .env("JOBGRAPH_CLIENT_ID", "alice")
+        .env("JOBGRAPH_CLIENT_SECRET", "alice-secret");
+    command
 }
 
 /// The events of `RUNNING` records.

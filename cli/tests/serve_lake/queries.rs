@@ -1,8 +1,6 @@
 //! Reading datasets: the public client's query job, `jobgraph query`, pruning, round trips,
 //! organizations.
 
-use std::process::Command;
-
 use jobgraph_core::pipeline::LogEvent;
 use serde_json::{Value, json};
 
@@ -64,11 +62,7 @@ fn jobgraph_query_streams_events_with_markers_in_every_format() {
     let home = tempfile::tempdir().unwrap();
     let (start, end) = ("2026-11-20T06:00:00Z", "2026-11-20T18:00:00Z");
     let run = |extra: &[&str]| {
-        let out = Command::new(env!("CARGO_BIN_EXE_jobgraph"))
-            .env("HOME", home.path())
-            .env("JOBGRAPH_API_BASE_URL", server.url())
-            .env("JOBGRAPH_CLIENT_ID", "alice")
-            .env("JOBGRAPH_CLIENT_SECRET", "alice-secret")
+        let out = crate::jobgraph(server, home.path())
             .args([
                 "query",
                 "--dataset-id",
@@ -129,11 +123,7 @@ fn jobgraph_query_streams_events_with_markers_in_every_format() {
         .as_str()
         .unwrap()
         .to_owned();
-    let out = Command::new(env!("CARGO_BIN_EXE_jobgraph"))
-        .env("HOME", home.path())
-        .env("JOBGRAPH_API_BASE_URL", server.url())
-        .env("JOBGRAPH_CLIENT_ID", "alice")
-        .env("JOBGRAPH_CLIENT_SECRET", "alice-secret")
+    let out = crate::jobgraph(server, home.path())
         .args([
             "query",
             "--dataset-name",
@@ -158,11 +148,7 @@ fn jobgraph_query_streams_events_with_markers_in_every_format() {
         100,
         "default limit 100"
     );
-    let out = Command::new(env!("CARGO_BIN_EXE_jobgraph"))
-        .env("HOME", home.path())
-        .env("JOBGRAPH_API_BASE_URL", server.url())
-        .env("JOBGRAPH_CLIENT_ID", "alice")
-        .env("JOBGRAPH_CLIENT_SECRET", "alice-secret")
+    let out = crate::jobgraph(server, home.path())
         .args(["query", "--dataset-name", "no-such-dataset", "-q"])
         .output()
         .unwrap();

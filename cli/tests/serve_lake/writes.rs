@@ -1,8 +1,6 @@
 //! Writing datasets: `logs-iceberg-table-sink` jobs commit what reached them at once, or
 //! nothing; `jobgraph dataset:load` streams a file.
 
-use std::process::Command;
-
 use serde_json::json;
 
 use crate::{
@@ -113,11 +111,7 @@ fn dataset_load_streams_a_file_into_a_dataset() {
     let file = dir.path().join("events.ndjson");
     let all = events(5000, "2026-11-23T00:00:00Z", 10);
     std::fs::write(&file, ndjson(&all)).unwrap();
-    let out = Command::new(env!("CARGO_BIN_EXE_jobgraph"))
-        .env("HOME", dir.path())
-        .env("JOBGRAPH_API_BASE_URL", server.url())
-        .env("JOBGRAPH_CLIENT_ID", "alice")
-        .env("JOBGRAPH_CLIENT_SECRET", "alice-secret")
+    let out = crate::jobgraph(server, dir.path())
         .args(["dataset:load", &dataset])
         .arg(&file)
         .args(["-f", "compact"])
