@@ -11,9 +11,15 @@ pub fn random_token(n: usize) -> Result<String, getrandom::Error> {
     Ok(base64url(&bytes))
 }
 
-/// A new resource id: 12 random bytes (96 bits), 16 URL-safe characters.
+/// A new resource id: 12 random bytes (96 bits), 16 URL-safe characters, never starting with
+/// `-` (a command line would read such an id as an option).
 pub fn new_id() -> Result<String, getrandom::Error> {
-    random_token(12)
+    loop {
+        let id = random_token(12)?;
+        if !id.starts_with('-') {
+            return Ok(id);
+        }
+    }
 }
 
 /// URL-safe base64 without padding (RFC 4648 §5).
@@ -209,7 +215,11 @@ mod tests {
         assert_eq!(base64url(b"fo"), "Zm8");
         assert_eq!(base64url(b"foo"), "Zm9v");
         assert_eq!(base64url(&[0xfb, 0xff]), "-_8");
-        assert_eq!(new_id().unwrap().len(), 16);
+        for _ in 0..2000 {
+            let id = new_id().unwrap();
+            assert_eq!(id.len(), 16);
+            assert!(!id.starts_with('-'), "{id}");
+        }
     }
 
     #[test]

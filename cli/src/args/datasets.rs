@@ -43,6 +43,7 @@ pub enum DatasetCommand {
     )]
     Get {
         /// The dataset id.
+        #[arg(allow_hyphen_values = true)]
         dataset_id: String,
         /// Output.
         #[command(flatten)]
@@ -56,6 +57,7 @@ pub enum DatasetCommand {
     )]
     Update {
         /// The dataset id.
+        #[arg(allow_hyphen_values = true)]
         dataset_id: String,
         /// The dataset file (JSON).
         dataset_file: PathBuf,
@@ -73,6 +75,7 @@ pub enum DatasetCommand {
     )]
     Delete {
         /// The dataset id.
+        #[arg(allow_hyphen_values = true)]
         dataset_id: String,
     },
     /// Load events into a dataset from an NDJSON file (one event per line): streamed to the
@@ -84,6 +87,7 @@ pub enum DatasetCommand {
     )]
     Load {
         /// The dataset id.
+        #[arg(allow_hyphen_values = true)]
         dataset_id: String,
         /// The events: NDJSON, one JSON object per line.
         file: PathBuf,
@@ -102,6 +106,7 @@ pub enum DatasetCommand {
     )]
     Files {
         /// The dataset id.
+        #[arg(allow_hyphen_values = true)]
         dataset_id: String,
         /// Output.
         #[command(flatten)]
@@ -130,6 +135,7 @@ pub enum IntegrationCommand {
     )]
     Get {
         /// The integration id.
+        #[arg(allow_hyphen_values = true)]
         integration_id: String,
         /// Output.
         #[command(flatten)]

@@ -376,6 +376,7 @@ pub enum JobCommand {
     )]
     Get {
         /// The job id.
+        #[arg(allow_hyphen_values = true)]
         job_id: String,
         /// This version.
         #[arg(long, value_name = "N")]
@@ -395,6 +396,7 @@ pub enum JobCommand {
     )]
     Update {
         /// The job id.
+        #[arg(allow_hyphen_values = true)]
         job_id: String,
         /// The file.
         job_file: PathBuf,
@@ -415,6 +417,7 @@ pub enum JobCommand {
     )]
     Delete {
         /// The job id.
+        #[arg(allow_hyphen_values = true)]
         job_id: String,
     },
 }
@@ -476,6 +479,7 @@ pub enum TemplateCommand {
     )]
     Get {
         /// The template id.
+        #[arg(allow_hyphen_values = true)]
         template_id: String,
         /// This version.
         #[arg(long, value_name = "N", conflicts_with = "latest")]
@@ -494,6 +498,7 @@ pub enum TemplateCommand {
     )]
     Update {
         /// The template id.
+        #[arg(allow_hyphen_values = true)]
         template_id: String,
         /// The template file.
         template_file: PathBuf,
@@ -511,6 +516,7 @@ pub enum TemplateCommand {
     )]
     Delete {
         /// The template id.
+        #[arg(allow_hyphen_values = true)]
         template_id: String,
     },
 }

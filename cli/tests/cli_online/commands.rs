@@ -299,6 +299,17 @@ fn every_command_against_the_service() {
     assert_eq!(r.ok().stderr, format!("deleted job {job_id}\n"));
     let r = home.run(&["job:get", &job_id], &env);
     assert!(r.fails(1).starts_with("not found: "), "{}", r.stderr);
+    // An id that starts with `-` is an id, not an option (ids made before the server stopped
+    // making them, or typed by hand), and still leaves the flags around it readable.
+    for args in [
+        &["job:get", "-Yw3bZ0notthere"][..],
+        &["job:get", "-f", "compact", "-Yw3bZ0notthere"],
+        &["template:get", "-Yw3bZ0notthere", "-f", "pretty"],
+        &["dataset:get", "-Yw3bZ0notthere"],
+    ] {
+        let r = home.run(args, &env);
+        assert!(r.fails(1).starts_with("not found: "), "{args:?}: {}", r.stderr);
+    }
     home.run(&["template:delete", &id], &env).ok();
     let r = home.run(&["template:get", &id], &env);
     assert!(r.fails(1).starts_with("not found: "), "{}", r.stderr);
