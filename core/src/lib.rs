@@ -41,6 +41,7 @@
 pub mod edge;
 pub mod error;
 mod graph;
+pub mod grok;
 mod inputs;
 mod json;
 pub mod pipeline;

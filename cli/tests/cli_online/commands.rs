@@ -308,7 +308,11 @@ fn every_command_against_the_service() {
         &["dataset:get", "-Yw3bZ0notthere"],
     ] {
         let r = home.run(args, &env);
-        assert!(r.fails(1).starts_with("not found: "), "{args:?}: {}", r.stderr);
+        assert!(
+            r.fails(1).starts_with("not found: "),
+            "{args:?}: {}",
+            r.stderr
+        );
     }
     home.run(&["template:delete", &id], &env).ok();
     let r = home.run(&["template:get", &id], &env);

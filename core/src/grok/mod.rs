@@ -1,0 +1,95 @@
+//! Grok parsing: Datadog-style rules (`RuleName pattern`, first match wins, helper rules,
+//! `%{MATCHER:EXTRACTOR:TRANSFORMER}`) compiled once into regress regular expressions, the same
+//! engine natively and in WebAssembly (`docs/grok.md`).
+//!
+//! SKELETON: the public API the server, the CLI and the npm package build against; the engine
+//! behind it is being written (issue 23).
+
+use std::time::Duration;
+
+use serde::Serialize;
+use serde_json::{Map, Value};
+
+/// How long one line may take to match (all rules together) before the parse stops with
+/// [`GrokError::TimeLimit`]: catastrophic backtracking in a hostile rule ends here.
+pub const DEFAULT_LINE_TIME_LIMIT: Duration = Duration::from_millis(100);
+
+/// Why rules do not compile or a line could not be parsed.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum GrokError {
+    /// A rule (parsing or helper) is wrong: its name, where (1-based line of the rules text
+    /// and column within that line) and what.
+    #[error("Invalid grok rule {rule} at {line}:{column}: {message}")]
+    Rule {
+        /// The rule's name (or the line's first word when the name itself is missing).
+        rule: String,
+        /// Whether it is a helper rule.
+        helper: bool,
+        /// 1-based line within its rules text.
+        line: usize,
+        /// 1-based column (characters) within that line.
+        column: usize,
+        /// What is wrong and how to fix it.
+        message: String,
+    },
+    /// Matching one line took longer than the time limit.
+    #[error(
+        "Grok time limit exceeded: rule {rule} took over {limit_ms} ms on one line; simplify it (nested repetition such as (a+)+ backtracks catastrophically)"
+    )]
+    TimeLimit {
+        /// The rule that was matching when time ran out.
+        rule: String,
+        /// The limit, in milliseconds.
+        limit_ms: u64,
+    },
+}
+
+/// What a matching rule extracted from one line.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct GrokMatch {
+    /// The name of the rule that matched (the first one that does).
+    pub matching_rule_name: String,
+    /// Extracted attributes (`a.b` extractors nest: `{"a": {"b": …}}`), in extraction order.
+    pub attributes: Map<String, Value>,
+    /// Extracted tags (`tags.x`), each key with its values in extraction order.
+    pub tags: Map<String, Value>,
+    /// `severity` and `eventTimestamp` when a rule extracts them.
+    pub top_level_fields: Map<String, Value>,
+}
+
+/// Compiled grok rules: compile once ([`GrokParser::new`]), parse many lines.
+#[derive(Debug, Clone)]
+pub struct GrokParser {
+    time_limit: Duration,
+}
+
+impl GrokParser {
+    /// Compiles `parsing_rules` (one `Name pattern` per line) with `helper_rules` (the same
+    /// form; names usable as `%{name}` in either).
+    ///
+    /// # Errors
+    /// [`GrokError::Rule`] for the first rule that does not compile.
+    pub fn new(parsing_rules: &str, helper_rules: &str) -> Result<Self, GrokError> {
+        let _ = (parsing_rules, helper_rules);
+        Ok(GrokParser {
+            time_limit: DEFAULT_LINE_TIME_LIMIT,
+        })
+    }
+
+    /// The same parser with another per-line time limit.
+    #[must_use]
+    pub fn with_time_limit(mut self, limit: Duration) -> Self {
+        self.time_limit = limit;
+        self
+    }
+
+    /// Parses one line: the first rule that matches the whole line, or `None`.
+    ///
+    /// # Errors
+    /// [`GrokError::TimeLimit`] when matching the line takes longer than the time limit.
+    pub fn parse(&self, line: &str) -> Result<Option<GrokMatch>, GrokError> {
+        let _ = line;
+        Ok(None)
+    }
+}
