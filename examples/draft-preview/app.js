@@ -8,6 +8,7 @@ import { $, el, fill } from "./dom.js";
 import { buildForm, clearFieldErrors, markFields, readInputs } from "./form.js";
 import * as diagram from "./diagram.js";
 import { createJobMode } from "./job-mode.js";
+import { createGrokPanel } from "./grok-panel.js";
 
 /** Name of the one template operation of the preview job; produced vertices are `preview.<name>`. */
 const OP = "preview";
@@ -17,6 +18,7 @@ const ui = {
   tabs: [...document.querySelectorAll("[data-mode-tab]")],
   templateControls: $("#template-controls"),
   jobControls: $("#job-controls"),
+  grokControls: $("#grok-controls"),
   select: $("#template"),
   meta: $("#template-meta"),
   script: $("#script"),
@@ -36,7 +38,7 @@ const ui = {
 const state = {
   /** `{file, template}` for every template of the catalog that loaded. */
   entries: [],
-  /** "template" or "job". */
+  /** "template", "job" or "grok". */
   mode: "template",
   /** The selected entry. */
   current: null,
@@ -364,6 +366,7 @@ ui.script.addEventListener("input", () => {
 // Modes
 
 const jobMode = createJobMode(page);
+const grokPanel = createGrokPanel(pkg, setStatus);
 
 function switchMode(mode) {
   state.mode = mode;
@@ -371,11 +374,13 @@ function switchMode(mode) {
   for (const tab of ui.tabs) tab.setAttribute("aria-selected", String(tab.dataset.modeTab === mode));
   ui.templateControls.hidden = mode !== "template";
   ui.jobControls.hidden = mode !== "job";
+  ui.grokControls.hidden = mode !== "grok";
   document.documentElement.dataset.mode = mode;
-  ui.diagramTitle.textContent = mode === "job" ? "Resolved pipeline" : "Resolved job graph";
+  ui.diagramTitle.textContent = { job: "Resolved pipeline", grok: "Parsed samples" }[mode] ?? "Resolved job graph";
   hideError();
   resetOutput();
   if (mode === "job") jobMode.activate();
+  else if (mode === "grok") grokPanel.activate();
   else choose(state.current?.file ?? decodeURIComponent(location.hash.slice(1)));
 }
 
@@ -393,6 +398,7 @@ try {
   if (failures.length) console.warn("Some templates did not load:", failures);
   const hash = decodeURIComponent(location.hash.slice(1));
   if (hash.startsWith("job=")) switchMode("job");
+  else if (hash === "grok") switchMode("grok");
   else choose(hash);
 } catch (error) {
   showFatal("Could not load the templates", error.message);

@@ -41,6 +41,7 @@ mod datasets;
 pub mod error;
 pub mod fair;
 pub mod field_limits;
+mod grok;
 mod hash_pool;
 pub mod ids;
 pub mod integration_spec;

@@ -17,6 +17,7 @@ use utoipa_axum::routes;
 use super::auth::{self};
 use super::datasets;
 use super::error::{ApiError, ErrorBody};
+use super::grok;
 use super::integrations;
 use super::jobs;
 use super::lake;
@@ -68,13 +69,14 @@ fn api() -> (Router<AppState>, OpenApi) {
         .routes(routes!(lake::load::load))
         .routes(routes!(integrations::list))
         .routes(routes!(integrations::get))
+        .routes(routes!(grok::parse_batch))
         .routes(routes!(triggers::create_trigger))
         .routes(routes!(health))
         .split_for_parts();
     openapi.info.title = "jobgraph service".into();
     openapi.info.version = env!("CARGO_PKG_VERSION").into();
     openapi.info.description = Some(
-        "Templates, jobs, datasets, integrations and tokens of `jobgraph serve`. Every path is also served under `/api`. See docs/api.md.".into(),
+        "Templates, jobs, datasets, integrations, grok parsing and tokens of `jobgraph serve`. Every path is also served under `/api`. See docs/api.md.".into(),
     );
     let components = openapi.components.get_or_insert_with(Default::default);
     components.add_security_scheme(

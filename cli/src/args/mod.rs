@@ -6,6 +6,7 @@ use std::path::PathBuf;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
 mod datasets;
+mod grok;
 mod output;
 mod pipeline;
 mod query;
@@ -14,6 +15,7 @@ mod scripts;
 mod serve;
 
 pub use datasets::{DatasetCommand, IntegrationCommand};
+pub use grok::GrokParseArgs;
 pub use output::{Format, OutputArgs};
 pub use pipeline::{JobDraftArgs, JobRunArgs, QueryCheckArgs, RunLimits};
 pub use query::QueryArgs;
@@ -138,6 +140,15 @@ pub enum Command {
         after_help = "Examples:\n  jobgraph query:check '(level:warn OR level:error) AND NOT service:healthcheck'\n  jobgraph query:check '@http.status:[500 TO 599] -service:health*'"
     )]
     QueryCheck(QueryCheckArgs),
+    /// Try grok parsing rules on sample lines: per sample, whether a rule matched the whole
+    /// line, which one, and the attributes, tags and top-level fields it extracted; then how
+    /// many matched. Here by default, in the service with --remote. Exit 1 when a sample
+    /// matched no rule. The rule dialect: docs/grok.md.
+    #[command(
+        name = "grok:parse",
+        after_help = "Examples:\n  jobgraph grok:parse -p 'login %{word:user} connected on %{date(\"MM/dd/yyyy\"):date} from %{ipv4:network.client.ip}' -s 'john connected on 11/08/2017 from 127.0.0.1'\n  jobgraph grok:parse -p @rules.grok --helper-rules @helpers.grok --samples-file access.log -f csv\n  jobgraph grok:parse -p 'access %{COMMONAPACHELOG}' --samples-file - --remote < access.log"
+    )]
+    GrokParse(GrokParseArgs),
     // The doc comment is also `--help` text, where the markers must read as printed.
     #[allow(rustdoc::broken_intra_doc_links)]
     /// Query a dataset of the service: the events of a time range that match a query, streamed

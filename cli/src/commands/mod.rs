@@ -3,6 +3,7 @@
 
 mod config;
 mod datasets;
+mod grok;
 mod jobs;
 mod pipeline;
 mod query;
@@ -40,6 +41,7 @@ pub fn run(cli: Cli, matches: &clap::ArgMatches) -> Result<(), Failure> {
         Command::JobRun(args) => pipeline::run(args, &global, matches),
         Command::JobDraft(args) => pipeline::draft(args, &global, matches),
         Command::QueryCheck(args) => pipeline::check(args, &global),
+        Command::GrokParse(args) => grok::run(args, &global, matches),
         Command::Query(args) => query::run(args, &global, matches),
         Command::Config(command) => config::run(command, &global, matches),
         Command::Job(command) => jobs::run(command, &global, matches),

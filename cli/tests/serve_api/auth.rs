@@ -56,6 +56,7 @@ fn health_openapi_and_api_prefix() {
         ("GET", "/v1/datasets/{id}/files"),
         ("POST", "/v1/datasets/{id}/load"),
         ("GET", "/v1/integrations"),
+        ("POST", "/v1/grok/parse/batch"),
         ("GET", "/v1/integrations/{id}"),
     ]
     .iter()

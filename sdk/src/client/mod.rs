@@ -30,6 +30,7 @@ mod credentials;
 mod datasets;
 mod disk;
 mod error;
+mod grok;
 mod http;
 mod jobs;
 mod pages;
