@@ -10,6 +10,7 @@ mod commands;
 mod common;
 mod config;
 mod formats;
+mod grok;
 mod token_cache;
 
 use std::path::{Path, PathBuf};

@@ -5,6 +5,7 @@ mod auth;
 #[path = "../common/mod.rs"]
 mod common;
 mod concurrency;
+mod grok;
 mod jobs;
 mod strict;
 mod sync_runs;
