@@ -343,8 +343,13 @@ export interface GrokOptions {
  */
 export declare function parseGrok(
   request: { grokParser: GrokParser; logSamples: string[] },
-  options?: GrokOptions,
+  options?: GrokOptions & { text?: false },
 ): { results: GrokSampleResult[] };
+/** The answer as its JSON text, byte for byte what the service sends. */
+export declare function parseGrok(
+  request: { grokParser: GrokParser; logSamples: string[] },
+  options: GrokOptions & { text: true },
+): string;
 
 /** Options of `runJob`: those of `resolve` (for jobs with template operations) and the run's bounds. */
 export interface RunOptions extends ResolveOptions {

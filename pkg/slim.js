@@ -433,13 +433,15 @@ export function matchQuery(query, events) {
  * answer): `{results: [{match, matchingRuleName?, attributes, tags, topLevelFields, error?}]}`.
  * A rule that does not compile throws `INVALID_GROK_RULE` (with the rule, line and column).
  * Each sample may take `lineTimeLimitMs` (default 100) and all of them `batchTimeLimitMs`
- * (default 5000); a sample past either gets `match: false` and `error`.
+ * (default 5000); a sample past either gets `match: false` and `error`. With `text: true` the
+ * answer is its JSON text, byte for byte what the service sends.
  */
 export function parseGrok(request, options = {}) {
   const text = JSON.stringify(request ?? {});
   const line = Number(options.lineTimeLimitMs ?? 100);
   const batch = Number(options.batchTimeLimitMs ?? 5000);
-  return call(() => JSON.parse(instance().grokParseBatch(text, line, batch)));
+  const answer = call(() => instance().grokParseBatch(text, line, batch));
+  return options.text ? answer : JSON.parse(answer);
 }
 
 function graphOf(document) {

@@ -50,10 +50,12 @@ mkdir -p target/conformance
 cargo build -q --workspace --exclude jobgraph-wasm --bins
 target/debug/conformance-outcomes > target/conformance/native.json
 target/debug/conformance-outcomes pipelines > target/conformance/native-pipelines.json
+target/debug/conformance-outcomes grok > target/conformance/native-grok.json
 echo "== the served OpenAPI document: openapi-spec-validator, a generated Python client and TypeScript types against the real service" >&2
 bash scripts/openapi-clients.sh target/debug/jobgraph
 echo "== TypeScript types of the package (tsc --strict)" >&2
 node_modules/.bin/tsc -p tests/js/types/tsconfig.json
 echo "== npm package tests (Node and headless Chromium)" >&2
-NATIVE_OUTCOMES=target/conformance/native.json NATIVE_PIPELINE_OUTCOMES=target/conformance/native-pipelines.json node --test --test-concurrency=1 tests/js/
+NATIVE_OUTCOMES=target/conformance/native.json NATIVE_PIPELINE_OUTCOMES=target/conformance/native-pipelines.json \
+  NATIVE_GROK_OUTCOMES=target/conformance/native-grok.json node --test --test-concurrency=1 tests/js/
 echo "== all checks passed" >&2

@@ -88,7 +88,7 @@ fn request(args: &GrokParseArgs) -> Result<GrokBatchRequest, Failure> {
             grok_parsing_rules: rules,
             grok_helper_rules: helper_rules,
             extract_attribute: args.extract_attribute.clone(),
-            kind: Some("grok-parser".into()),
+            r#type: Some("grok-parser".into()),
         },
         log_samples: samples,
     })

@@ -1,6 +1,6 @@
 // Compiled with `tsc --noEmit --strict` in scripts/test.sh: the package's types are precise
 // enough for real use, and wrong use is rejected (the @ts-expect-error lines must stay errors).
-import { EventSet, JobgraphError, checkQuery, loadEvents, matchQuery, runJob, createResolver, formatEdge, parseEdge, resolve, testTemplate, validateInputs, validateJobGraph } from "jobgraph";
+import { EventSet, JobgraphError, checkQuery, parseGrok, loadEvents, matchQuery, runJob, createResolver, formatEdge, parseEdge, resolve, testTemplate, validateInputs, validateJobGraph } from "jobgraph";
 import type { CacheStats, Job, JobGraph, Problem, Resolver, Template } from "jobgraph";
 import { createWorkerResolver } from "jobgraph/worker";
 import * as slim from "jobgraph/slim";
@@ -78,6 +78,14 @@ async function main(): Promise<void> {
   const kind: string = checkQuery("a OR b").kind;
   // @ts-expect-error: events are objects, not strings
   matchQuery("x", ["line"]);
+  // Grok rules on sample lines.
+  const grok = parseGrok({ grokParser: { grokParsingRules: "r %{word:w}" }, logSamples: ["hello"] }, { lineTimeLimitMs: 50 });
+  const firstRule: string | undefined = grok.results[0].matchingRuleName;
+  const grokTags: string[] | undefined = grok.results[0].tags["level"];
+  const grokText: string = parseGrok({ grokParser: { grokParsingRules: "r %{word:w}" }, logSamples: [] }, { text: true });
+  // @ts-expect-error: the rules are text, not a list
+  parseGrok({ grokParser: { grokParsingRules: ["r %{word:w}"] }, logSamples: [] });
+  console.log(firstRule, grokTags, grokText);
   // Events read once, run many times.
   const set: EventSet = loadEvents('{"id": "e1", "message": "disk full"}\n');
   const fromArray = loadEvents([{ id: "e2" }]);
