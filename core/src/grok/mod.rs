@@ -146,3 +146,6 @@ impl GrokParser {
         self.rules.iter().map(|r| r.name.as_str())
     }
 }
+
+#[cfg(test)]
+mod tests;
