@@ -1,6 +1,7 @@
 //! The conformance case runner: loads the JSON cases of `tests/conformance/cases`, runs each
 //! through `jobgraph-core` and checks the outcome against the case's expectation.
 
+pub mod grok;
 pub mod pipelines;
 pub mod queries;
 

@@ -1,14 +1,18 @@
-//! Prints the native outcome of every conformance case as one JSON object keyed by case name,
+//! Prints the native outcome of every conformance case as one JSON object keyed by case name
+//! (`pipelines`: the query and pipeline cases; `grok`: the grok cases keyed `file#index`),
 //! for the Node and browser parity runs (`tests/js/`) to compare against.
 
+use jobgraph_conformance::grok::{grok_dir, grok_outcome, load_grok_cases};
 use jobgraph_conformance::pipelines::{load_pipeline_cases, pipeline_outcome, pipelines_dir};
 use jobgraph_conformance::queries::{load_query_files, queries_dir, query_outcome};
 use jobgraph_conformance::{cases_dir, load_cases, run_case};
 use serde_json::{Map, Value};
 
 fn main() -> std::process::ExitCode {
-    if std::env::args().nth(1).as_deref() == Some("pipelines") {
-        return pipelines();
+    match std::env::args().nth(1).as_deref() {
+        Some("pipelines") => return pipelines(),
+        Some("grok") => return grok(),
+        _ => {}
     }
     let cases = match load_cases(&cases_dir()) {
         Ok(cases) => cases,
@@ -61,5 +65,19 @@ fn pipelines() -> std::process::ExitCode {
         "{}",
         serde_json::json!({"queries": queries, "pipelines": pipelines})
     );
+    std::process::ExitCode::SUCCESS
+}
+
+/// `conformance-outcomes grok`: every grok case's outcome keyed `file#index`.
+fn grok() -> std::process::ExitCode {
+    let Ok(cases) = load_grok_cases(&grok_dir()) else {
+        eprintln!("cannot load the grok cases");
+        return std::process::ExitCode::from(2);
+    };
+    let outcomes: Map<String, Value> = cases
+        .iter()
+        .map(|(key, case)| (key.clone(), grok_outcome(case)))
+        .collect();
+    println!("{}", Value::Object(outcomes));
     std::process::ExitCode::SUCCESS
 }

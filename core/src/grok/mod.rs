@@ -1,14 +1,27 @@
 //! Grok parsing: Datadog-style rules (`RuleName pattern`, first match wins, helper rules,
 //! `%{MATCHER:EXTRACTOR:TRANSFORMER}`) compiled once into regress regular expressions, the same
 //! engine natively and in WebAssembly (`docs/grok.md`).
-//!
-//! SKELETON: the public API the server, the CLI and the npm package build against; the engine
-//! behind it is being written (issue 23).
 
+mod batch;
+mod compile;
+mod dates;
+mod extract;
+mod limit;
+mod matchers;
+mod patterns;
+mod rules;
+mod transform;
+mod useragent;
+
+use std::collections::HashMap;
+use std::sync::Arc;
 use std::time::Duration;
 
 use serde::Serialize;
 use serde_json::{Map, Value};
+
+pub use batch::{GrokBatchRequest, GrokBatchResponse, GrokParserSpec, GrokSampleResult, parse_batch};
+use compile::CompiledRule;
 
 /// How long one line may take to match (all rules together) before the parse stops with
 /// [`GrokError::TimeLimit`]: catastrophic backtracking in a hostile rule ends here.
@@ -61,6 +74,7 @@ pub struct GrokMatch {
 /// Compiled grok rules: compile once ([`GrokParser::new`]), parse many lines.
 #[derive(Debug, Clone)]
 pub struct GrokParser {
+    rules: Arc<[CompiledRule]>,
     time_limit: Duration,
 }
 
@@ -71,8 +85,30 @@ impl GrokParser {
     /// # Errors
     /// [`GrokError::Rule`] for the first rule that does not compile.
     pub fn new(parsing_rules: &str, helper_rules: &str) -> Result<Self, GrokError> {
-        let _ = (parsing_rules, helper_rules);
+        let helpers: HashMap<&str, rules::RuleLine<'_>> = rules::read(helper_rules, true)?
+            .into_iter()
+            .map(|r| (r.name, r))
+            .collect();
+        let parsing = rules::read(parsing_rules, false)?;
+        if parsing.is_empty() {
+            return Err(GrokError::Rule {
+                rule: String::new(),
+                helper: false,
+                line: 1,
+                column: 1,
+                message: "there is no parsing rule: write one `RuleName pattern` per line".into(),
+            });
+        }
+        // Helpers are checked on their own too, so one nobody uses still reports its mistakes.
+        for helper in helpers.values() {
+            compile::compile(helper, &helpers)?;
+        }
+        let rules = parsing
+            .iter()
+            .map(|r| compile::compile(r, &helpers))
+            .collect::<Result<Vec<_>, _>>()?;
         Ok(GrokParser {
+            rules: rules.into(),
             time_limit: DEFAULT_LINE_TIME_LIMIT,
         })
     }
@@ -89,7 +125,27 @@ impl GrokParser {
     /// # Errors
     /// [`GrokError::TimeLimit`] when matching the line takes longer than the time limit.
     pub fn parse(&self, line: &str) -> Result<Option<GrokMatch>, GrokError> {
-        let _ = line;
+        let _active = limit::begin(self.time_limit);
+        for rule in self.rules.iter() {
+            let found = rule.regex.find(line);
+            if limit::stopped() {
+                return Err(GrokError::TimeLimit {
+                    rule: rule.name.clone(),
+                    limit_ms: u64::try_from(self.time_limit.as_millis()).unwrap_or(u64::MAX),
+                });
+            }
+            if let Some(m) = found {
+                return Ok(Some(extract::extract(rule, &m, line)));
+            }
+        }
         Ok(None)
     }
+
+    /// The names of the parsing rules, in order.
+    pub fn rule_names(&self) -> impl Iterator<Item = &str> {
+        self.rules.iter().map(|r| r.name.as_str())
+    }
 }
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,102 @@
+//! The batch API the service (`POST /v1/grok/parse/batch`), the CLI (`grok:parse`) and the npm
+//! package (`grokParseBatch`) share, so all three answer identically.
+
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+
+use super::{GrokError, GrokParser};
+
+/// The body of a batch parse: a parser and the lines to run through it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct GrokBatchRequest {
+    /// The rules.
+    pub grok_parser: GrokParserSpec,
+    /// The lines to parse, in order.
+    pub log_samples: Vec<String>,
+}
+
+/// A grok parser as the public client sends it.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct GrokParserSpec {
+    /// A display name (not used for parsing).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// The parsing rules, one `Name pattern` per line.
+    pub grok_parsing_rules: String,
+    /// The helper rules, same form.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub grok_helper_rules: Option<String>,
+    /// The attribute holding the raw line in a pipeline (informative here: samples are lines).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub extract_attribute: Option<String>,
+    /// The processor type (`grok-parser`; informative).
+    #[serde(default, rename = "type", skip_serializing_if = "Option::is_none")]
+    pub r#type: Option<String>,
+}
+
+/// One result per sample, in order.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct GrokBatchResponse {
+    /// The samples' results.
+    pub results: Vec<GrokSampleResult>,
+}
+
+/// What one sample gave.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct GrokSampleResult {
+    /// Whether a rule matched.
+    #[serde(rename = "match")]
+    pub matched: bool,
+    /// The rule that matched.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub matching_rule_name: Option<String>,
+    /// Extracted attributes (empty without a match).
+    #[serde(default)]
+    pub attributes: Map<String, Value>,
+    /// Extracted tags.
+    #[serde(default)]
+    pub tags: Map<String, Value>,
+    /// `severity`, `eventTimestamp`.
+    #[serde(default)]
+    pub top_level_fields: Map<String, Value>,
+    /// Why the sample could not be parsed (the time limit).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
+}
+
+/// Compiles the parser once and parses every sample.
+///
+/// # Errors
+/// [`GrokError::Rule`] when a rule does not compile. A sample that hits the time limit gets
+/// `match: false` and its `error`; later samples still run.
+pub fn parse_batch(request: &GrokBatchRequest) -> Result<GrokBatchResponse, GrokError> {
+    let spec = &request.grok_parser;
+    let parser = GrokParser::new(
+        &spec.grok_parsing_rules,
+        spec.grok_helper_rules.as_deref().unwrap_or_default(),
+    )?;
+    let results = request
+        .log_samples
+        .iter()
+        .map(|line| match parser.parse(line) {
+            Ok(Some(m)) => GrokSampleResult {
+                matched: true,
+                matching_rule_name: Some(m.matching_rule_name),
+                attributes: m.attributes,
+                tags: m.tags,
+                top_level_fields: m.top_level_fields,
+                error: None,
+            },
+            Ok(None) => GrokSampleResult::default(),
+            Err(e) => GrokSampleResult {
+                error: Some(e.to_string()),
+                ..GrokSampleResult::default()
+            },
+        })
+        .collect();
+    Ok(GrokBatchResponse { results })
+}

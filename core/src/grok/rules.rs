@@ -1,0 +1,191 @@
+//! Reading rules text: one `Name pattern` per line, blank lines and `#` comments skipped, and
+//! splitting a `%{…}` token into its matcher (with arguments), extractor and transformer.
+
+use super::GrokError;
+
+/// One rule of a rules text.
+#[derive(Debug, Clone)]
+pub(super) struct RuleLine<'a> {
+    pub name: &'a str,
+    pub pattern: &'a str,
+    /// 1-based line in its text.
+    pub line: usize,
+    /// 1-based column (characters) of the pattern's first character.
+    pub column: usize,
+    pub helper: bool,
+}
+
+impl RuleLine<'_> {
+    /// An error at `offset` characters into the pattern.
+    pub(super) fn error(&self, offset: usize, message: impl Into<String>) -> GrokError {
+        GrokError::Rule {
+            rule: self.name.to_owned(),
+            helper: self.helper,
+            line: self.line,
+            column: self.column + offset,
+            message: message.into(),
+        }
+    }
+}
+
+/// The rules of a text, in order.
+///
+/// # Errors
+/// A line with a name but no pattern, or a name used twice.
+pub(super) fn read(text: &str, helper: bool) -> Result<Vec<RuleLine<'_>>, GrokError> {
+    let mut rules: Vec<RuleLine<'_>> = Vec::new();
+    for (index, raw) in text.lines().enumerate() {
+        let indent = raw.chars().take_while(|c| c.is_whitespace()).count();
+        let trimmed = raw.trim_start();
+        if trimmed.is_empty() || trimmed.starts_with('#') {
+            continue;
+        }
+        let name_len = trimmed.find(char::is_whitespace).unwrap_or(trimmed.len());
+        let name = &trimmed[..name_len];
+        let after = &trimmed[name_len..];
+        let gap = after.chars().take_while(|c| c.is_whitespace()).count();
+        let pattern = after.trim_start().trim_end();
+        let rule = RuleLine {
+            name,
+            pattern,
+            line: index + 1,
+            column: indent + name.chars().count() + gap + 1,
+            helper,
+        };
+        if let Some(bad) = name
+            .char_indices()
+            .find(|&(_, c)| !(c.is_alphanumeric() || matches!(c, '_' | '.' | '-')))
+        {
+            let col = name[..bad.0].chars().count();
+            return Err(GrokError::Rule {
+                rule: name.to_owned(),
+                helper,
+                line: index + 1,
+                column: indent + col + 1,
+                message: format!(
+                    "a rule name has letters, digits, '_', '.' and '-' only, not '{}'; write `RuleName pattern`",
+                    bad.1
+                ),
+            });
+        }
+        if pattern.is_empty() {
+            return Err(rule.error(0, "the rule has no pattern: write `RuleName pattern` on one line"));
+        }
+        if rules.iter().any(|r| r.name == name) {
+            return Err(rule.error(0, format!("rule name {name} is already used on an earlier line: rename one of them")));
+        }
+        rules.push(rule);
+    }
+    Ok(rules)
+}
+
+/// A `%{…}` token split into its parts.
+#[derive(Debug, Clone, PartialEq)]
+pub(super) struct Token {
+    pub matcher: String,
+    pub matcher_args: Vec<String>,
+    pub extractor: String,
+    pub transformer: Option<(String, Vec<String>)>,
+}
+
+/// The length in characters of the token starting at `chars[0] == '%'` (up to and including
+/// `}`), `None` when it is not closed.
+pub(super) fn token_len(chars: &[char]) -> Option<usize> {
+    let mut quote = None;
+    let mut i = 2;
+    while i < chars.len() {
+        let c = chars[i];
+        match quote {
+            Some(_) if c == '\\' => i += 1,
+            Some(q) if c == q => quote = None,
+            Some(_) => {}
+            None if c == '"' || c == '\'' => quote = Some(c),
+            None if c == '}' => return Some(i + 1),
+            None => {}
+        }
+        i += 1;
+    }
+    None
+}
+
+/// Splits the inside of a token (`MATCHER[:EXTRACTOR[:TRANSFORMER]]`).
+pub(super) fn split_token(inside: &str) -> Result<Token, String> {
+    let parts = split_top(inside, ':');
+    if parts.len() > 3 {
+        return Err("a token has at most three parts: %{MATCHER:EXTRACTOR:TRANSFORMER}".into());
+    }
+    let (matcher, matcher_args) = call(parts[0].trim())?;
+    if matcher.is_empty() {
+        return Err("the token has no matcher: write %{word:name}".into());
+    }
+    let extractor = parts.get(1).map_or("", |s| s.trim()).to_owned();
+    let transformer = match parts.get(2).map(|s| s.trim()) {
+        None | Some("") => None,
+        Some(t) => Some(call(t)?),
+    };
+    Ok(Token {
+        matcher,
+        matcher_args,
+        extractor,
+        transformer,
+    })
+}
+
+/// `name` or `name(arg, …)`: arguments quoted (`"…"`, `'…'`, where `\"` is a quote and every
+/// other backslash stays) or bare.
+fn call(text: &str) -> Result<(String, Vec<String>), String> {
+    let Some(open) = text.find('(') else {
+        return Ok((text.to_owned(), Vec::new()));
+    };
+    let name = text[..open].trim().to_owned();
+    let Some(inner) = text[open + 1..].strip_suffix(')') else {
+        return Err(format!("{name}'s arguments are not closed: write {name}(\"…\")"));
+    };
+    if inner.trim().is_empty() {
+        return Ok((name, Vec::new()));
+    }
+    let mut args = Vec::new();
+    for arg in split_top(inner, ',') {
+        let arg = arg.trim();
+        let quote = arg.chars().next().filter(|c| *c == '"' || *c == '\'');
+        match quote {
+            Some(q) if arg.len() >= 2 && arg.ends_with(q) => {
+                let body = &arg[1..arg.len() - 1];
+                args.push(body.replace(&format!("\\{q}"), &q.to_string()));
+            }
+            Some(_) => return Err(format!("unterminated string in {name}'s arguments: close it with a quote")),
+            None if arg.is_empty() => return Err(format!("empty argument in {name}(…)")),
+            None => args.push(arg.to_owned()),
+        }
+    }
+    Ok((name, args))
+}
+
+/// Splits at `sep` outside quotes and parentheses.
+fn split_top(text: &str, sep: char) -> Vec<&str> {
+    let mut parts = Vec::new();
+    let (mut depth, mut quote, mut escaped, mut start) = (0_i32, None, false, 0);
+    for (i, c) in text.char_indices() {
+        if escaped {
+            escaped = false;
+            continue;
+        }
+        match quote {
+            Some(_) if c == '\\' => escaped = true,
+            Some(q) if c == q => quote = None,
+            Some(_) => {}
+            None => match c {
+                '"' | '\'' => quote = Some(c),
+                '(' => depth += 1,
+                ')' => depth -= 1,
+                c if c == sep && depth == 0 => {
+                    parts.push(&text[start..i]);
+                    start = i + c.len_utf8();
+                }
+                _ => {}
+            },
+        }
+    }
+    parts.push(&text[start..]);
+    parts
+}

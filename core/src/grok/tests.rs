@@ -1,0 +1,66 @@
+//! The engine against real rules and lines (the conformance suite in `tests/conformance/grok`
+//! covers the dialect case by case).
+
+use serde_json::json;
+
+use super::*;
+
+fn parse(rules: &str, helpers: &str, line: &str) -> Option<GrokMatch> {
+    GrokParser::new(rules, helpers).unwrap().parse(line).unwrap()
+}
+
+#[test]
+fn datadog_example() {
+    let m = parse(
+        r#"MyParsingRule %{word:user} %{word:tags.lastname} connected on %{date("MM/dd/yyyy"):date} from %{ipv4:ip}"#,
+        "",
+        "john doe connected on 11/08/2017 from 127.0.0.1",
+    )
+    .unwrap();
+    assert_eq!(m.matching_rule_name, "MyParsingRule");
+    assert_eq!(
+        serde_json::to_value(&m).unwrap(),
+        json!({"matchingRuleName": "MyParsingRule",
+               "attributes": {"user": "john", "date": 1_510_099_200_000_i64, "ip": "127.0.0.1"},
+               "tags": {"lastname": ["doe"]}, "topLevelFields": {}})
+    );
+}
+
+#[test]
+fn combined_log_and_helpers() {
+    let line = r#"127.0.0.1 - frank [10/Oct/2000:13:55:36 -0700] "GET /apache_pb.gif HTTP/1.0" 200 2326 "http://www.example.com/start.html" "Mozilla/4.08 [en] (Win98; I ;Nav)""#;
+    let m = parse("Access %{COMBINEDAPACHELOG}", "", line).unwrap();
+    assert!(m.attributes.is_empty());
+    let m = parse(
+        "Access %{ipOrHost:network.client.ip} %{notSpace} %{notSpace:user} \\[%{httpDate:ts}\\] \"%{word:verb} %{notSpace:path} HTTP/%{number:v}\" %{integer:status} %{integer:bytes} %{quotedString:referer} %{quotedString:ua:useragent}",
+        "httpDate %{date(\"dd/MMM/yyyy:HH:mm:ss Z\")}",
+        line,
+    )
+    .unwrap();
+    assert_eq!(m.attributes["network"], json!({"client": {"ip": "127.0.0.1"}}));
+    assert_eq!(m.attributes["status"], json!(200));
+    assert_eq!(m.attributes["v"], json!(1.0));
+    assert_eq!(m.attributes["ts"], json!("10/Oct/2000:13:55:36 -0700"));
+}
+
+#[test]
+fn errors_name_rule_line_and_column() {
+    let e = GrokParser::new("\nA %{word:x} %{nope:y}", "").unwrap_err();
+    assert!(matches!(e, GrokError::Rule { ref rule, line: 2, column: 13, .. } if rule == "A"), "{e}");
+    let e = GrokParser::new("A %{h}", "h %{g}\ng %{h}").unwrap_err();
+    assert!(e.to_string().contains("cycle"), "{e}");
+    let e = GrokParser::new("A %{word:x", "").unwrap_err();
+    assert!(matches!(e, GrokError::Rule { column: 3, .. }), "{e}");
+}
+
+#[test]
+fn catastrophic_backtracking_stops_at_the_limit() {
+    let parser = GrokParser::new(r#"Bad %{regex("(a+)+b")}"#, "")
+        .unwrap()
+        .with_time_limit(std::time::Duration::from_millis(50));
+    let line = "a".repeat(40);
+    let e = parser.parse(&line).unwrap_err();
+    assert!(matches!(e, GrokError::TimeLimit { ref rule, limit_ms: 50 } if rule == "Bad"), "{e}");
+    // The next line is parsed normally.
+    assert!(parser.parse("aab").unwrap().is_some());
+}
