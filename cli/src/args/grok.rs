@@ -14,7 +14,7 @@ pub struct GrokParseArgs {
     #[arg(short = 'p', long, value_name = "RULE_OR_@FILE", required = true)]
     pub pattern: Vec<String>,
     /// A sample line to parse (repeat for several).
-    #[arg(short = 's', long, value_name = "LINE")]
+    #[arg(long, value_name = "LINE")]
     pub sample: Vec<String>,
     /// A file of sample lines, one per line (`-`: stdin); blank lines are skipped.
     #[arg(long, value_name = "FILE")]

@@ -146,7 +146,7 @@ pub enum Command {
     /// matched no rule. The rule dialect: docs/grok.md.
     #[command(
         name = "grok:parse",
-        after_help = "Examples:\n  jobgraph grok:parse -p 'login %{word:user} connected on %{date(\"MM/dd/yyyy\"):date} from %{ipv4:network.client.ip}' -s 'john connected on 11/08/2017 from 127.0.0.1'\n  jobgraph grok:parse -p @rules.grok --helper-rules @helpers.grok --samples-file access.log -f csv\n  jobgraph grok:parse -p 'access %{COMMONAPACHELOG}' --samples-file - --remote < access.log"
+        after_help = "Examples:\n  jobgraph grok:parse -p 'login %{word:user} connected on %{date(\"MM/dd/yyyy\"):date} from %{ipv4:network.client.ip}' --sample 'john connected on 11/08/2017 from 127.0.0.1'\n  jobgraph grok:parse -p @rules.grok --helper-rules @helpers.grok --samples-file access.log -f csv\n  jobgraph grok:parse -p 'access %{COMMONAPACHELOG}' --samples-file - --remote < access.log"
     )]
     GrokParse(GrokParseArgs),
     // The doc comment is also `--help` text, where the markers must read as printed.

@@ -138,7 +138,12 @@ fn print(
     args: &GrokParseArgs,
     global: &Global,
 ) -> Result<(), Failure> {
-    let style = style(&args.output, Format::Pretty, global)?;
+    // Tables and CSV show the summary's columns in its order unless -c says otherwise.
+    let mut output = args.output.clone();
+    if output.columns.is_empty() {
+        output.columns = SUMMARY.iter().map(|c| (*c).to_owned()).collect();
+    }
+    let style = style(&output, Format::Pretty, global)?;
     let results: Vec<Value> = response
         .results
         .iter()

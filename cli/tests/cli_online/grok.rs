@@ -23,7 +23,7 @@ fn grok_parse_here_and_in_the_service_print_the_same() {
 
     // One sample: its result alone, pretty JSON.
     let one = home.run(
-        &["grok:parse", "-p", RULES, "-s", "jane connected on 01/31/2024 from 10.0.0.2"],
+        &["grok:parse", "-p", RULES, "--sample", "jane connected on 01/31/2024 from 10.0.0.2"],
         &env,
     );
     let result = one.ok().json();
@@ -56,14 +56,14 @@ fn grok_parse_here_and_in_the_service_print_the_same() {
     assert_eq!(csv.lines().count(), 3, "{csv}");
 
     // A sample no rule matches: printed, counted, exit 1 with one line on stderr.
-    let miss = home.run(&["grok:parse", "-p", RULES, "-s", "nothing here", "-s", "bob connected on 02/03/2020 from 1.2.3.4"], &env);
+    let miss = home.run(&["grok:parse", "-p", RULES, "--sample", "nothing here", "--sample", "bob connected on 02/03/2020 from 1.2.3.4"], &env);
     assert_eq!(miss.code, Some(1), "{}", miss.stderr);
     assert!(miss.stdout.contains("Matched 1 of 2 samples (50.0%)"), "{}", miss.stdout);
     assert_eq!(miss.stderr.trim(), "1 of 2 samples matched no rule");
 
     // A rule that does not compile: exit 1, its name, line and column, here and remotely.
     for remote in [false, true] {
-        let mut args = vec!["grok:parse", "-p", "good %{word:a}", "-p", "bad %{word:a", "-s", "x"];
+        let mut args = vec!["grok:parse", "-p", "good %{word:a}", "-p", "bad %{word:a", "--sample", "x"];
         if remote {
             args.push("--remote");
         }

@@ -23,7 +23,7 @@ fn grok_batch_answers_each_sample_as_the_engine_does() {
         &[
             "john connected on 11/08/2017 from 127.0.0.1",
             "WARN disk almost full",
-            "nothing to see",
+            "-- nothing to see",
         ],
     );
     let r = call("POST", "/v1/grok/parse/batch", Some(alice()), Some(&request));

@@ -20,7 +20,10 @@ use std::time::Duration;
 use serde::Serialize;
 use serde_json::{Map, Value};
 
-pub use batch::{GrokBatchRequest, GrokBatchResponse, GrokParserSpec, GrokSampleResult, parse_batch};
+pub use batch::{
+    BatchLimits, GrokBatchRequest, GrokBatchResponse, GrokParserSpec, GrokSampleResult, parse_batch,
+    parse_batch_with,
+};
 use compile::CompiledRule;
 
 /// How long one line may take to match (all rules together) before the parse stops with
@@ -118,6 +121,11 @@ impl GrokParser {
     pub fn with_time_limit(mut self, limit: Duration) -> Self {
         self.time_limit = limit;
         self
+    }
+
+    /// The per-line time limit.
+    pub fn time_limit(&self) -> Duration {
+        self.time_limit
     }
 
     /// Parses one line: the first rule that matches the whole line, or `None`.
