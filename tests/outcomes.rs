@@ -2,10 +2,11 @@
 //! (`pipelines`: the query and pipeline cases; `grok`: the grok cases keyed `file#index`),
 //! for the Node and browser parity runs (`tests/js/`) to compare against.
 
-use jobgraph_conformance::grok::{grok_dir, grok_outcome, load_grok_cases};
+use jobgraph_conformance::grok::{GrokCase, grok_dir, load_grok_cases};
 use jobgraph_conformance::pipelines::{load_pipeline_cases, pipeline_outcome, pipelines_dir};
 use jobgraph_conformance::queries::{load_query_files, queries_dir, query_outcome};
 use jobgraph_conformance::{cases_dir, load_cases, run_case};
+use jobgraph_core::grok::{GrokBatchRequest, GrokParserSpec, parse_batch};
 use serde_json::{Map, Value};
 
 fn main() -> std::process::ExitCode {
@@ -68,7 +69,24 @@ fn pipelines() -> std::process::ExitCode {
     std::process::ExitCode::SUCCESS
 }
 
-/// `conformance-outcomes grok`: every grok case's outcome keyed `file#index`.
+/// The answer to a case's one-sample batch as the engine writes it (a JSON string, compared byte
+/// for byte with the npm package's `parseGrok(…, {text: true})`), or `{"error": message}`.
+fn grok_answer_text(case: &GrokCase) -> Value {
+    let request = GrokBatchRequest {
+        grok_parser: GrokParserSpec {
+            grok_parsing_rules: case.rules.clone(),
+            grok_helper_rules: case.helpers.clone(),
+            ..GrokParserSpec::default()
+        },
+        log_samples: vec![case.sample.clone()],
+    };
+    match parse_batch(&request) {
+        Ok(answer) => serde_json::to_string(&answer).map_or(Value::Null, Value::String),
+        Err(e) => serde_json::json!({ "error": e.to_string() }),
+    }
+}
+
+/// `conformance-outcomes grok`: every grok case's answer keyed `file#index`.
 fn grok() -> std::process::ExitCode {
     let Ok(cases) = load_grok_cases(&grok_dir()) else {
         eprintln!("cannot load the grok cases");
@@ -76,7 +94,7 @@ fn grok() -> std::process::ExitCode {
     };
     let outcomes: Map<String, Value> = cases
         .iter()
-        .map(|(key, case)| (key.clone(), grok_outcome(case)))
+        .map(|(key, case)| (key.clone(), grok_answer_text(case)))
         .collect();
     println!("{}", Value::Object(outcomes));
     std::process::ExitCode::SUCCESS

@@ -531,3 +531,16 @@ pub enum TemplateCommand {
         template_id: String,
     },
 }
+
+#[cfg(test)]
+mod tests {
+    use clap::CommandFactory;
+
+    /// Every command's flags are consistent (no short option used twice, no clashing names):
+    /// clap checks this only when a command is parsed, so a clash would otherwise surface as a
+    /// panic for the first user of that command.
+    #[test]
+    fn every_command_is_well_formed() {
+        super::Cli::command().debug_assert();
+    }
+}

@@ -25,7 +25,11 @@ const SUMMARY: &[&str] = &[
 ];
 
 /// `grok:parse`.
-pub fn run(args: GrokParseArgs, global: &Global, matches: &clap::ArgMatches) -> Result<(), Failure> {
+pub fn run(
+    args: GrokParseArgs,
+    global: &Global,
+    matches: &clap::ArgMatches,
+) -> Result<(), Failure> {
     let request = request(&args)?;
     let response = if args.remote {
         let session = Session::open(global, matches)?;

@@ -26,7 +26,12 @@ fn grok_batch_answers_each_sample_as_the_engine_does() {
             "-- nothing to see",
         ],
     );
-    let r = call("POST", "/v1/grok/parse/batch", Some(alice()), Some(&request));
+    let r = call(
+        "POST",
+        "/v1/grok/parse/batch",
+        Some(alice()),
+        Some(&request),
+    );
     assert_eq!(r.status, 200, "{}", r.body);
     let answer = r.json();
     let results = answer["results"].as_array().expect("results");

@@ -4,8 +4,8 @@
 use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
-use web_time::Instant;
 use serde_json::{Map, Value};
+use web_time::Instant;
 
 use super::{DEFAULT_LINE_TIME_LIMIT, GrokError, GrokParser};
 

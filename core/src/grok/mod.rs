@@ -21,8 +21,8 @@ use serde::Serialize;
 use serde_json::{Map, Value};
 
 pub use batch::{
-    BatchLimits, GrokBatchRequest, GrokBatchResponse, GrokParserSpec, GrokSampleResult, parse_batch,
-    parse_batch_with,
+    BatchLimits, GrokBatchRequest, GrokBatchResponse, GrokParserSpec, GrokSampleResult,
+    parse_batch, parse_batch_with,
 };
 use compile::CompiledRule;
 
