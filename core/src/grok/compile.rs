@@ -47,7 +47,7 @@ pub(super) fn compile(
 ) -> Result<CompiledRule, GrokError> {
     let mut c = Compiler {
         helpers,
-        stack: Vec::new(),
+        stack: if rule.helper { vec![rule.name] } else { Vec::new() },
         groups: 0,
         captures: Vec::new(),
         out: String::from("^(?:"),
@@ -132,7 +132,7 @@ impl<'a> Compiler<'_, 'a> {
             if !token.matcher_args.is_empty() {
                 return Err(rule.error(at, format!("helper rule {} takes no arguments", helper.name)));
             }
-            if self.stack.contains(&helper.name) || helper.name == rule.name && rule.helper {
+            if self.stack.contains(&helper.name) {
                 let mut cycle = self.stack.clone();
                 cycle.push(helper.name);
                 return Err(rule.error(at, format!("helper rules refer to each other in a cycle ({}): break it", cycle.join(" → "))));

@@ -85,10 +85,9 @@ impl GrokParser {
     /// # Errors
     /// [`GrokError::Rule`] for the first rule that does not compile.
     pub fn new(parsing_rules: &str, helper_rules: &str) -> Result<Self, GrokError> {
-        let helpers: HashMap<&str, rules::RuleLine<'_>> = rules::read(helper_rules, true)?
-            .into_iter()
-            .map(|r| (r.name, r))
-            .collect();
+        let helper_list = rules::read(helper_rules, true)?;
+        let helpers: HashMap<&str, rules::RuleLine<'_>> =
+            helper_list.iter().map(|r| (r.name, r.clone())).collect();
         let parsing = rules::read(parsing_rules, false)?;
         if parsing.is_empty() {
             return Err(GrokError::Rule {
@@ -100,7 +99,7 @@ impl GrokParser {
             });
         }
         // Helpers are checked on their own too, so one nobody uses still reports its mistakes.
-        for helper in helpers.values() {
+        for helper in &helper_list {
             compile::compile(helper, &helpers)?;
         }
         let rules = parsing
