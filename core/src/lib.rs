@@ -70,7 +70,7 @@ pub use source::{FetchError, TemplateSet, TemplateSource};
 pub use template::{DraftOutput, Template, TemplateError};
 pub use validate::{Problem, join_problems, validate_job_graph};
 pub use vertex::{
-    LogTransform, LogsFilter, LogsIcebergTableSink, LogsIcebergTableSource, LogsSyncSink, Query,
+    GrokParserVertex, LogTransform, LogsFilter, LogsIcebergTableSink, LogsIcebergTableSource, LogsSyncSink, Query,
     TagAction, TagModification, TemplateOperation, Transform, Vertex, VertexKind,
 };
 

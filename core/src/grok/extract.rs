@@ -77,7 +77,7 @@ fn insert(map: &mut Map<String, Value>, path: &[String], value: Value) {
 }
 
 /// Deep-merges `from` into `into`: objects merge, anything else replaces, new keys append.
-pub fn merge(into: &mut Map<String, Value>, from: Map<String, Value>) {
+pub(crate) fn merge(into: &mut Map<String, Value>, from: Map<String, Value>) {
     for (key, value) in from {
         match (into.get_mut(&key), value) {
             (Some(Value::Object(old)), Value::Object(new)) => merge(old, new),

@@ -22,6 +22,7 @@ use serde_json::{Map, Value};
 
 pub use batch::{GrokBatchRequest, GrokBatchResponse, GrokParserSpec, GrokSampleResult, parse_batch};
 use compile::CompiledRule;
+pub(crate) use extract::merge as merge_attributes;
 
 /// How long one line may take to match (all rules together) before the parse stops with
 /// [`GrokError::TimeLimit`]: catastrophic backtracking in a hostile rule ends here.
