@@ -93,7 +93,9 @@ pub fn check_grok(case: &GrokCase, outcome: &Value) -> Result<(), String> {
             .strip_prefix(prefix)
             .is_some_and(|r| r.is_empty() || r.starts_with(':') || r.starts_with(" ("))
     {
-        return Err(format!("message {message:?} does not start with {prefix:?}"));
+        return Err(format!(
+            "message {message:?} does not start with {prefix:?}"
+        ));
     }
     for needle in want
         .get("contains")

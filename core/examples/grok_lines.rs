@@ -12,7 +12,13 @@ access_combined %{ipOrHost:network.client.ip} %{notSpace:http.ident} %{notSpace:
 "#;
 
 fn line(i: usize) -> String {
-    let paths = ["/", "/index.html", "/api/v1/users?id=42", "/static/app.js", "/login"];
+    let paths = [
+        "/",
+        "/index.html",
+        "/api/v1/users?id=42",
+        "/static/app.js",
+        "/login",
+    ];
     let agents = [
         "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36",
         "curl/8.4.0",

@@ -468,7 +468,8 @@ mod tests {
         let op = TemplateOperation::from_vertex(&v).unwrap();
         assert_eq!(op.template_version, Some(2));
         assert!(!op.draft_mode);
-        let v = vertex(json!({"type": "grok-parser", "name": "g", "grokParsingRules": "R %{word:w}"}));
+        let v =
+            vertex(json!({"type": "grok-parser", "name": "g", "grokParsingRules": "R %{word:w}"}));
         assert!(
             matches!(v.kind(), Ok(VertexKind::GrokParser(g)) if g.grok_parsing_rules == "R %{word:w}" && g.extract_attribute.is_none())
         );

@@ -6,7 +6,12 @@ use std::time::Duration;
 use jobgraph_core::grok::{GrokError, GrokParser};
 
 /// Probe lines parsed by every parser that compiles (besides the input's own line).
-const PROBES: [&str; 4] = ["", "a", "127.0.0.1 - - [10/Oct/2000:13:55:36 -0700] \"GET / HTTP/1.0\" 200 2", "é ✓ 42"];
+const PROBES: [&str; 4] = [
+    "",
+    "a",
+    "127.0.0.1 - - [10/Oct/2000:13:55:36 -0700] \"GET / HTTP/1.0\" 200 2",
+    "é ✓ 42",
+];
 
 /// `rules\0helpers\0line`: no panic; `GrokParser::new` is deterministic; a rule error has a
 /// 1-based line and column and starts `Invalid grok rule `; a parser parses the line and the
@@ -38,7 +43,8 @@ pub fn grok_rules(data: &[u8]) {
                 let one = parser.parse(l);
                 let two = parser.parse(l);
                 match (&one, &two) {
-                    (Err(GrokError::TimeLimit { .. }), _) | (_, Err(GrokError::TimeLimit { .. })) => {}
+                    (Err(GrokError::TimeLimit { .. }), _)
+                    | (_, Err(GrokError::TimeLimit { .. })) => {}
                     _ => assert_eq!(one, two, "parsing {l:?} is deterministic"),
                 }
                 if let Ok(Some(m)) = one {
@@ -47,6 +53,10 @@ pub fn grok_rules(data: &[u8]) {
                 }
             }
         }
-        (a, b) => panic!("compiling {rules:?} twice: {:?} then {:?}", a.err(), b.err()),
+        (a, b) => panic!(
+            "compiling {rules:?} twice: {:?} then {:?}",
+            a.err(),
+            b.err()
+        ),
     }
 }

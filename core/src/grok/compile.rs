@@ -47,7 +47,11 @@ pub(super) fn compile(
 ) -> Result<CompiledRule, GrokError> {
     let mut c = Compiler {
         helpers,
-        stack: if rule.helper { vec![rule.name] } else { Vec::new() },
+        stack: if rule.helper {
+            vec![rule.name]
+        } else {
+            Vec::new()
+        },
         groups: 0,
         captures: Vec::new(),
         out: String::from("^(?:"),
@@ -94,7 +98,10 @@ impl<'a> Compiler<'_, 'a> {
                 '(' if !in_class && opens_capture(&chars[i + 1..]) => self.groups += 1,
                 '%' if !in_class && chars.get(i + 1) == Some(&'{') => {
                     let len = rules::token_len(&chars[i..]).ok_or_else(|| {
-                        rule.error(i, "unbalanced %{: close the token with } (escape a literal % as \\%)")
+                        rule.error(
+                            i,
+                            "unbalanced %{: close the token with } (escape a literal % as \\%)",
+                        )
                     })?;
                     let inside: String = chars[i + 2..i + len - 1].iter().collect();
                     self.token(rule, i, &inside)?;
@@ -122,7 +129,8 @@ impl<'a> Compiler<'_, 'a> {
                     })?,
             ),
         };
-        let target = target(&token.extractor, transformer.as_ref()).map_err(|m| rule.error(at, m))?;
+        let target =
+            target(&token.extractor, transformer.as_ref()).map_err(|m| rule.error(at, m))?;
         let capture_group = target.as_ref().map(|_| {
             self.groups += 1;
             self.out.push('(');
@@ -130,12 +138,21 @@ impl<'a> Compiler<'_, 'a> {
         });
         let conversion = if let Some(helper) = self.helpers.get(token.matcher.as_str()) {
             if !token.matcher_args.is_empty() {
-                return Err(rule.error(at, format!("helper rule {} takes no arguments", helper.name)));
+                return Err(rule.error(
+                    at,
+                    format!("helper rule {} takes no arguments", helper.name),
+                ));
             }
             if self.stack.contains(&helper.name) {
                 let mut cycle = self.stack.clone();
                 cycle.push(helper.name);
-                return Err(rule.error(at, format!("helper rules refer to each other in a cycle ({}): break it", cycle.join(" → "))));
+                return Err(rule.error(
+                    at,
+                    format!(
+                        "helper rules refer to each other in a cycle ({}): break it",
+                        cycle.join(" → ")
+                    ),
+                ));
             }
             self.stack.push(helper.name);
             self.out.push_str("(?:");
@@ -153,7 +170,10 @@ impl<'a> Compiler<'_, 'a> {
             conversion
         } else if patterns::exists(&token.matcher) && token.matcher_args.is_empty() {
             let fragment = patterns::expanded(&token.matcher).ok_or_else(|| {
-                rule.error(at, format!("Logstash pattern {} does not expand", token.matcher))
+                rule.error(
+                    at,
+                    format!("Logstash pattern {} does not expand", token.matcher),
+                )
             })?;
             self.out.push_str(&fragment);
             Conversion::Text
@@ -182,7 +202,9 @@ fn target(extractor: &str, transformer: Option<&Transformer>) -> Result<Option<T
     }
     let path: Vec<String> = extractor.split('.').map(str::to_owned).collect();
     if path.iter().any(String::is_empty) {
-        return Err(format!("extractor {extractor} has an empty part: write a.b.c"));
+        return Err(format!(
+            "extractor {extractor} has an empty part: write a.b.c"
+        ));
     }
     Ok(Some(match path.as_slice() {
         [tags, tag] if tags == "tags" => Target::Tag(tag.clone()),

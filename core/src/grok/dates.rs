@@ -79,7 +79,9 @@ impl DateFormat {
             let c = chars[i];
             if c == '\'' {
                 let Some(len) = chars[i + 1..].iter().position(|&q| q == '\'') else {
-                    return Err(format!("unterminated quoted literal in date format \"{format}\": close it with '"));
+                    return Err(format!(
+                        "unterminated quoted literal in date format \"{format}\": close it with '"
+                    ));
                 };
                 let text: String = if len == 0 {
                     "'".into()
@@ -104,7 +106,9 @@ impl DateFormat {
                 'E' => Item::Weekday(run),
                 'Z' | 'X' | 'x' | 'z' => Item::Offset(c, run),
                 c if c.is_ascii_alphabetic() => {
-                    return Err(format!("unsupported date symbol '{c}' in \"{format}\": use y, M, d, H, h, m, s, S, a, E, Z, X or z, and quote literal letters ('T')"));
+                    return Err(format!(
+                        "unsupported date symbol '{c}' in \"{format}\": use y, M, d, H, h, m, s, S, a, E, Z, X or z, and quote literal letters ('T')"
+                    ));
                 }
                 _ => Item::Literal(chars[i..i + run].iter().collect()),
             };
@@ -149,7 +153,9 @@ impl DateFormat {
                 Item::Weekday(_) => out.push_str(DAYS),
                 Item::Offset('Z', _) | Item::Offset('x', _) => out.push_str(r"[+-]\d{2}:?\d{2}"),
                 Item::Offset('X', _) => out.push_str(r"(?:Z|[+-]\d{2}(?::?\d{2})?)"),
-                Item::Offset(..) => out.push_str(r"(?:[A-Z]{1,5}(?:[+-]\d{1,2}(?::?\d{2})?)?|[+-]\d{2}:?\d{2})"),
+                Item::Offset(..) => {
+                    out.push_str(r"(?:[A-Z]{1,5}(?:[+-]\d{1,2}(?::?\d{2})?)?|[+-]\d{2}:?\d{2})")
+                }
                 Item::Literal(text) => out.push_str(&regress::escape(text)),
             }
         }
@@ -217,7 +223,12 @@ impl DateFormat {
             hour = hour % 12 + if pm { 12 } else { 0 };
         }
         let year = year.unwrap_or_else(current_year);
-        if !(1..=12).contains(&month) || !(1..=31).contains(&day) || hour > 23 || minute > 59 || second > 60 {
+        if !(1..=12).contains(&month)
+            || !(1..=31).contains(&day)
+            || hour > 23
+            || minute > 59
+            || second > 60
+        {
             return None;
         }
         let days = days_from_civil(year, month, day);
@@ -226,7 +237,11 @@ impl DateFormat {
 }
 
 fn take_digits(rest: &mut &str, max: usize) -> Option<i64> {
-    let len = rest.bytes().take(max).take_while(u8::is_ascii_digit).count();
+    let len = rest
+        .bytes()
+        .take(max)
+        .take_while(u8::is_ascii_digit)
+        .count();
     if len == 0 {
         return None;
     }
@@ -292,7 +307,9 @@ pub(super) fn iso_millis(text: &str) -> Option<i64> {
     let b = text.as_bytes();
     let num = |r: std::ops::Range<usize>| -> Option<i64> {
         let s = text.get(r)?;
-        s.bytes().all(|c| c.is_ascii_digit()).then(|| s.parse().ok())?
+        s.bytes()
+            .all(|c| c.is_ascii_digit())
+            .then(|| s.parse().ok())?
     };
     if b.len() < 10 || b[4] != b'-' || b[7] != b'-' {
         return None;
@@ -345,14 +362,39 @@ mod tests {
 
     #[test]
     fn formats_and_zones() {
-        assert_eq!(parse("yyyy-MM-dd HH:mm:ss", None, "2024-01-02 03:04:05"), Some(1_704_164_645_000));
-        assert_eq!(parse("dd/MMM/yyyy:HH:mm:ss Z", None, "10/Oct/2000:13:55:36 -0700"), Some(971_211_336_000));
-        assert_eq!(parse("yyyy-MM-dd'T'HH:mm:ss.SSSXXX", None, "2024-01-02T03:04:05.678+02:00"), Some(1_704_157_445_678));
-        assert_eq!(parse("MM/dd/yyyy h:mm a", Some("UTC"), "01/02/2024 3:04 PM"), Some(1_704_207_840_000));
-        assert_eq!(parse("yyyy-MM-dd HH:mm", Some("+01:00"), "2024-01-02 03:04"), Some(1_704_161_040_000));
-        assert_eq!(parse("MMM d HH:mm:ss", None, "Jan 2 03:04:05"), Some(946_782_245_000));
+        assert_eq!(
+            parse("yyyy-MM-dd HH:mm:ss", None, "2024-01-02 03:04:05"),
+            Some(1_704_164_645_000)
+        );
+        assert_eq!(
+            parse("dd/MMM/yyyy:HH:mm:ss Z", None, "10/Oct/2000:13:55:36 -0700"),
+            Some(971_211_336_000)
+        );
+        assert_eq!(
+            parse(
+                "yyyy-MM-dd'T'HH:mm:ss.SSSXXX",
+                None,
+                "2024-01-02T03:04:05.678+02:00"
+            ),
+            Some(1_704_157_445_678)
+        );
+        assert_eq!(
+            parse("MM/dd/yyyy h:mm a", Some("UTC"), "01/02/2024 3:04 PM"),
+            Some(1_704_207_840_000)
+        );
+        assert_eq!(
+            parse("yyyy-MM-dd HH:mm", Some("+01:00"), "2024-01-02 03:04"),
+            Some(1_704_161_040_000)
+        );
+        assert_eq!(
+            parse("MMM d HH:mm:ss", None, "Jan 2 03:04:05"),
+            Some(946_782_245_000)
+        );
         assert!(DateFormat::new("yyyy", Some("Europe/Paris")).is_err());
-        assert_eq!(iso_millis("2024-01-02T03:04:05.678Z"), Some(1_704_164_645_678));
+        assert_eq!(
+            iso_millis("2024-01-02T03:04:05.678Z"),
+            Some(1_704_164_645_678)
+        );
         assert_eq!(iso_millis("2024-01-02"), Some(1_704_153_600_000));
         assert!(current_year() >= 2024);
     }

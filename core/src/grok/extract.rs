@@ -42,7 +42,11 @@ pub(super) fn extract(rule: &CompiledRule, m: &regress::Match, line: &str) -> Gr
                     Value::String(s) => s,
                     other => other.to_string(),
                 };
-                match out.tags.entry(key.clone()).or_insert_with(|| Value::Array(Vec::new())) {
+                match out
+                    .tags
+                    .entry(key.clone())
+                    .or_insert_with(|| Value::Array(Vec::new()))
+                {
                     Value::Array(values) => values.push(Value::String(text)),
                     slot => *slot = Value::Array(vec![Value::String(text)]),
                 }

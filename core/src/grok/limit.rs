@@ -32,7 +32,9 @@ pub(super) fn begin(limit: Duration) -> Active {
 }
 
 fn past_deadline() -> bool {
-    DEADLINE.with(Cell::get).is_some_and(|d| Instant::now() >= d)
+    DEADLINE
+        .with(Cell::get)
+        .is_some_and(|d| Instant::now() >= d)
 }
 
 /// Whether the match that just ran was stopped (clears the flag).

@@ -50,7 +50,9 @@ pub(super) fn builtin(name: &str, args: &Args) -> Result<Option<(String, Convers
             }
             _ => Err("regex takes one quoted pattern: regex(\"[a-z]+\")".into()),
         },
-        _ if !args.is_empty() => Err(format!("matcher {name} takes no arguments: write %{{{name}:attribute}}")),
+        _ if !args.is_empty() => Err(format!(
+            "matcher {name} takes no arguments: write %{{{name}:attribute}}"
+        )),
         "notSpace" => simple(r"\S+"),
         "word" => simple(r"\b\w+\b"),
         "data" => simple(r"[\s\S]*?"),

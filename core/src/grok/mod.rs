@@ -20,7 +20,9 @@ use std::time::Duration;
 use serde::Serialize;
 use serde_json::{Map, Value};
 
-pub use batch::{GrokBatchRequest, GrokBatchResponse, GrokParserSpec, GrokSampleResult, parse_batch};
+pub use batch::{
+    GrokBatchRequest, GrokBatchResponse, GrokParserSpec, GrokSampleResult, parse_batch,
+};
 use compile::CompiledRule;
 pub(crate) use extract::merge as merge_attributes;
 

@@ -69,10 +69,16 @@ pub(super) fn read(text: &str, helper: bool) -> Result<Vec<RuleLine<'_>>, GrokEr
             });
         }
         if pattern.is_empty() {
-            return Err(rule.error(0, "the rule has no pattern: write `RuleName pattern` on one line"));
+            return Err(rule.error(
+                0,
+                "the rule has no pattern: write `RuleName pattern` on one line",
+            ));
         }
         if rules.iter().any(|r| r.name == name) {
-            return Err(rule.error(0, format!("rule name {name} is already used on an earlier line: rename one of them")));
+            return Err(rule.error(
+                0,
+                format!("rule name {name} is already used on an earlier line: rename one of them"),
+            ));
         }
         rules.push(rule);
     }
@@ -139,7 +145,9 @@ fn call(text: &str) -> Result<(String, Vec<String>), String> {
     };
     let name = text[..open].trim().to_owned();
     let Some(inner) = text[open + 1..].strip_suffix(')') else {
-        return Err(format!("{name}'s arguments are not closed: write {name}(\"…\")"));
+        return Err(format!(
+            "{name}'s arguments are not closed: write {name}(\"…\")"
+        ));
     };
     if inner.trim().is_empty() {
         return Ok((name, Vec::new()));
@@ -153,7 +161,11 @@ fn call(text: &str) -> Result<(String, Vec<String>), String> {
                 let body = &arg[1..arg.len() - 1];
                 args.push(body.replace(&format!("\\{q}"), &q.to_string()));
             }
-            Some(_) => return Err(format!("unterminated string in {name}'s arguments: close it with a quote")),
+            Some(_) => {
+                return Err(format!(
+                    "unterminated string in {name}'s arguments: close it with a quote"
+                ));
+            }
             None if arg.is_empty() => return Err(format!("empty argument in {name}(…)")),
             None => args.push(arg.to_owned()),
         }

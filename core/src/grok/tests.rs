@@ -6,7 +6,10 @@ use serde_json::json;
 use super::*;
 
 fn parse(rules: &str, helpers: &str, line: &str) -> Option<GrokMatch> {
-    GrokParser::new(rules, helpers).unwrap().parse(line).unwrap()
+    GrokParser::new(rules, helpers)
+        .unwrap()
+        .parse(line)
+        .unwrap()
 }
 
 #[test]
@@ -37,7 +40,10 @@ fn combined_log_and_helpers() {
         line,
     )
     .unwrap();
-    assert_eq!(m.attributes["network"], json!({"client": {"ip": "127.0.0.1"}}));
+    assert_eq!(
+        m.attributes["network"],
+        json!({"client": {"ip": "127.0.0.1"}})
+    );
     assert_eq!(m.attributes["status"], json!(200));
     assert_eq!(m.attributes["v"], json!(1.0));
     assert_eq!(m.attributes["ts"], json!("10/Oct/2000:13:55:36 -0700"));
@@ -46,7 +52,10 @@ fn combined_log_and_helpers() {
 #[test]
 fn errors_name_rule_line_and_column() {
     let e = GrokParser::new("\nA %{word:x} %{nope:y}", "").unwrap_err();
-    assert!(matches!(e, GrokError::Rule { ref rule, line: 2, column: 13, .. } if rule == "A"), "{e}");
+    assert!(
+        matches!(e, GrokError::Rule { ref rule, line: 2, column: 13, .. } if rule == "A"),
+        "{e}"
+    );
     let e = GrokParser::new("A %{h}", "h %{g}\ng %{h}").unwrap_err();
     assert!(e.to_string().contains("cycle"), "{e}");
     let e = GrokParser::new("A %{word:x", "").unwrap_err();
@@ -60,7 +69,10 @@ fn catastrophic_backtracking_stops_at_the_limit() {
         .with_time_limit(std::time::Duration::from_millis(50));
     let line = "a".repeat(40);
     let e = parser.parse(&line).unwrap_err();
-    assert!(matches!(e, GrokError::TimeLimit { ref rule, limit_ms: 50 } if rule == "Bad"), "{e}");
+    assert!(
+        matches!(e, GrokError::TimeLimit { ref rule, limit_ms: 50 } if rule == "Bad"),
+        "{e}"
+    );
     // The next line is parsed normally.
     assert!(parser.parse("aab").unwrap().is_some());
 }

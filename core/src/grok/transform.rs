@@ -77,7 +77,7 @@ impl Transformer {
                     None => vec![('"', '"'), ('\'', '\''), ('<', '>')],
                     Some(q) => {
                         let q: Vec<char> = q.chars().collect();
-                        if q.len() % 2 != 0 {
+                        if !q.len().is_multiple_of(2) {
                             return Err("keyvalue's quoting is pairs of opening and closing characters, such as \"()[]\"".into());
                         }
                         q.chunks(2).map(|p| (p[0], p[1])).collect()
@@ -95,7 +95,10 @@ impl Transformer {
 
     /// Whether the result is an object merged at the extractor's place (`json`, `keyvalue`).
     pub(super) fn makes_object(&self) -> bool {
-        matches!(self, Transformer::Json | Transformer::KeyValue(_) | Transformer::UserAgent)
+        matches!(
+            self,
+            Transformer::Json | Transformer::KeyValue(_) | Transformer::UserAgent
+        )
     }
 }
 
@@ -108,7 +111,9 @@ pub(super) fn convert(conversion: &Conversion, text: &str) -> Option<Value> {
         Conversion::Boolean => boolean(text),
         Conversion::Date(format) => format.millis(text, dates::current_year).map(Value::from),
         Conversion::Unquote => {
-            let inner = text.get(1..text.len().saturating_sub(1)).unwrap_or_default();
+            let inner = text
+                .get(1..text.len().saturating_sub(1))
+                .unwrap_or_default();
             Some(Value::String(inner.to_owned()))
         }
     }
@@ -185,7 +190,11 @@ fn key_values(kv: &KeyValue, text: &str) -> Map<String, Value> {
         let after = &rest[at + kv.separator.len()..];
         let (value, consumed) = match after.chars().next() {
             Some(open) if kv.quotes.iter().any(|(o, _)| *o == open) => {
-                let close = kv.quotes.iter().find(|(o, _)| *o == open).map_or(open, |(_, c)| *c);
+                let close = kv
+                    .quotes
+                    .iter()
+                    .find(|(o, _)| *o == open)
+                    .map_or(open, |(_, c)| *c);
                 let inner = &after[open.len_utf8()..];
                 match inner.find(close) {
                     Some(end) => (&inner[..end], open.len_utf8() + end + close.len_utf8()),

@@ -58,7 +58,10 @@ pub(super) fn parse(agent: &str) -> Value {
         .find(|(token, _)| agent.contains(token))
         .map_or("Other", |(_, family)| *family);
     let lower = agent.to_ascii_lowercase();
-    let category = if ["bot", "spider", "crawl", "curl/", "wget/"].iter().any(|t| lower.contains(t)) {
+    let category = if ["bot", "spider", "crawl", "curl/", "wget/"]
+        .iter()
+        .any(|t| lower.contains(t))
+    {
         "Bot"
     } else if lower.contains("ipad") || lower.contains("tablet") {
         "Tablet"

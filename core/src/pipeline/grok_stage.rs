@@ -39,7 +39,8 @@ pub(crate) fn compile(vertex: &str, fields: &Map<String, Value>) -> Result<GrokS
         ));
     };
     let helpers = text("grokHelperRules")?.unwrap_or_default();
-    let parser = GrokParser::new(rules, helpers).map_err(|e| vertex_error(vertex, e.to_string()))?;
+    let parser =
+        GrokParser::new(rules, helpers).map_err(|e| vertex_error(vertex, e.to_string()))?;
     let source = match text("extractAttribute")? {
         None | Some("message") | Some("") => Vec::new(),
         Some(path) => path.split('.').map(str::to_owned).collect(),
