@@ -58,7 +58,7 @@ pub(super) fn compile(
     };
     c.expand(rule)?;
     c.out.push_str(")$");
-    let regex = Regex::new(&c.out).map_err(|e| {
+    let regex = super::engine::compile(&c.out).map_err(|e| {
         rule.error(0, format!("the rule is not a valid regular expression: {e}; check its parentheses, brackets and escapes (ECMAScript syntax; escape a literal ( [ {{ . * + ? | with \\)"))
     })?;
     Ok(CompiledRule {

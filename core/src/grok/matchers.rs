@@ -43,7 +43,7 @@ pub(super) fn builtin(name: &str, args: &Args) -> Result<Option<(String, Convers
         }
         "regex" => match args.as_slice() {
             [pattern] => {
-                regress::Regex::new(pattern).map_err(|e| {
+                super::engine::compile(pattern).map_err(|e| {
                     format!("invalid regular expression \"{pattern}\": {e} (ECMAScript syntax)")
                 })?;
                 Ok(Some((format!("(?:{pattern})"), Conversion::Text)))

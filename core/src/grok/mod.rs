@@ -5,6 +5,7 @@
 mod batch;
 mod compile;
 mod dates;
+mod engine;
 mod extract;
 mod limit;
 mod matchers;
@@ -128,8 +129,9 @@ impl GrokParser {
     /// [`GrokError::TimeLimit`] when matching the line takes longer than the time limit.
     pub fn parse(&self, line: &str) -> Result<Option<GrokMatch>, GrokError> {
         let _active = limit::begin(self.time_limit);
+        let subject = engine::Subject::new(line);
         for rule in self.rules.iter() {
-            let found = rule.regex.find(line);
+            let found = subject.find(&rule.regex);
             if limit::stopped() {
                 return Err(GrokError::TimeLimit {
                     rule: rule.name.clone(),
@@ -137,7 +139,7 @@ impl GrokParser {
                 });
             }
             if let Some(m) = found {
-                return Ok(Some(extract::extract(rule, &m, line)));
+                return Ok(Some(extract::extract(rule, &m, &subject)));
             }
         }
         Ok(None)
