@@ -104,11 +104,20 @@ def seeds(target):
         rng = random.Random(2)
         out += [rng.randbytes(n) for n in (32, 128, 512, 2048) for _ in range(4)]
         return out
+    if target == "grok_rules":
+        out = []
+        for path in sorted(glob.glob(os.path.join(ROOT, "tests/conformance/grok/*.json"))):
+            with open(path, encoding="utf-8") as f:
+                for case in json.load(f)["cases"]:
+                    out.append("\0".join([case["rules"], case.get("helpers") or "",
+                                           case["sample"]]).encode())
+        return out
     raise SystemExit(f"unknown target {target}")
 
 
 def main():
-    targets = sys.argv[1:] or ["edge_parser", "graph_validation", "template_loading", "resolution"]
+    targets = sys.argv[1:] or ["edge_parser", "graph_validation", "template_loading", "resolution",
+                                   "grok_rules"]
     for target in targets:
         d = os.path.join(CORPUS, target)
         os.makedirs(d, exist_ok=True)

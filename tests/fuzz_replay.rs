@@ -75,6 +75,11 @@ fn query_parser_corpus() {
 }
 
 #[test]
+fn grok_rules_corpus() {
+    replay("grok_rules", checks::grok_rules);
+}
+
+#[test]
 fn graph_validation_corpus() {
     replay("graph_validation", checks::graph_validation);
 }

@@ -106,6 +106,8 @@ pub enum VertexKind {
     LogsIcebergTableSource(LogsIcebergTableSource),
     /// `logs-sync-sink`.
     LogsSyncSink(LogsSyncSink),
+    /// `grok-parser`.
+    GrokParser(GrokParserVertex),
     /// `logs-iceberg-table-sink`.
     LogsIcebergTableSink(LogsIcebergTableSink),
     /// `template-operation`.
@@ -237,6 +239,20 @@ pub struct LogsSyncSink {
     pub integration: Option<String>,
 }
 
+/// `grok-parser`: parses each event's raw line with grok rules (`docs/pipeline.md`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct GrokParserVertex {
+    /// The parsing rules, one `RuleName pattern` per line (`docs/grok.md`).
+    pub grok_parsing_rules: String,
+    /// Helper rules, same form.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub grok_helper_rules: Option<String>,
+    /// The attribute holding the raw line; the event's `message` when absent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub extract_attribute: Option<String>,
+}
+
 /// `template-operation`: a vertex replaced by a template's subgraph at resolution time.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -324,6 +340,11 @@ pub(crate) fn field_rules(vertex_type: &str) -> Option<&'static [FieldRule]> {
         rule("datasetName", false, Value::is_string, STRING),
         rule("table", false, Value::is_string, STRING),
     ];
+    static GROK: [FieldRule; 3] = [
+        rule("grokParsingRules", true, Value::is_string, STRING),
+        rule("grokHelperRules", false, Value::is_string, STRING),
+        rule("extractAttribute", false, Value::is_string, STRING),
+    ];
     static TEMPLATE_OP: [FieldRule; 4] = [
         rule("templateId", true, Value::is_string, "a string"),
         rule(
@@ -340,6 +361,7 @@ pub(crate) fn field_rules(vertex_type: &str) -> Option<&'static [FieldRule]> {
         "logs-filter" => Some(&LOGS_FILTER),
         "logs-iceberg-table-source" => Some(&ICEBERG),
         "logs-sync-sink" => Some(&SINK),
+        "grok-parser" => Some(&GROK),
         "logs-iceberg-table-sink" => Some(&ICEBERG_SINK),
         TEMPLATE_OPERATION => Some(&TEMPLATE_OP),
         _ => None,
@@ -376,6 +398,7 @@ impl VertexKind {
             "logs-filter" => VertexKind::LogsFilter(read(vertex)?),
             "logs-iceberg-table-source" => VertexKind::LogsIcebergTableSource(read(vertex)?),
             "logs-sync-sink" => VertexKind::LogsSyncSink(read(vertex)?),
+            "grok-parser" => VertexKind::GrokParser(read(vertex)?),
             "logs-iceberg-table-sink" => VertexKind::LogsIcebergTableSink(read(vertex)?),
             TEMPLATE_OPERATION => VertexKind::TemplateOperation(read(vertex)?),
             _ => VertexKind::Other,
@@ -445,6 +468,11 @@ mod tests {
         let op = TemplateOperation::from_vertex(&v).unwrap();
         assert_eq!(op.template_version, Some(2));
         assert!(!op.draft_mode);
+        let v =
+            vertex(json!({"type": "grok-parser", "name": "g", "grokParsingRules": "R %{word:w}"}));
+        assert!(
+            matches!(v.kind(), Ok(VertexKind::GrokParser(g)) if g.grok_parsing_rules == "R %{word:w}" && g.extract_attribute.is_none())
+        );
         assert!(matches!(
             vertex(json!({"type": "x-y", "name": "n"})).kind(),
             Ok(VertexKind::Other)

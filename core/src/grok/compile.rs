@@ -47,14 +47,18 @@ pub(super) fn compile(
 ) -> Result<CompiledRule, GrokError> {
     let mut c = Compiler {
         helpers,
-        stack: Vec::new(),
+        stack: if rule.helper {
+            vec![rule.name]
+        } else {
+            Vec::new()
+        },
         groups: 0,
         captures: Vec::new(),
         out: String::from("^(?:"),
     };
     c.expand(rule)?;
     c.out.push_str(")$");
-    let regex = Regex::new(&c.out).map_err(|e| {
+    let regex = super::engine::compile(&c.out).map_err(|e| {
         rule.error(0, format!("the rule is not a valid regular expression: {e}; check its parentheses, brackets and escapes (ECMAScript syntax; escape a literal ( [ {{ . * + ? | with \\)"))
     })?;
     Ok(CompiledRule {
@@ -139,7 +143,7 @@ impl<'a> Compiler<'_, 'a> {
                     format!("helper rule {} takes no arguments", helper.name),
                 ));
             }
-            if self.stack.contains(&helper.name) || helper.name == rule.name && rule.helper {
+            if self.stack.contains(&helper.name) {
                 let mut cycle = self.stack.clone();
                 cycle.push(helper.name);
                 return Err(rule.error(

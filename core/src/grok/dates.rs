@@ -355,8 +355,8 @@ mod tests {
 
     fn parse(format: &str, zone: Option<&str>, text: &str) -> Option<i64> {
         let f = DateFormat::new(format, zone).ok()?;
-        let re = regress::Regex::new(&format!("^{}$", f.fragment())).ok()?;
-        re.find(text)?;
+        let re = super::super::engine::compile(&format!("^{}$", f.fragment())).ok()?;
+        super::super::engine::Subject::new(text).find(&re)?;
         f.millis(text, || 2000)
     }
 

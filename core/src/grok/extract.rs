@@ -6,10 +6,11 @@ use serde_json::{Map, Value};
 
 use super::GrokMatch;
 use super::compile::{CompiledRule, Target};
+use super::engine::Subject;
 use super::transform;
 
 /// What `rule` extracted from `line`, which it matched as `m`.
-pub(super) fn extract(rule: &CompiledRule, m: &regress::Match, line: &str) -> GrokMatch {
+pub(super) fn extract(rule: &CompiledRule, m: &regress::Match, line: &Subject<'_>) -> GrokMatch {
     let mut out = GrokMatch {
         matching_rule_name: rule.name.clone(),
         ..GrokMatch::default()
@@ -18,7 +19,7 @@ pub(super) fn extract(rule: &CompiledRule, m: &regress::Match, line: &str) -> Gr
         let Some(range) = m.group(capture.group) else {
             continue;
         };
-        let Some(text) = line.get(range) else {
+        let Some(text) = line.slice(range) else {
             continue;
         };
         let Some(mut value) = transform::convert(&capture.conversion, text) else {
@@ -81,7 +82,7 @@ fn insert(map: &mut Map<String, Value>, path: &[String], value: Value) {
 }
 
 /// Deep-merges `from` into `into`: objects merge, anything else replaces, new keys append.
-pub fn merge(into: &mut Map<String, Value>, from: Map<String, Value>) {
+pub(crate) fn merge(into: &mut Map<String, Value>, from: Map<String, Value>) {
     for (key, value) in from {
         match (into.get_mut(&key), value) {
             (Some(Value::Object(old)), Value::Object(new)) => merge(old, new),

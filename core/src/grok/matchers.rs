@@ -43,7 +43,7 @@ pub(super) fn builtin(name: &str, args: &Args) -> Result<Option<(String, Convers
         }
         "regex" => match args.as_slice() {
             [pattern] => {
-                regress::Regex::new(pattern).map_err(|e| {
+                super::engine::compile(pattern).map_err(|e| {
                     format!("invalid regular expression \"{pattern}\": {e} (ECMAScript syntax)")
                 })?;
                 Ok(Some((format!("(?:{pattern})"), Conversion::Text)))
@@ -68,9 +68,10 @@ pub(super) fn builtin(name: &str, args: &Args) -> Result<Option<(String, Convers
         "space" => simple(r"\s*"),
         "ipv4" => logstash("IPV4", Conversion::Text),
         "ipv6" => logstash("IPV6", Conversion::Text),
-        "ip" => logstash("IP", Conversion::Text),
+        // IPv4 first: the common case fails fast out of the long IPv6 alternation.
+        "ip" => Ok(either(&["IPV4", "IPV6"])),
         "hostname" => logstash("HOSTNAME", Conversion::Text),
-        "ipOrHost" => logstash("IPORHOST", Conversion::Text),
+        "ipOrHost" => Ok(either(&["IPV4", "IPV6", "HOSTNAME"])),
         "mac" => logstash("MAC", Conversion::Text),
         "uuid" => logstash("UUID", Conversion::Text),
         "quotedString" => Ok(Some((
@@ -81,6 +82,15 @@ pub(super) fn builtin(name: &str, args: &Args) -> Result<Option<(String, Convers
         "singleQuotedString" => Ok(Some((SINGLE.into(), Conversion::Unquote))),
         _ => Ok(None),
     }
+}
+
+/// The first of `names` (Logstash patterns) that matches.
+fn either(names: &[&str]) -> Option<(String, Conversion)> {
+    let parts = names
+        .iter()
+        .map(|n| patterns::expanded(n))
+        .collect::<Option<Vec<_>>>()?;
+    Some((format!("(?:{})", parts.join("|")), Conversion::Text))
 }
 
 const NUMBER: &str = r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?";

@@ -5,6 +5,7 @@
 mod batch;
 mod compile;
 mod dates;
+mod engine;
 mod extract;
 mod limit;
 mod matchers;
@@ -25,6 +26,7 @@ pub use batch::{
     parse_batch, parse_batch_with,
 };
 use compile::CompiledRule;
+pub(crate) use extract::merge as merge_attributes;
 
 /// How long one line may take to match (all rules together) before the parse stops with
 /// [`GrokError::TimeLimit`]: catastrophic backtracking in a hostile rule ends here.
@@ -88,10 +90,9 @@ impl GrokParser {
     /// # Errors
     /// [`GrokError::Rule`] for the first rule that does not compile.
     pub fn new(parsing_rules: &str, helper_rules: &str) -> Result<Self, GrokError> {
-        let helpers: HashMap<&str, rules::RuleLine<'_>> = rules::read(helper_rules, true)?
-            .into_iter()
-            .map(|r| (r.name, r))
-            .collect();
+        let helper_list = rules::read(helper_rules, true)?;
+        let helpers: HashMap<&str, rules::RuleLine<'_>> =
+            helper_list.iter().map(|r| (r.name, r.clone())).collect();
         let parsing = rules::read(parsing_rules, false)?;
         if parsing.is_empty() {
             return Err(GrokError::Rule {
@@ -103,7 +104,7 @@ impl GrokParser {
             });
         }
         // Helpers are checked on their own too, so one nobody uses still reports its mistakes.
-        for helper in helpers.values() {
+        for helper in &helper_list {
             compile::compile(helper, &helpers)?;
         }
         let rules = parsing
@@ -134,8 +135,9 @@ impl GrokParser {
     /// [`GrokError::TimeLimit`] when matching the line takes longer than the time limit.
     pub fn parse(&self, line: &str) -> Result<Option<GrokMatch>, GrokError> {
         let _active = limit::begin(self.time_limit);
+        let subject = engine::Subject::new(line);
         for rule in self.rules.iter() {
-            let found = rule.regex.find(line);
+            let found = subject.find(&rule.regex);
             if limit::stopped() {
                 return Err(GrokError::TimeLimit {
                     rule: rule.name.clone(),
@@ -143,7 +145,7 @@ impl GrokParser {
                 });
             }
             if let Some(m) = found {
-                return Ok(Some(extract::extract(rule, &m, line)));
+                return Ok(Some(extract::extract(rule, &m, &subject)));
             }
         }
         Ok(None)

@@ -77,7 +77,7 @@ impl Transformer {
                     None => vec![('"', '"'), ('\'', '\''), ('<', '>')],
                     Some(q) => {
                         let q: Vec<char> = q.chars().collect();
-                        if q.len() % 2 != 0 {
+                        if !q.len().is_multiple_of(2) {
                             return Err("keyvalue's quoting is pairs of opening and closing characters, such as \"()[]\"".into());
                         }
                         q.chunks(2).map(|p| (p[0], p[1])).collect()

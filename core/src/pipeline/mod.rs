@@ -24,6 +24,7 @@
 
 mod attributes;
 mod event;
+mod grok_stage;
 pub mod query;
 mod report;
 mod run;

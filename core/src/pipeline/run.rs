@@ -7,6 +7,7 @@ use web_time::Instant;
 
 use super::RunError;
 use super::event::{LogEvent, Tags};
+use super::grok_stage;
 use super::report::{Change, EdgeCount, KeptEvent, Run, RunInput, RunOptions, VertexRun};
 use super::stages::{Stage, apply, compile};
 use crate::JobGraph;
@@ -375,6 +376,26 @@ impl<'p> Runner<'p> {
                         });
                     } else {
                         apply(actions, event);
+                    }
+                }
+                Ok(events)
+            }
+            Stage::Grok(grok) => {
+                let name = record.name.clone();
+                for (i, event) in events.iter_mut().enumerate() {
+                    if i % 4096 == 4095 {
+                        self.check_time()?;
+                    }
+                    if i < keep {
+                        let before = event.tags.clone();
+                        grok_stage::apply(grok, &name, event)?;
+                        record.output.push(KeptEvent {
+                            change: Some(diff(&before, &event.tags)),
+                            event: event.clone(),
+                            dropped_by: None,
+                        });
+                    } else {
+                        grok_stage::apply(grok, &name, event)?;
                     }
                 }
                 Ok(events)

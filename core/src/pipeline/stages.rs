@@ -27,6 +27,8 @@ pub(crate) enum Stage {
         actions: Vec<TagAction>,
         skipped: Vec<String>,
     },
+    /// `grok-parser`: parses each event's raw line.
+    Grok(Box<super::grok_stage::GrokStage>),
     /// `logs-sync-sink`: collects.
     Sink,
     /// Anything else: passes events through, not simulated.
@@ -259,6 +261,7 @@ pub(crate) fn compile(
                 .unwrap_or(false),
         },
         "log-transform" => read_actions(name, fields)?,
+        "grok-parser" => Stage::Grok(Box::new(super::grok_stage::compile(name, fields)?)),
         "logs-sync-sink" => Stage::Sink,
         _ => Stage::Pass,
     })
