@@ -14,6 +14,9 @@ pub const TITLE_WEIGHT: f32 = 3.0;
 /// Weights of a document's best, second and third sections in its score.
 const SECTION_WEIGHTS: [f32; 3] = [1.0, 0.25, 0.1];
 
+/// A document's score, number, and its best sections' (score, number).
+type RankedDoc = (f32, usize, Vec<(f32, u32)>);
+
 /// What to search and how much to return.
 #[derive(Debug, Clone)]
 pub struct SearchOptions {
@@ -105,7 +108,7 @@ impl Index<'_> {
                 per_doc[d as usize].push((*score, s));
             }
         }
-        let mut hits: Vec<(f32, usize, Vec<(f32, u32)>)> = per_doc
+        let mut hits: Vec<RankedDoc> = per_doc
             .into_iter()
             .enumerate()
             .filter(|(_, sections)| !sections.is_empty())
