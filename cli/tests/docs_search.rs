@@ -154,6 +154,9 @@ fn no_match_is_success_with_a_note() {
     );
     let out = jobgraph(&["docs:search", "zzzyqx"]);
     assert_eq!(ok(&out), "");
+    // A limit of 0 is bad usage, not "no match".
+    let out = jobgraph(&["docs:search", "token", "-l", "0"]);
+    assert_eq!(out.status.code(), Some(2));
 }
 
 #[test]

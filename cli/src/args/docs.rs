@@ -33,7 +33,13 @@ pub struct DocsSearchArgs {
     #[arg(required = true, value_name = "QUERY")]
     pub query: Vec<String>,
     /// Documents at most.
-    #[arg(short = 'l', long, value_name = "N", default_value_t = 5)]
+    #[arg(
+        short = 'l',
+        long,
+        value_name = "N",
+        default_value_t = 5,
+        value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..)
+    )]
     pub limit: usize,
     /// Which documents to search.
     #[arg(short = 't', long = "type", value_enum, default_value_t = DocType::Doc)]
