@@ -47,8 +47,10 @@ pub mod client;
 pub mod directory;
 pub mod process_sandbox;
 pub mod sandbox_worker;
+pub mod to_test;
 
 pub use directory::{DirectorySource, LoadError};
 pub use process_sandbox::{
     ExecutionStats, PoolStats, ProcessConfig, ProcessSandbox, TenantSandbox,
 };
+pub use to_test::{TestSink, ToTestError, ToTestOptions, job_to_test, random_test_run_id};

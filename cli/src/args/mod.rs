@@ -6,6 +6,8 @@ use std::path::PathBuf;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
 mod datasets;
+#[cfg(feature = "docs")]
+mod docs;
 mod grok;
 mod output;
 mod pipeline;
@@ -13,8 +15,11 @@ mod query;
 mod scripts;
 #[cfg(feature = "server")]
 mod serve;
+mod to_test;
 
 pub use datasets::{DatasetCommand, IntegrationCommand};
+#[cfg(feature = "docs")]
+pub use docs::{DocType, DocsGetArgs, DocsSearchArgs, SearchFormat};
 pub use grok::GrokParseArgs;
 pub use output::{Format, OutputArgs};
 pub use pipeline::{JobDraftArgs, JobRunArgs, QueryCheckArgs, RunLimits};
@@ -22,6 +27,7 @@ pub use query::QueryArgs;
 pub use scripts::{Common, SandboxMode};
 #[cfg(feature = "server")]
 pub use serve::ServeArgs;
+pub use to_test::JobToTestArgs;
 
 /// Resolve data-pipeline job graphs that use templates, and test templates, offline or
 /// against the service; manage the service's templates and jobs.
@@ -133,6 +139,30 @@ pub enum Command {
         after_help = "Examples:\n  jobgraph job:draft examples/jobs/errors-to-vendor.json --sample-logs examples/events/sample.ndjson -t examples/templates\n  jobgraph job:draft job.json --sample-logs logs.json -t templates -f pretty"
     )]
     JobDraft(JobDraftArgs),
+    /// Make a test job: a tagger on every edge (tags `grepr.test_run_id` and
+    /// `grepr.edge=<src>_<port>_<dst>_<port>`) and every sink replaced by a `logs-sync-sink`
+    /// (or a `logs-iceberg-table-sink` with --dataset-id); JSON on stdout or -o.
+    #[command(
+        name = "job:to-test",
+        after_help = "Examples:\n  jobgraph job:to-test examples/jobs/checkout-alerts.json --test-run-id t1 -o test.json\n  jobgraph job:to-test job.json --dataset-id 3fJ2kV8qLm0pXw1a --table test_runs\n  jobgraph resolve job.json -t templates -o resolved.json && jobgraph job:to-test resolved.json | jobgraph job:run /dev/stdin --events logs.ndjson"
+    )]
+    JobToTest(JobToTestArgs),
+    /// Search this project's reference offline (docs, READMEs, the API's operations and
+    /// schemas), ranked (BM25): each document's URI, score, best sections and a preview.
+    #[cfg(feature = "docs")]
+    #[command(
+        name = "docs:search",
+        after_help = "Examples:\n  jobgraph docs:search heartbeat token\n  jobgraph docs:search oauth token client credentials -t api -l 3\n  jobgraph docs:search job graph -t schema -f json\n  jobgraph docs:search sandbox limits -t all -p 120 -f compact"
+    )]
+    DocsSearch(DocsSearchArgs),
+    /// Print a document of the offline reference as Markdown (`doc://`, `api://`,
+    /// `schema://`), or list them all with --list.
+    #[cfg(feature = "docs")]
+    #[command(
+        name = "docs:get",
+        after_help = "Examples:\n  jobgraph docs:get doc://docs/api.md\n  jobgraph docs:get api://issueToken\n  jobgraph docs:get --list -t schema"
+    )]
+    DocsGet(DocsGetArgs),
     /// Check a query: print how it parses, or the error with a caret under its column
     /// (exit 1).
     #[command(

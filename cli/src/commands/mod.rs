@@ -3,6 +3,8 @@
 
 mod config;
 mod datasets;
+#[cfg(feature = "docs")]
+mod docs;
 mod grok;
 mod jobs;
 mod pipeline;
@@ -10,6 +12,7 @@ mod query;
 mod resolve;
 mod template_test;
 mod templates;
+mod to_test;
 
 use clap::CommandFactory;
 
@@ -42,6 +45,11 @@ pub fn run(cli: Cli, matches: &clap::ArgMatches) -> Result<(), Failure> {
         Command::JobDraft(args) => pipeline::draft(args, &global, matches),
         Command::QueryCheck(args) => pipeline::check(args, &global),
         Command::GrokParse(args) => grok::run(args, &global, matches),
+        Command::JobToTest(args) => to_test::run(args, &global),
+        #[cfg(feature = "docs")]
+        Command::DocsSearch(args) => docs::search(args, &global),
+        #[cfg(feature = "docs")]
+        Command::DocsGet(args) => docs::get(args, &global),
         Command::Query(args) => query::run(args, &global, matches),
         Command::Config(command) => config::run(command, &global, matches),
         Command::Job(command) => jobs::run(command, &global, matches),
