@@ -23,7 +23,7 @@ const EXAMPLE = {
     '127.0.0.1 - frank [10/Oct/2000:13:55:36 -0700] "GET /apache_pb.gif HTTP/1.0" 200 2326',
     "john connected on 11/08/2017 from 192.168.1.10",
     "ERROR disk full on /var",
-    "no rule matches this line",
+    "-- no rule matches this line",
   ].join("\n"),
 };
 
@@ -64,9 +64,9 @@ export function createGrokPanel(pkg, setStatus) {
   }
 
   function showRuleError(error) {
-    const where = /at (\d+):(\d+)/.exec(error.message);
-    const helper = error.helper === true || /helper rule/.test(error.message);
-    const target = helper ? ui.helpers : ui.rules;
+    // INVALID_GROK_RULE carries the field (`pointer`), line and column of the rule.
+    const target = error.pointer === "/grokParser/grokHelperRules" ? ui.helpers : ui.rules;
+    const where = error.line ? [null, error.line, error.column ?? 1] : null;
     ui.rulesError.hidden = false;
     fill(
       ui.rulesError,

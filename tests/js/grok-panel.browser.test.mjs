@@ -107,7 +107,7 @@ test("grok panel: results per sample, rule errors with their column, hostile rul
   await summaryIs(4, 4);
   assert.ok(await error.isHidden());
   assert.equal((await shown(3)).rule, "rest");
-  assert.equal((await shown(3)).fields.attributes.rest, "no rule matches this line");
+  assert.equal((await shown(3)).fields.attributes.rest, "-- no rule matches this line");
 
   // Catastrophic backtracking: the sample reports the time limit; the others still parse.
   await page.locator("#grok-samples").fill(`${"a".repeat(40)}\nERROR still parsed`);

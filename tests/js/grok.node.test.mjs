@@ -28,7 +28,11 @@ test("parseGrok: results, INVALID_GROK_RULE with the rule's place, the time limi
   assert.equal(answer.results[1].match, false);
   assert.throws(
     () => api.parseGrok({ grokParser: { grokParsingRules: "ok %{word:a}\nbad %{nosuch:b}" }, logSamples: ["x"] }),
-    (e) => e.code === "INVALID_GROK_RULE" && e.message.startsWith("Invalid grok rule bad at 2:"),
+    (e) => e.code === "INVALID_GROK_RULE" && e.message.startsWith("Invalid grok rule bad at 2:5") && e.line === 2 && e.column === 5 && e.pointer === "/grokParser/grokParsingRules",
+  );
+  assert.throws(
+    () => api.parseGrok({ grokParser: { grokParsingRules: "ok %{h}", grokHelperRules: "h %{word:a" }, logSamples: ["x"] }),
+    (e) => e.code === "INVALID_GROK_RULE" && e.line === 1 && e.pointer === "/grokParser/grokHelperRules",
   );
   const hostile = api.parseGrok(
     { grokParser: { grokParsingRules: 'bad %{regex("(a+)+b")}\nword %{word:w}' }, logSamples: ["a".repeat(40), "hello"] },

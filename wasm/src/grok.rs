@@ -3,7 +3,7 @@
 
 use std::time::Duration;
 
-use jobgraph_core::grok::{BatchLimits, GrokBatchRequest, parse_batch_with};
+use jobgraph_core::grok::{BatchLimits, GrokBatchRequest, GrokError, parse_batch_with};
 use wasm_bindgen::prelude::*;
 
 use crate::convert::{RawError, parse_json};
@@ -19,8 +19,9 @@ fn millis(ms: f64, default: Duration) -> Duration {
 
 /// Parses `requestJson` (`{grokParser: {grokParsingRules, grokHelperRules?, …}, logSamples}`)
 /// and returns the `{results: […]}` JSON; each sample may take `lineTimeLimitMs`, all of them
-/// `batchTimeLimitMs`. Throws `{code: "INVALID_GROK_RULE", message}` (the message is the rule
-/// error's) when a rule does not compile, `INVALID_ARGUMENT` when the request is not such
+/// `batchTimeLimitMs`. Throws `{code: "INVALID_GROK_RULE", message, pointer, line, column}`
+/// (the rule error's message; the field, line and column of the rule) when a rule does not
+/// compile, `INVALID_ARGUMENT` when the request is not such
 /// JSON.
 #[wasm_bindgen(js_name = grokParseBatch)]
 pub fn grok_parse_batch(
@@ -35,7 +36,24 @@ pub fn grok_parse_batch(
         batch_time_limit: Some(millis(batch_time_limit_ms, Duration::from_secs(5))),
     };
     let response = parse_batch_with(&request, &limits).map_err(|e| {
-        RawError::new("INVALID_GROK_RULE", "Invalid grok rule", e.to_string()).into_js()
+        let raw = RawError::new("INVALID_GROK_RULE", "Invalid grok rule", e.to_string());
+        match e {
+            GrokError::Rule {
+                helper,
+                line,
+                column,
+                ..
+            } => {
+                let field = if helper {
+                    "/grokParser/grokHelperRules"
+                } else {
+                    "/grokParser/grokParsingRules"
+                };
+                raw.at(field, line, column)
+            }
+            GrokError::TimeLimit { .. } => raw,
+        }
+        .into_js()
     })?;
     serde_json::to_string(&response).map_err(|e| JsValue::from_str(&e.to_string()))
 }
