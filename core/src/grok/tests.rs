@@ -96,3 +96,15 @@ fn astral_characters_are_two_units() {
     let m = parse(r#"R %{regex("."):x}%{regex("."):y}"#, "", "🚀").unwrap();
     assert!(m.attributes.is_empty(), "{m:?}");
 }
+
+#[test]
+fn first_character_prefilter_keeps_results() {
+    // Rules starting with a literal are skipped for lines that start otherwise; the others
+    // (alternation, quantified first character, escapes) still run.
+    let rules = "A \\[%{word:a}\\]\nB x?%{integer:b}\nC (?:y|z)-%{word:c}\nD a|%{integer:d}";
+    assert_eq!(parse(rules, "", "[w]").unwrap().matching_rule_name, "A");
+    assert_eq!(parse(rules, "", "7").unwrap().matching_rule_name, "B");
+    assert_eq!(parse(rules, "", "z-q").unwrap().matching_rule_name, "C");
+    assert_eq!(parse(rules, "", "a").unwrap().matching_rule_name, "D");
+    assert!(parse(rules, "", "]").is_none());
+}
