@@ -1,5 +1,6 @@
 //! Grok throughput: N synthetic Apache combined-log lines through a 3-rule parser, one core.
-//! Prints lines/s; run with `cargo run --release -p jobgraph-core --example grok_lines [N]`.
+//! Prints lines/s; run with `cargo run --release -p jobgraph-core --example grok_lines [N [RULES_FILE]]`
+//! (another rules file to compare rules on the same lines).
 
 use std::time::Instant;
 
@@ -44,7 +45,14 @@ fn main() {
         .nth(1)
         .and_then(|a| a.parse().ok())
         .unwrap_or(200_000);
-    let parser = match GrokParser::new(RULES, "") {
+    let rules = match std::env::args().nth(2) {
+        Some(path) => std::fs::read_to_string(&path).unwrap_or_else(|e| {
+            eprintln!("{path}: {e}");
+            std::process::exit(1)
+        }),
+        None => RULES.to_owned(),
+    };
+    let parser = match GrokParser::new(&rules, "") {
         Ok(p) => p,
         Err(e) => {
             eprintln!("{e}");

@@ -38,6 +38,9 @@ pub(super) struct CompiledRule {
     pub name: String,
     pub regex: Regex,
     pub captures: Vec<Capture>,
+    /// The character every matching line starts with, when the pattern says so plainly: lines
+    /// that start otherwise skip the regex (most lines fail most rules at their first character).
+    pub first: Option<char>,
 }
 
 /// Compiles `rule` with `helpers` available by name.
@@ -65,7 +68,26 @@ pub(super) fn compile(
         name: rule.name.to_owned(),
         regex,
         captures: c.captures,
+        first: first_char(rule.pattern),
     })
+}
+
+/// The literal first character of `pattern` when it has one for sure: a plain character or
+/// an escaped punctuation character, not quantified, in a pattern without any `|`.
+fn first_char(pattern: &str) -> Option<char> {
+    if pattern.contains('|') {
+        return None;
+    }
+    let mut chars = pattern.chars();
+    let first = match chars.next()? {
+        '\\' => chars.next().filter(char::is_ascii_punctuation)?,
+        c if "^$.*+?()[]{}%".contains(c) || c.is_whitespace() => return None,
+        c => c,
+    };
+    match chars.next() {
+        Some('?' | '*' | '+' | '{') => None,
+        _ => Some(first),
+    }
 }
 
 struct Compiler<'h, 'a> {

@@ -136,7 +136,11 @@ impl GrokParser {
     pub fn parse(&self, line: &str) -> Result<Option<GrokMatch>, GrokError> {
         let _active = limit::begin(self.time_limit);
         let subject = engine::Subject::new(line);
+        let first = line.chars().next();
         for rule in self.rules.iter() {
+            if rule.first.is_some() && rule.first != first {
+                continue;
+            }
             let found = subject.find(&rule.regex);
             if limit::stopped() {
                 return Err(GrokError::TimeLimit {

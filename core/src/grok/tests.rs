@@ -76,3 +76,35 @@ fn catastrophic_backtracking_stops_at_the_limit() {
     // The next line is parsed normally.
     assert!(parser.parse("aab").unwrap().is_some());
 }
+
+#[test]
+fn parser_is_shared_across_threads() {
+    fn shared<T: Send + Sync + Clone>() {}
+    shared::<GrokParser>();
+    let parser = GrokParser::new("R %{integer:n}", "").unwrap();
+    let other = parser.clone();
+    let handle = std::thread::spawn(move || other.parse("7").unwrap());
+    assert_eq!(handle.join().unwrap().unwrap().attributes["n"], json!(7));
+    assert_eq!(parser.rule_names().collect::<Vec<_>>(), ["R"]);
+}
+
+#[test]
+fn astral_characters_are_two_units() {
+    // `.` is one UTF-16 unit (no `u` flag): an emoji is matched by `..`, and a capture that
+    // would split it sets nothing.
+    assert!(parse(r#"R %{regex("..."):x}"#, "", "a🚀").is_some());
+    let m = parse(r#"R %{regex("."):x}%{regex("."):y}"#, "", "🚀").unwrap();
+    assert!(m.attributes.is_empty(), "{m:?}");
+}
+
+#[test]
+fn first_character_prefilter_keeps_results() {
+    // Rules starting with a literal are skipped for lines that start otherwise; the others
+    // (alternation, quantified first character, escapes) still run.
+    let rules = "A \\[%{word:a}\\]\nB x?%{integer:b}\nC (?:y|z)-%{word:c}\nD a|%{integer:d}";
+    assert_eq!(parse(rules, "", "[w]").unwrap().matching_rule_name, "A");
+    assert_eq!(parse(rules, "", "7").unwrap().matching_rule_name, "B");
+    assert_eq!(parse(rules, "", "z-q").unwrap().matching_rule_name, "C");
+    assert_eq!(parse(rules, "", "a").unwrap().matching_rule_name, "D");
+    assert!(parse(rules, "", "]").is_none());
+}
