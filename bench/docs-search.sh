@@ -20,9 +20,17 @@ for q in "${queries[@]}"; do
   "$bin" $q > /dev/null # warm the page cache
 done
 if command -v hyperfine > /dev/null; then
+  json=$(mktemp)
   for q in "${queries[@]}"; do
-    hyperfine -N --warmup 20 --runs "$runs" --style basic "$bin $q" 2>&1 | grep -E "Time|Range"
+    hyperfine -N --warmup 20 --runs "$runs" --style none --export-json "$json" "$bin $q" > /dev/null
+    python3 - "$q" "$json" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[2]))["results"][0]
+t = sorted(x * 1000 for x in r["times"])
+print(f"{sys.argv[1]:55s} median {r['median'] * 1000:6.2f} ms  p95 {t[int(len(t) * 0.95) - 1]:6.2f} ms  best {t[0]:6.2f} ms  ({len(t)} runs, hyperfine)")
+PY
   done
+  rm -f "$json"
   exit 0
 fi
 python3 - "$bin" "$runs" "${queries[@]}" <<'PY'
