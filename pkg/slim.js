@@ -428,22 +428,6 @@ export function matchQuery(query, events) {
   return call(() => instance().matchQueryJson(text, list));
 }
 
-/**
- * Tries grok parsing rules on sample lines, as `POST /v1/grok/parse/batch` does (the same
- * answer): `{results: [{match, matchingRuleName?, attributes, tags, topLevelFields, error?}]}`.
- * A rule that does not compile throws `INVALID_GROK_RULE` (with the rule, line and column).
- * Each sample may take `lineTimeLimitMs` (default 100) and all of them `batchTimeLimitMs`
- * (default 5000); a sample past either gets `match: false` and `error`. With `text: true` the
- * answer is its JSON text, byte for byte what the service sends.
- */
-export function parseGrok(request, options = {}) {
-  const text = JSON.stringify(request ?? {});
-  const line = Number(options.lineTimeLimitMs ?? 100);
-  const batch = Number(options.batchTimeLimitMs ?? 5000);
-  const answer = call(() => instance().grokParseBatch(text, line, batch));
-  return options.text ? answer : JSON.parse(answer);
-}
-
 function graphOf(document) {
   return document && typeof document === "object" && !Array.isArray(document) && document.jobGraph ? document.jobGraph : document;
 }

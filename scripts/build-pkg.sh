@@ -21,3 +21,17 @@ if [ -x node_modules/.bin/wasm-opt ] && [ "${JOBGRAPH_WASM_OPT:-1}" = 1 ]; then
     pkg/wasm/jobgraph_wasm_bg.wasm -o pkg/wasm/jobgraph_wasm_bg.wasm
 fi
 ls -l pkg/wasm/jobgraph_wasm_bg.wasm >&2
+
+# The grok engine's own module (`jobgraph/grok`, crate grok-wasm): built in its own cargo run so
+# that its feature of jobgraph-core (`grok`) does not reach the main module (features are unified
+# within one run). Wrapped like the main glue, so a trapped instance can be replaced.
+echo "== building jobgraph-grok-wasm (the jobgraph/grok module)" >&2
+cargo build -p jobgraph-grok-wasm --target wasm32-unknown-unknown --profile wasm-release --quiet
+wasm-bindgen --target web --omit-default-module-path --out-dir pkg/wasm target/wasm32-unknown-unknown/wasm-release/jobgraph_grok_wasm.wasm
+if [ -x node_modules/.bin/wasm-opt ] && [ "${JOBGRAPH_WASM_OPT:-1}" = 1 ]; then
+  node_modules/.bin/wasm-opt -Oz --strip-producers --enable-bulk-memory --enable-nontrapping-float-to-int \
+    --enable-sign-ext --enable-mutable-globals --enable-reference-types --enable-multivalue \
+    pkg/wasm/jobgraph_grok_wasm_bg.wasm -o pkg/wasm/jobgraph_grok_wasm_bg.wasm
+fi
+node scripts/glue-factory.mjs pkg/wasm/jobgraph_grok_wasm.js pkg/wasm/jobgraph_grok_wasm_factory.js
+ls -l pkg/wasm/jobgraph_grok_wasm_bg.wasm >&2

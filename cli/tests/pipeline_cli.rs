@@ -111,7 +111,7 @@ fn job_run_reads_stdin_and_picks_a_sink() {
     let graph = r#"{"vertices": [
         {"type": "logs-iceberg-table-source", "name": "in", "table": "t"},
         {"type": "logs-filter", "name": "errors", "query": {"type": "datadog-query", "predicate": "error"}},
-        {"type": "grok-parser", "name": "parse", "grokParsingRules": "r %{word:w}"},
+        {"type": "geoip-parser", "name": "parse", "sources": ["network.client.ip"]},
         {"type": "logs-sync-sink", "name": "all"},
         {"type": "logs-sync-sink", "name": "bad"}],
       "edges": ["in -> parse", "parse -> all", "in -> errors", "errors -> bad"]}"#;
@@ -144,7 +144,7 @@ fn job_run_reads_stdin_and_picks_a_sink() {
     let all = jobgraph_with_stdin(&["job:run", &job, "--events", "-", "--sink", "all"], events);
     assert_eq!(text(&all.stdout), events);
     assert!(
-        text(&all.stderr).contains("note: vertex parse (grok-parser) is not simulated: its 2 events passed through unchanged"),
+        text(&all.stderr).contains("note: vertex parse (geoip-parser) is not simulated: its 2 events passed through unchanged"),
         "{}",
         text(&all.stderr)
     );

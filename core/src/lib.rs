@@ -41,6 +41,7 @@
 pub mod edge;
 pub mod error;
 mod graph;
+#[cfg(feature = "grok")]
 pub mod grok;
 mod inputs;
 mod json;

@@ -366,7 +366,7 @@ ui.script.addEventListener("input", () => {
 // Modes
 
 const jobMode = createJobMode(page);
-const grokPanel = createGrokPanel(pkg, setStatus);
+const grokPanel = createGrokPanel(() => import("../../pkg/grok.js"), setStatus);
 
 function switchMode(mode) {
   state.mode = mode;

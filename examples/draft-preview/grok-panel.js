@@ -1,6 +1,6 @@
 // Grok mode of the draft preview: parsing rules, helper rules and sample lines, parsed again on
-// every keystroke with the package's `parseGrok` (the engine of `grok-parser` vertices and of
-// `POST /v1/grok/parse/batch`, here in the page). Per sample: matched or not, by which rule, and
+// every keystroke with `parseGrok` of `jobgraph/grok` (the grok engine in its own WebAssembly module,
+// loaded when the tab first opens: the engine of `POST /v1/grok/parse/batch`, here in the page). Per sample: matched or not, by which rule, and
 // the attributes, tags and top-level fields it extracted. A rule that does not compile is shown
 // with its line and column, and the textarea's caret can jump there.
 //
@@ -27,8 +27,11 @@ const EXAMPLE = {
   ].join("\n"),
 };
 
-/** The grok mode: `activate()` when its tab is chosen. */
-export function createGrokPanel(pkg, setStatus) {
+/**
+ * The grok mode: `activate()` when its tab is chosen. `loadGrok` imports `jobgraph/grok` (the
+ * grok engine's own WebAssembly module), the first time the tab opens.
+ */
+export function createGrokPanel(loadGrok, setStatus) {
   const ui = {
     rules: $("#grok-rules"),
     helpers: $("#grok-helpers"),
@@ -40,6 +43,7 @@ export function createGrokPanel(pkg, setStatus) {
   };
   let started = false;
   let frame = 0;
+  let grok = null;
 
   function example() {
     ui.rules.value = EXAMPLE.rules;
@@ -50,7 +54,7 @@ export function createGrokPanel(pkg, setStatus) {
 
   function schedule() {
     cancelAnimationFrame(frame);
-    frame = requestAnimationFrame(update);
+    if (grok) frame = requestAnimationFrame(update);
   }
 
   /** Puts the caret of the rules (or helpers) textarea at `line:column` (1-based). */
@@ -119,7 +123,7 @@ export function createGrokPanel(pkg, setStatus) {
     const started = performance.now();
     let response;
     try {
-      response = pkg.parseGrok(request, { lineTimeLimitMs: LINE_MS, batchTimeLimitMs: BATCH_MS });
+      response = grok.parseGrok(request, { lineTimeLimitMs: LINE_MS, batchTimeLimitMs: BATCH_MS });
     } catch (error) {
       showRuleError(error);
       setStatus("error", "The grok rules do not compile");
@@ -141,7 +145,16 @@ export function createGrokPanel(pkg, setStatus) {
   ui.reset.addEventListener("click", example);
 
   return {
-    activate() {
+    async activate() {
+      if (!grok) {
+        setStatus("busy", "Loading the grok engine…");
+        try {
+          grok = await loadGrok();
+        } catch (error) {
+          setStatus("error", `Could not load jobgraph/grok: ${error.message}`);
+          return;
+        }
+      }
       if (!started) {
         started = true;
         example();

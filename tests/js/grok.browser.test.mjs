@@ -15,7 +15,7 @@ test("Chromium: grok cases equal native", async (t) => {
   const native = await nativeGrokOutcomes();
   const files = await loadGrokFiles();
   const outcomes = await page.evaluate(async (files) => {
-    const api = await import("/pkg/index.js");
+    const api = await import("/pkg/grok.js");
     const runner = await import("/tests/js/grok-cases.mjs");
     return runner.grokOutcomes(api, files);
   }, files);

@@ -2,7 +2,7 @@
 // for byte; parseGrok's errors and limits.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import * as api from "../../pkg/index.node.js";
+import * as api from "../../pkg/grok.node.js";
 import { compare } from "./conformance-runner.mjs";
 import { grokOutcomes } from "./grok-cases.mjs";
 import { loadGrokFiles, nativeGrokOutcomes } from "./grok-files.mjs";

@@ -36,6 +36,7 @@ test("npm pack → install in a fresh project → import and resolve (ESM and re
     join(project, "main.js"),
     `import { createResolver, resolve, parseEdge } from "jobgraph";
 import { createWorkerResolver } from "jobgraph/worker";
+import { parseGrok } from "jobgraph/grok";
 const t = { id: "t", version: 1, name: "T", template: "({vertices: [{type: 'x', name: 'v'}], edges: []})" };
 const r = await resolve({ vertices: [{ type: "template-operation", name: "op", templateId: "t" }] }, { templates: [t] });
 const cached = createResolver();
@@ -43,7 +44,8 @@ await cached.resolve({ vertices: [{ type: "template-operation", name: "op", temp
 const w = await createWorkerResolver();
 const e = await w.parseEdge("a->b");
 await w.terminate();
-console.log(JSON.stringify({ names: r.output.vertices.map((v) => v.name), edge: e, direct: parseEdge("x:p -> y"), misses: cached.stats().misses }));`,
+const grok = parseGrok({ grokParser: { grokParsingRules: "r %{word:user} %{integer:n}" }, logSamples: ["ann 42"] }).results[0];
+console.log(JSON.stringify({ names: r.output.vertices.map((v) => v.name), edge: e, direct: parseEdge("x:p -> y"), misses: cached.stats().misses, grok }));`,
   );
   writeFileSync(
     join(project, "main.cjs"),
@@ -65,6 +67,7 @@ console.log(JSON.stringify({ names: r.output.vertices.map((v) => v.name), edge: 
     assert.deepEqual(out.edge, { from: { vertex: "a" }, to: { vertex: "b" } }, version);
     assert.deepEqual(out.direct, { from: { vertex: "x", port: "p" }, to: { vertex: "y" } }, version);
     assert.equal(out.misses, 1, version);
+    assert.deepEqual(out.grok, { match: true, matchingRuleName: "r", attributes: { user: "ann", n: 42 }, tags: {}, topLevelFields: {} }, version);
     const cjs = JSON.parse(execFileSync(node, ["main.cjs"], { cwd: project, encoding: "utf8" }));
     assert.deepEqual(cjs, { names: ["v"], edge: { from: { vertex: "a" }, to: { vertex: "b" } }, same: true }, version);
     t.diagnostic(`${version}: ESM and require work`);

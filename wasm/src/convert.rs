@@ -62,14 +62,6 @@ impl RawError {
         }
     }
 
-    /// The same error, located: a line and column in the text at JSON pointer `pointer`.
-    pub(crate) fn at(mut self, pointer: &str, line: usize, column: usize) -> Self {
-        self.pointer = Some(pointer.to_owned());
-        self.line = u32::try_from(line).ok();
-        self.column = u32::try_from(column).ok();
-        self
-    }
-
     pub(crate) fn usage(message: String) -> Self {
         Self::new(
             "INVALID_ARGUMENT",

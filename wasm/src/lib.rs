@@ -18,7 +18,6 @@ static ALLOCATOR: jobgraph_core::memory::CountingAllocator<talc::wasm::WasmDynam
 
 mod convert;
 mod edges;
-mod grok;
 mod host_stack;
 mod pipeline;
 mod source;

@@ -24,6 +24,7 @@
 
 mod attributes;
 mod event;
+#[cfg(feature = "grok")]
 mod grok_stage;
 pub mod query;
 mod report;

@@ -7,6 +7,7 @@ use web_time::Instant;
 
 use super::RunError;
 use super::event::{LogEvent, Tags};
+#[cfg(feature = "grok")]
 use super::grok_stage;
 use super::report::{Change, EdgeCount, KeptEvent, Run, RunInput, RunOptions, VertexRun};
 use super::stages::{Stage, apply, compile};
@@ -380,6 +381,7 @@ impl<'p> Runner<'p> {
                 }
                 Ok(events)
             }
+            #[cfg(feature = "grok")]
             Stage::Grok(grok) => {
                 let name = record.name.clone();
                 for (i, event) in events.iter_mut().enumerate() {

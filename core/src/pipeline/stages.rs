@@ -27,7 +27,8 @@ pub(crate) enum Stage {
         actions: Vec<TagAction>,
         skipped: Vec<String>,
     },
-    /// `grok-parser`: parses each event's raw line.
+    /// `grok-parser`: parses each event's raw line (without feature `grok`, not simulated).
+    #[cfg(feature = "grok")]
     Grok(Box<super::grok_stage::GrokStage>),
     /// `logs-sync-sink`: collects.
     Sink,
@@ -261,6 +262,7 @@ pub(crate) fn compile(
                 .unwrap_or(false),
         },
         "log-transform" => read_actions(name, fields)?,
+        #[cfg(feature = "grok")]
         "grok-parser" => Stage::Grok(Box::new(super::grok_stage::compile(name, fields)?)),
         "logs-sync-sink" => Stage::Sink,
         _ => Stage::Pass,

@@ -1,8 +1,9 @@
 // Compiled with `tsc --noEmit --strict` in scripts/test.sh: the package's types are precise
 // enough for real use, and wrong use is rejected (the @ts-expect-error lines must stay errors).
-import { EventSet, JobgraphError, checkQuery, parseGrok, loadEvents, matchQuery, runJob, createResolver, formatEdge, parseEdge, resolve, testTemplate, validateInputs, validateJobGraph } from "jobgraph";
+import { EventSet, JobgraphError, checkQuery, loadEvents, matchQuery, runJob, createResolver, formatEdge, parseEdge, resolve, testTemplate, validateInputs, validateJobGraph } from "jobgraph";
 import type { CacheStats, Job, JobGraph, Problem, Resolver, Template } from "jobgraph";
 import { createWorkerResolver } from "jobgraph/worker";
+import { parseGrok } from "jobgraph/grok";
 import * as slim from "jobgraph/slim";
 import { createWorkerResolver as createSlimWorkerResolver } from "jobgraph/slim/worker";
 

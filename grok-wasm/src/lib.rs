@@ -1,0 +1,75 @@
+//! Grok for JavaScript (`jobgraph_core::grok`): the batch API the service and the CLI answer
+//! with, so a browser's grok panel shows exactly what they would. Its own WebAssembly module,
+//! `jobgraph/grok` in the npm package: the package's main module leaves the grok engine out to
+//! stay within its size budget (docs/npm-package.md, "Grok").
+
+use std::time::Duration;
+
+use jobgraph_core::grok::{BatchLimits, GrokBatchRequest, GrokError, parse_batch_with};
+use serde_json::{Value, json};
+use wasm_bindgen::prelude::*;
+
+/// A time limit in milliseconds from JavaScript (`NaN`, negative: the default).
+fn millis(ms: f64, default: Duration) -> Duration {
+    if ms.is_finite() && ms >= 0.0 {
+        Duration::from_secs_f64((ms / 1000.0).min(3600.0))
+    } else {
+        default
+    }
+}
+
+/// An error for the package to rethrow as a `JobgraphError`: its fields as JSON text.
+fn error(fields: Value) -> JsValue {
+    JsValue::from_str(&fields.to_string())
+}
+
+/// Parses `requestJson` (`{grokParser: {grokParsingRules, grokHelperRules?, …}, logSamples}`)
+/// and returns the `{results: […]}` JSON; each sample may take `lineTimeLimitMs`, all of them
+/// `batchTimeLimitMs`. Throws the JSON text of `{code: "INVALID_GROK_RULE", prefix, message,
+/// pointer, line, column}` (the rule error's message; the field, line and column of the rule)
+/// when a rule does not compile, `INVALID_ARGUMENT` when the request is not such JSON.
+#[wasm_bindgen(js_name = grokParseBatch)]
+pub fn grok_parse_batch(
+    request_json: String,
+    line_time_limit_ms: f64,
+    batch_time_limit_ms: f64,
+) -> Result<String, JsValue> {
+    let request: GrokBatchRequest = serde_json::from_str(&request_json).map_err(|e| {
+        error(json!({
+            "code": "INVALID_ARGUMENT",
+            "prefix": "Invalid argument",
+            "message": format!("Invalid argument: grok batch request: {e}"),
+        }))
+    })?;
+    let defaults = BatchLimits::default();
+    let limits = BatchLimits {
+        line_time_limit: millis(line_time_limit_ms, defaults.line_time_limit),
+        batch_time_limit: Some(millis(batch_time_limit_ms, Duration::from_secs(5))),
+    };
+    let response = parse_batch_with(&request, &limits).map_err(|e| {
+        let mut fields = json!({
+            "code": "INVALID_GROK_RULE",
+            "prefix": "Invalid grok rule",
+            "message": e.to_string(),
+        });
+        if let GrokError::Rule {
+            helper,
+            line,
+            column,
+            ..
+        } = e
+        {
+            fields["pointer"] = json!(if helper {
+                "/grokParser/grokHelperRules"
+            } else {
+                "/grokParser/grokParsingRules"
+            });
+            fields["line"] = json!(line);
+            fields["column"] = json!(column);
+        }
+        error(fields)
+    })?;
+    serde_json::to_string(&response).map_err(|e| {
+        error(json!({"code": "INTERNAL", "prefix": "Internal error", "message": e.to_string()}))
+    })
+}
