@@ -56,17 +56,23 @@ pub fn load_grok_cases(dir: &Path) -> Result<Vec<(String, GrokCase)>, String> {
         .collect())
 }
 
+impl GrokCase {
+    /// The batch request of the case: its rules, its helpers, its one sample.
+    pub fn request(&self) -> GrokBatchRequest {
+        GrokBatchRequest {
+            grok_parser: GrokParserSpec {
+                grok_parsing_rules: self.rules.clone(),
+                grok_helper_rules: self.helpers.clone(),
+                ..GrokParserSpec::default()
+            },
+            log_samples: vec![self.sample.clone()],
+        }
+    }
+}
+
 /// The case's outcome through the batch API (one sample).
 pub fn grok_outcome(case: &GrokCase) -> Value {
-    let request = GrokBatchRequest {
-        grok_parser: GrokParserSpec {
-            grok_parsing_rules: case.rules.clone(),
-            grok_helper_rules: case.helpers.clone(),
-            ..GrokParserSpec::default()
-        },
-        log_samples: vec![case.sample.clone()],
-    };
-    match parse_batch(&request) {
+    match parse_batch(&case.request()) {
         Ok(response) => response
             .results
             .first()

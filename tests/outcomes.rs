@@ -6,7 +6,7 @@ use jobgraph_conformance::grok::{GrokCase, grok_dir, load_grok_cases};
 use jobgraph_conformance::pipelines::{load_pipeline_cases, pipeline_outcome, pipelines_dir};
 use jobgraph_conformance::queries::{load_query_files, queries_dir, query_outcome};
 use jobgraph_conformance::{cases_dir, load_cases, run_case};
-use jobgraph_core::grok::{GrokBatchRequest, GrokParserSpec, parse_batch};
+use jobgraph_core::grok::parse_batch;
 use serde_json::{Map, Value};
 
 fn main() -> std::process::ExitCode {
@@ -72,15 +72,7 @@ fn pipelines() -> std::process::ExitCode {
 /// The answer to a case's one-sample batch as the engine writes it (a JSON string, compared byte
 /// for byte with the npm package's `parseGrok(…, {text: true})`), or `{"error": message}`.
 fn grok_answer_text(case: &GrokCase) -> Value {
-    let request = GrokBatchRequest {
-        grok_parser: GrokParserSpec {
-            grok_parsing_rules: case.rules.clone(),
-            grok_helper_rules: case.helpers.clone(),
-            ..GrokParserSpec::default()
-        },
-        log_samples: vec![case.sample.clone()],
-    };
-    match parse_batch(&request) {
+    match parse_batch(&case.request()) {
         Ok(answer) => serde_json::to_string(&answer).map_or(Value::Null, Value::String),
         Err(e) => serde_json::json!({ "error": e.to_string() }),
     }

@@ -53,7 +53,7 @@ thread_local! {
 
 /// The budget of one validation on this thread, active while the value lives.
 #[must_use]
-pub(super) struct Active(());
+pub(crate) struct Active(());
 
 impl Drop for Active {
     fn drop(&mut self) {
@@ -64,7 +64,7 @@ impl Drop for Active {
 }
 
 /// Starts counting: matches on this thread stop at `deadline`.
-pub(super) fn begin(deadline: Instant) -> Active {
+pub(crate) fn begin(deadline: Instant) -> Active {
     STOPPED.with(|s| s.borrow_mut().take());
     let _ = regress::interrupt::take_interrupted();
     DEADLINE.with(|d| d.set(Some(deadline)));

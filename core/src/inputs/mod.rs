@@ -18,6 +18,8 @@ use crate::validate::Problem;
 
 pub use bounds::SchemaBounds;
 pub use budget::MatchBudget;
+#[cfg(feature = "grok")]
+pub(crate) use budget::{Active as DeadlineGuard, begin as begin_deadline};
 pub use defaults::fill_defaults;
 use patterns::{EcmaPatterns, Patterns};
 
