@@ -30,7 +30,10 @@ pub struct ScanRequest {
     pub start_us: i64,
     /// The end of the window (microseconds, exclusive).
     pub end_us: i64,
-    /// Tag constraints for pruning.
+    /// Tag constraints: they prune files and row groups (promoted tags), and a row whose tags
+    /// fail them is skipped before it becomes an event (any tag). Conservative for a query
+    /// ([`Query::tag_constraints`](jobgraph_core::pipeline::Query::tag_constraints)): the caller
+    /// still applies the query to the events.
     pub constraints: TagConstraints,
     /// Bytes the scan may fetch (footers, bloom filters and column chunks all count).
     pub max_bytes: u64,
@@ -107,12 +110,10 @@ impl Scanner {
             if let Some((path, stream)) = &mut self.current {
                 match stream.next().await {
                     Some(Ok(batch)) => {
-                        let events =
-                            decode(&batch, self.start_us, self.end_us).map_err(|problem| {
-                                LakeError::Event {
-                                    path: path.clone(),
-                                    problem,
-                                }
+                        let events = decode(&batch, self.start_us, self.end_us, &self.constraints)
+                            .map_err(|problem| LakeError::Event {
+                                path: path.clone(),
+                                problem,
                             })?;
                         if !events.is_empty() {
                             return Ok(Some(events));

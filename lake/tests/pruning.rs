@@ -125,14 +125,10 @@ async fn tags_prune_files_row_groups_and_by_bloom_filter() {
         stats.row_groups_scanned, 1,
         "leaf statistics keep only its hour"
     );
-    // The caller applies the query itself: the row group holds the aardvark event and its hour.
-    assert_eq!(
-        back.iter()
-            .filter(|e| e.tags["service"] == ["aardvark"])
-            .count(),
-        1
-    );
-    assert_eq!(back.len() as i64, PER_HOUR);
+    // The row group holds the aardvark event and the rest of its hour; only the row whose tags
+    // satisfy the constraints becomes an event.
+    assert_eq!(back.len(), 1);
+    assert_eq!(back[0].tags["service"], ["aardvark"]);
     assert!(stats.bytes_scanned * 50 <= total);
 
     // `bravo` lies between alpha and delta in every file's and row group's min/max, and is in
@@ -201,13 +197,63 @@ async fn tags_prune_files_row_groups_and_by_bloom_filter() {
         .await
         .unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(s.row_groups_scanned, 0);
-    let (_, s) = scan_all(
+    let (back, s) = scan_all(
         &lake,
         request(&files, i64::MIN, i64::MAX, tag("region", "eu"), u64::MAX),
     )
     .await
     .unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(s.row_groups_scanned, s.row_groups);
+    assert!(back.is_empty(), "no row has a region tag");
+}
+
+#[tokio::test]
+async fn rows_whose_tags_fail_the_constraints_are_not_decoded() {
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let lake = Lake::local(dir.path()).unwrap_or_else(|e| panic!("{e}"));
+    let events = hourly(6, 240, 3);
+    let files = write_all(
+        &lake,
+        spec(Partitioning::Hour),
+        "load",
+        &events,
+        WriteOptions::default(),
+    )
+    .await;
+    let pair = |k: &str, v: &str| (k.to_owned(), v.to_owned());
+    let holds = |e: &jobgraph_core::pipeline::LogEvent, clause: &[(String, String)]| {
+        clause
+            .iter()
+            .any(|(k, v)| e.tags.get(k).is_some_and(|values| values.contains(v)))
+    };
+    for constraints in [
+        vec![vec![pair("level", "warn"), pair("level", "error")]],
+        vec![vec![pair("service", "beta")], vec![pair("host", "host-4")]],
+        vec![vec![pair("service", "delta"), pair("host", "host-1")]],
+        vec![vec![pair("host", "host-15")], vec![pair("level", "info")]],
+        vec![
+            vec![pair("service", "aardvark")],
+            vec![pair("level", "error")],
+        ],
+    ] {
+        let expected: Vec<String> = events
+            .iter()
+            .filter(|e| constraints.iter().all(|c| holds(e, c)))
+            .filter_map(|e| e.id.as_ref().map(|id| id.to_string()))
+            .collect();
+        let (back, _) = scan_all(
+            &lake,
+            request(&files, i64::MIN, i64::MAX, constraints.clone(), u64::MAX),
+        )
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
+        let got: Vec<String> = back
+            .iter()
+            .filter_map(|e| e.id.as_ref().map(|id| id.to_string()))
+            .collect();
+        assert!(!expected.is_empty() || constraints[0][0].1 == "aardvark");
+        assert_eq!(got, expected, "{constraints:?}");
+    }
 }
 
 #[tokio::test]
