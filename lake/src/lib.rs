@@ -10,6 +10,7 @@
 mod error;
 mod gc;
 mod ids;
+mod order;
 mod reader;
 mod scan;
 mod schema;
@@ -18,7 +19,7 @@ mod time;
 mod writer;
 
 pub use error::LakeError;
-pub use scan::{ScanRequest, ScanStats, Scanner, TagConstraints};
+pub use scan::{ScanOrder, ScanRequest, ScanStats, Scanner, TagConstraints};
 pub use store::{Lake, S3Options};
 pub use time::event_time_us;
 pub use writer::{TableWriter, WriteOptions};

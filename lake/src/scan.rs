@@ -12,6 +12,7 @@ use parquet::errors::ParquetError;
 use parquet::file::metadata::RowGroupMetaData;
 use parquet::file::statistics::Statistics;
 
+use crate::order::{Cursor, Merge, Window};
 use crate::reader::{Budget, CountingReader};
 use crate::schema::{BASE_COLUMNS, decode, promoted_column};
 use crate::{DataFile, Lake, LakeError};
@@ -39,6 +40,23 @@ pub struct ScanRequest {
     pub max_bytes: u64,
     /// Rows decoded at a time (a batch of events holds at most this many).
     pub batch_rows: usize,
+    /// The order events come in.
+    pub order: ScanOrder,
+}
+
+/// The order of a scan's events.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum ScanOrder {
+    /// File by file, in the request's order, each file in time order: the cheapest (the
+    /// public client's `UNSORTED`).
+    #[default]
+    Files,
+    /// Oldest first: files whose time ranges overlap are merged by `event_time`.
+    Ascending,
+    /// Newest first: the same merge, from the end; a file's row groups are read last to first,
+    /// each held as Arrow batches (at most [`crate::WriteOptions::row_group_rows`] rows) while
+    /// its events are handed out backwards.
+    Descending,
 }
 
 /// Counters of a scan (the `scan` record of a query's answer).
@@ -62,7 +80,12 @@ pub struct ScanStats {
 /// A running scan: [`Scanner::next_batch`] until `None`.
 pub struct Scanner {
     lake: Lake,
+    /// [`ScanOrder::Files`]: the files left, in order.
     queue: VecDeque<DataFile>,
+    /// Sorted orders: the groups of files left (each group's time ranges overlap, groups do
+    /// not), in the order they are read.
+    groups: VecDeque<Vec<DataFile>>,
+    order: ScanOrder,
     start_us: i64,
     end_us: i64,
     constraints: TagConstraints,
@@ -70,6 +93,15 @@ pub struct Scanner {
     budget: Arc<Budget>,
     stats: ScanStats,
     current: Option<(String, ParquetRecordBatchStream<CountingReader>)>,
+    merge: Option<Merge>,
+}
+
+/// A file opened for reading: its surviving row groups, in the order they are read.
+pub(crate) struct Opened {
+    pub(crate) path: String,
+    pub(crate) stream: ParquetRecordBatchStream<CountingReader>,
+    /// Rows of each row group read, in reading order.
+    pub(crate) group_rows: Vec<usize>,
 }
 
 impl Scanner {
@@ -89,9 +121,19 @@ impl Scanner {
                 queue.push_back(file);
             }
         }
+        let groups = match request.order {
+            ScanOrder::Files => VecDeque::new(),
+            ScanOrder::Ascending => overlapping_groups(std::mem::take(&mut queue)),
+            ScanOrder::Descending => overlapping_groups(std::mem::take(&mut queue))
+                .into_iter()
+                .rev()
+                .collect(),
+        };
         Ok(Scanner {
             lake,
             queue,
+            groups,
+            order: request.order,
             start_us: request.start_us,
             end_us: request.end_us,
             constraints: request.constraints,
@@ -99,6 +141,7 @@ impl Scanner {
             budget: Arc::new(Budget::new(request.max_bytes)),
             stats,
             current: None,
+            merge: None,
         })
     }
 
@@ -106,6 +149,9 @@ impl Scanner {
     /// `Err(LakeError::ScanBudget { .. })` when the next fetch would pass the budget (that fetch
     /// is not made).
     pub async fn next_batch(&mut self) -> Result<Option<Vec<LogEvent>>, LakeError> {
+        if self.order != ScanOrder::Files {
+            return self.next_sorted_batch().await;
+        }
         loop {
             if let Some((path, stream)) = &mut self.current {
                 match stream.next().await {
@@ -127,7 +173,40 @@ impl Scanner {
             let Some(file) = self.queue.pop_front() else {
                 return Ok(None);
             };
-            self.open(file).await?;
+            self.current = self.open(file, false).await?.map(|o| (o.path, o.stream));
+        }
+    }
+
+    /// [`Scanner::next_batch`] in a sorted order: the files of a group merged by time.
+    async fn next_sorted_batch(&mut self) -> Result<Option<Vec<LogEvent>>, LakeError> {
+        let descending = self.order == ScanOrder::Descending;
+        loop {
+            if let Some(merge) = &mut self.merge {
+                let events = merge.next_batch(self.batch_rows).await?;
+                if !events.is_empty() {
+                    return Ok(Some(events));
+                }
+                self.merge = None;
+            }
+            let Some(group) = self.groups.pop_front() else {
+                return Ok(None);
+            };
+            let mut cursors = Vec::new();
+            for file in group {
+                if let Some(opened) = self.open(file, descending).await? {
+                    cursors.push(Cursor::new(opened, self.window(), descending));
+                }
+            }
+            self.merge = Some(Merge::new(cursors, descending));
+        }
+    }
+
+    fn window(&self) -> Window {
+        Window {
+            start_us: self.start_us,
+            end_us: self.end_us,
+            constraints: self.constraints.clone(),
+            budget: Arc::clone(&self.budget),
         }
     }
 
@@ -143,8 +222,9 @@ impl Scanner {
         failure(&self.budget, path, source)
     }
 
-    /// Reads a file's footer, picks its row groups, and starts reading them.
-    async fn open(&mut self, file: DataFile) -> Result<(), LakeError> {
+    /// Reads a file's footer, picks its row groups, and starts reading them (last to first
+    /// when `reverse`); `None` when no row group survives.
+    async fn open(&mut self, file: DataFile, reverse: bool) -> Result<Option<Opened>, LakeError> {
         let mut reader = CountingReader {
             store: Arc::clone(&self.lake.store),
             path: self.lake.object_path(&file.path)?,
@@ -193,8 +273,15 @@ impl Scanner {
             }
         }
         if selected.is_empty() {
-            return Ok(());
+            return Ok(None);
         }
+        if reverse {
+            selected.reverse();
+        }
+        let group_rows = selected
+            .iter()
+            .map(|&i| usize::try_from(parquet.row_group(i).num_rows()).unwrap_or(0))
+            .collect();
         self.stats.row_groups_scanned += selected.len() as u64;
         let roots: Vec<usize> = schema
             .root_schema()
@@ -210,13 +297,39 @@ impl Scanner {
             .with_batch_size(self.batch_rows)
             .build()
             .map_err(|e| self.error(file.path.clone(), e))?;
-        self.current = Some((file.path, stream));
-        Ok(())
+        Ok(Some(Opened {
+            path: file.path,
+            stream,
+            group_rows,
+        }))
     }
 }
 
+/// Groups of files whose time ranges overlap (a file joins the group of the files before it
+/// when it starts before their last event), oldest group first; groups do not overlap.
+fn overlapping_groups(mut files: VecDeque<DataFile>) -> VecDeque<Vec<DataFile>> {
+    files
+        .make_contiguous()
+        .sort_by(|a, b| (a.min_time_us, &a.path).cmp(&(b.min_time_us, &b.path)));
+    let mut groups: VecDeque<Vec<DataFile>> = VecDeque::new();
+    let mut group_max = i64::MIN;
+    for file in files {
+        match groups.back_mut() {
+            Some(group) if file.min_time_us <= group_max => {
+                group_max = group_max.max(file.max_time_us);
+                group.push(file);
+            }
+            _ => {
+                group_max = file.max_time_us;
+                groups.push_back(vec![file]);
+            }
+        }
+    }
+    groups
+}
+
 /// A read error: the budget's when a fetch was refused, else Parquet's.
-fn failure(budget: &Budget, path: String, source: ParquetError) -> LakeError {
+pub(crate) fn failure(budget: &Budget, path: String, source: ParquetError) -> LakeError {
     if budget.exceeded() {
         LakeError::ScanBudget {
             scanned: budget.scanned(),

@@ -245,6 +245,19 @@ pub(crate) fn decode(
     end_us: i64,
     constraints: &TagConstraints,
 ) -> Result<Vec<LogEvent>, String> {
+    Ok(decode_timed(batch, start_us, end_us, constraints)?
+        .into_iter()
+        .map(|(_, event)| event)
+        .collect())
+}
+
+/// [`decode`], each event with its `event_time` (µs): what a sorted scan merges on.
+pub(crate) fn decode_timed(
+    batch: &RecordBatch,
+    start_us: i64,
+    end_us: i64,
+    constraints: &TagConstraints,
+) -> Result<Vec<(i64, LogEvent)>, String> {
     let time: &TimestampMicrosecondArray = column(batch, "event_time")?;
     let stamp: &StringArray = column(batch, "event_timestamp")?;
     let id: &StringArray = column(batch, "id")?;
@@ -332,7 +345,7 @@ pub(crate) fn decode(
                 }
             }
         }
-        events.push(event);
+        events.push((t, event));
     }
     Ok(events)
 }

@@ -188,7 +188,7 @@ pub enum Command {
     /// hides them); the run ends [SCANNED_MAX] when it reached the service's scan budget,
     /// [TIMED_OUT] past its time limit. With -f raw the events print as they arrive.
     #[command(
-        after_help = "Examples:\n  jobgraph query --dataset-name prod --query 'service:checkout AND (level:warn OR level:error)'\n  jobgraph query --dataset-id 3fJ2kV8qLm0pXw1a --start 2026-11-25T10:00:00Z --end 2026-11-25T11:00:00Z --limit 1000 -f raw\n  jobgraph query --dataset-name prod -f csv -o last-10-minutes.csv"
+        after_help = "Examples:\n  jobgraph query --dataset-name prod --query 'service:checkout AND (level:warn OR level:error)'\n  jobgraph query --dataset-id 3fJ2kV8qLm0pXw1a --start 2026-11-25T10:00:00Z --end 2026-11-25T11:00:00Z --limit 1000 -f raw\n  jobgraph query --dataset-name prod -f csv -o last-10-minutes.csv\n  jobgraph query --dataset-name prod --start 2026-11-24T00:00:00Z --order desc --limit 20 --query level:error"
     )]
     Query(QueryArgs),
     /// Configurations of ~/.jobgraph/cli-config.json.

@@ -47,7 +47,7 @@ pub fn query_job(args: &QueryArgs, now: Timestamp) -> Result<CreateJob, Failure>
         "start": start.to_string(),
         "end": end.to_string(),
         "limit": args.limit,
-        "sortOrder": "UNSORTED",
+        "sortOrder": args.order.sort_order(),
     });
     match (&args.dataset_id, &args.dataset_name) {
         (Some(id), _) => source["datasetId"] = Value::String(id.clone()),

@@ -3,7 +3,7 @@
 
 use jobgraph_core::pipeline::LogEvent;
 use jobgraph_lake::{
-    DataFile, Lake, LakeError, Partitioning, ScanRequest, ScanStats, TableSpec, TagConstraints,
+    DataFile, Lake, LakeError, Partitioning, ScanOrder, ScanRequest, ScanStats, TableSpec, TagConstraints,
     WriteOptions,
 };
 use serde_json::json;
@@ -90,6 +90,7 @@ pub fn request(
         constraints,
         max_bytes,
         batch_rows: 1024,
+        order: ScanOrder::Files,
     }
 }
 

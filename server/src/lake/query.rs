@@ -8,7 +8,7 @@ use std::sync::{Arc, Mutex};
 
 use jobgraph_core::JobGraph;
 use jobgraph_core::pipeline::{Query, RunInput};
-use jobgraph_lake::{LakeError, ScanRequest, ScanStats};
+use jobgraph_lake::{LakeError, ScanOrder, ScanRequest, ScanStats};
 use serde_json::Value;
 use tokio::sync::mpsc;
 
@@ -38,6 +38,23 @@ fn time_of(vertex: &str, field: &str, value: Option<&Value>) -> Result<Option<i6
         ))
     })?;
     Ok(Some(at.as_microsecond()))
+}
+
+/// The scan order a `sortOrder` asks for: `UNSORTED` (the default, file order), `ASCENDING`
+/// (oldest first) or `DESCENDING` (newest first), any case; `ASC` and `DESC` too.
+fn sort_order(vertex: &str, value: Option<&Value>) -> Result<ScanOrder, ApiError> {
+    let Some(value) = value else {
+        return Ok(ScanOrder::Files);
+    };
+    let text = value.as_str().unwrap_or_default();
+    match text.to_ascii_uppercase().as_str() {
+        "UNSORTED" => Ok(ScanOrder::Files),
+        "ASCENDING" | "ASC" => Ok(ScanOrder::Ascending),
+        "DESCENDING" | "DESC" => Ok(ScanOrder::Descending),
+        _ => Err(ApiError::BadRequest(format!(
+            "vertex {vertex}: `sortOrder` {text:?} is not UNSORTED (file order, the fastest), ASCENDING (oldest first) or DESCENDING (newest first)"
+        ))),
+    }
 }
 
 impl LakeSource {
@@ -112,6 +129,7 @@ impl LakeSource {
                 .unwrap_or_default(),
             None => Vec::new(),
         };
+        let order = sort_order(name, fields.get("sortOrder"))?;
         let files = state
             .store
             .lake_files(
@@ -132,6 +150,7 @@ impl LakeSource {
                 constraints,
                 max_bytes: config.scan_max_bytes,
                 batch_rows: config.batch_rows.max(1),
+                order,
             },
             limit: fields.get("limit").and_then(Value::as_u64),
             stats: Arc::default(),
