@@ -246,6 +246,121 @@ async fn exercise(store: &dyn Store, org: &str) {
         }
     }
     assert_eq!(names, ["web", "api"]);
+    file_pages(store, &org).await;
+}
+
+/// Every page of a dataset's files, walked from key to key.
+async fn walk(
+    store: &dyn Store,
+    org: &str,
+    dataset: &str,
+    limit: usize,
+    max_bytes: usize,
+) -> (Vec<String>, usize) {
+    let mut after = None;
+    let mut seen = Vec::new();
+    let mut pages = 0;
+    loop {
+        let page = store
+            .lake_file_page(
+                org.into(),
+                dataset.into(),
+                PageRequest {
+                    after: after.clone(),
+                    limit,
+                    max_bytes,
+                },
+            )
+            .await
+            .unwrap();
+        pages += 1;
+        assert!(!page.items.is_empty() || !page.more);
+        assert!(page.items.len() <= limit);
+        after = page.items.last().map(LakeFileRecord::page_key);
+        seen.extend(paths(&page.items));
+        if !page.more {
+            return (seen, pages);
+        }
+        assert!(pages < 1000, "the pages do not end");
+    }
+}
+
+/// The files of a dataset a page at a time: partition, time, then path in byte order (ties on
+/// partition and time broken by the path, upper case before lower case as bytes sort, on
+/// PostgreSQL too whatever its locale), every file once, the byte budget ending a page early,
+/// and nothing of another dataset.
+async fn file_pages(store: &dyn Store, org: &str) {
+    let dataset = format!("{org}-pages");
+    let other = format!("{org}-pages-other");
+    let mut files = Vec::new();
+    for h in [7, 3, 5] {
+        for (i, name) in ["b", "B", "a", "A", "_z", "Z"].iter().enumerate() {
+            let mut f = file(
+                &format!("run-{h}"),
+                h,
+                0,
+                60,
+                if i % 2 == 0 { "logs" } else { "audit" },
+            );
+            // Two files of each hour share the smallest time: the path decides.
+            f.min_time_us = h * HOUR_US + (i as i64 / 2) * 60_000_000;
+            f.path = format!("p/{h}/{name}.parquet");
+            files.push(f);
+        }
+    }
+    let mut expected = files.clone();
+    expected.sort_by(|a, b| {
+        (a.partition_start_us, a.min_time_us, a.path.as_bytes()).cmp(&(
+            b.partition_start_us,
+            b.min_time_us,
+            b.path.as_bytes(),
+        ))
+    });
+    let expected = paths(&expected);
+    assert!(
+        store
+            .commit_lake_files(
+                org.into(),
+                dataset.clone(),
+                "run-a".into(),
+                files[..9].to_vec()
+            )
+            .await
+            .unwrap()
+    );
+    assert!(
+        store
+            .commit_lake_files(
+                org.into(),
+                dataset.clone(),
+                "run-b".into(),
+                files[9..].to_vec()
+            )
+            .await
+            .unwrap()
+    );
+    assert!(
+        store
+            .commit_lake_files(
+                org.into(),
+                other.clone(),
+                "run-a".into(),
+                vec![file("x", 1, 0, 1, "logs")]
+            )
+            .await
+            .unwrap()
+    );
+    for limit in [1, 4, 5, 18, 100] {
+        let (seen, pages) = walk(store, org, &dataset, limit, 1 << 20).await;
+        assert_eq!(seen, expected, "limit {limit}");
+        assert_eq!(pages, 18usize.div_ceil(limit).max(1), "limit {limit}");
+    }
+    // A budget below two files' size: one file a page, whatever the limit.
+    let (seen, pages) = walk(store, org, &dataset, 100, 150).await;
+    assert_eq!(seen, expected);
+    assert_eq!(pages, 18);
+    let (seen, _) = walk(store, org, &other, 100, 1 << 20).await;
+    assert_eq!(seen.len(), 1);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
