@@ -381,7 +381,7 @@ async fn postgres_datasets_and_manifest() {
         eprintln!("JOBGRAPH_TEST_DATABASE_URL is not set: PostgreSQL not tested");
         return;
     };
-    let store = PostgresStore::connect(&PostgresOptions::new(url))
+    let store = PostgresStore::connect(&PostgresOptions::new(url.clone()))
         .await
         .unwrap();
     // An organization of its own, so that runs against a database kept from before differ.
@@ -393,4 +393,56 @@ async fn postgres_datasets_and_manifest() {
             .as_nanos()
     );
     exercise(&store, &org).await;
+    file_pages_under_a_locale(&url, &org).await;
+}
+
+/// The files' pages in byte order on a database whose text sorts by a language's rules (ICU
+/// `en-US`: `a` < `B`), as production databases often do: a database of its own on the same
+/// server, dropped afterwards. Skipped, saying so, when the server cannot create one (no ICU,
+/// PostgreSQL before 15, or no right to create databases).
+#[cfg(feature = "postgres")]
+async fn file_pages_under_a_locale(url: &str, org: &str) {
+    use jobgraph_server::store::{PostgresOptions, PostgresStore};
+    let (admin, connection) = tokio_postgres::connect(url, tokio_postgres::NoTls)
+        .await
+        .unwrap();
+    let connection = tokio::spawn(connection);
+    let name = format!("lake_icu_{}", org.replace('-', "_"));
+    let created = admin
+        .batch_execute(&format!(
+            "CREATE DATABASE {name} LOCALE_PROVIDER icu ICU_LOCALE 'en-US' LOCALE 'C' TEMPLATE template0"
+        ))
+        .await;
+    if let Err(e) = created {
+        eprintln!("no database with an ICU locale ({e}): byte order under a locale not tested");
+        return;
+    }
+    // The database named in `url`, replaced by the new one.
+    let (base, query) = url.split_once('?').unwrap_or((url, ""));
+    let server = base.rsplit_once('/').map_or(base, |(server, _)| server);
+    let icu_url = if query.is_empty() {
+        format!("{server}/{name}")
+    } else {
+        format!("{server}/{name}?{query}")
+    };
+    {
+        let store = PostgresStore::connect(&PostgresOptions::new(icu_url.clone()))
+            .await
+            .unwrap();
+        let (client, conn) = tokio_postgres::connect(&icu_url, tokio_postgres::NoTls)
+            .await
+            .unwrap();
+        let conn = tokio::spawn(conn);
+        let row = client.query_one("SELECT 'a' < 'B'", &[]).await.unwrap();
+        assert!(row.get::<_, bool>(0), "the database sorts text as bytes");
+        drop(client);
+        let _ = conn.await;
+        file_pages(&store, org).await;
+    }
+    admin
+        .batch_execute(&format!("DROP DATABASE {name} WITH (FORCE)"))
+        .await
+        .unwrap();
+    drop(admin);
+    let _ = connection.await;
 }

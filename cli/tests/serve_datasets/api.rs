@@ -340,5 +340,8 @@ fn the_openapi_document_describes_datasets_and_integrations() {
         .map(|p| p["name"].as_str().unwrap())
         .collect();
     assert_eq!(params, ["id", "limit", "cursor"]);
-    assert!(files["responses"]["200"]["headers"]["Link"].is_object(), "{files}");
+    assert!(
+        files["responses"]["200"]["headers"]["Link"].is_object(),
+        "{files}"
+    );
 }
