@@ -223,7 +223,15 @@ fn the_files_come_in_pages_that_hold_every_file_once_in_order() {
     let foreign = first_cursor(&format!("/v1/datasets/{other}/files?limit=1"));
     let listing = first_cursor("/v1/datasets?limit=1");
     let own = first_cursor(&format!("/v1/datasets/{id}/files?limit=3"));
-    let altered = format!("{}A", &own[..own.len() - 1]);
+    // One character in the middle changed (to another one).
+    let middle = own.len() / 2;
+    let swap = if &own[middle..=middle] == "A" {
+        "B"
+    } else {
+        "A"
+    };
+    let altered = format!("{}{swap}{}", &own[..middle], &own[middle + 1..]);
+    assert_ne!(altered, own);
     for cursor in [&foreign, &listing, &altered] {
         let r = call(
             "GET",
