@@ -49,14 +49,28 @@ PY
 
 Q='(level:warn OR level:error) AND service:checkout'
 export QS=2026-11-10T14:00:00Z QE=2026-11-10T15:00:00Z
-curl -sf "$URL/v1/datasets/$ID/files?limit=1000" -H "Authorization: Bearer $TOKEN" > "$WORK/files-page.json"
+# The files endpoint is paged (docs/api.md, "Pagination"): pages of 1000, following nextCursor.
+: > "$WORK/files-pages.ndjson"
+CURSOR=""
+while :; do
+  curl -sf "$URL/v1/datasets/$ID/files?limit=1000${CURSOR:+&cursor=$CURSOR}" -H "Authorization: Bearer $TOKEN" > "$WORK/files-page.json"
+  CURSOR=$(python3 -c 'import json, sys
+page = json.load(open(sys.argv[1]))
+with open(sys.argv[2], "a") as out:
+    for item in page["items"]: out.write(json.dumps(item) + "\n")
+print(page.get("nextCursor", ""))' "$WORK/files-page.json" "$WORK/files-pages.ndjson")
+  [ -n "$CURSOR" ] || break
+done
 "$BIN" dataset:files "$ID" -f raw -q > "$WORK/files.ndjson" 2>/dev/null || true
 python3 - "$WORK" "$DATA/lake" <<'PY'
 import json, sys, os
 work, root = sys.argv[1], sys.argv[2]
 rows = [json.loads(l) for l in open(f"{work}/files.ndjson") if l.strip()]
+paged = [json.loads(l) for l in open(f"{work}/files-pages.ndjson") if l.strip()]
 if not rows:
-    rows = json.load(open(f"{work}/files-page.json"))["items"]
+    rows = paged
+elif [r["path"] for r in rows] != [r["path"] for r in paged]:
+    sys.exit(f"dataset:files listed {len(rows)} files, the service's pages {len(paged)}: they differ")
 json.dump([os.path.join(root, r["path"]) for r in rows], open(f"{work}/paths.json", "w"))
 from datetime import datetime
 t = lambda text: datetime.fromisoformat(text.replace("Z", "+00:00"))

@@ -343,13 +343,19 @@ pub async fn delete(
     Ok(StatusCode::NO_CONTENT)
 }
 
-/// The committed data files of a dataset (every table), in partition then time order: the
-/// list outside tools such as DuckDB read.
+/// The committed data files of a dataset (every table), a page at a time, in partition, then
+/// time, then path order: the list outside tools such as DuckDB read.
 #[utoipa::path(
     get, path = "/v1/datasets/{id}/files", operation_id = "listDatasetFiles", tag = "datasets",
-    params(("id" = String, Path, description = "Dataset id")),
+    params(
+        ("id" = String, Path, description = "Dataset id"),
+        ("limit" = Option<u64>, Query, minimum = 1, maximum = 1000, description = "Items per page: default `fieldLimits.defaultPageSize` (100), at most `fieldLimits.maxPageSize` (1000; a 400 above it)"),
+        ("cursor" = Option<String>, Query, pattern = "^[A-Za-z0-9_-]*$", max_length = 1024, description = "The `nextCursor` of the previous page of this dataset's files (opaque); absent: the first page"),
+    ),
     responses(
-        (status = 200, description = "Every committed file of the dataset", body = Items<DatasetFile>),
+        (status = 200, description = "A page of the dataset's committed files, by partition start, smallest time, then path (byte order); `nextCursor` (and a `Link: <…>; rel=\"next\"` header) when more follow", body = Items<DatasetFile>,
+            headers(("Link" = String, description = "`<path?…&cursor=…>; rel=\"next\"` when more follow"))),
+        (status = 400, description = "`limit` is not a positive integer or is over the largest page, or `cursor` is invalid or of another listing (the message names it)", body = ErrorBody),
         (status = 401, description = "Missing, malformed, expired or unknown access token (`WWW-Authenticate: Bearer`)", body = ErrorBody),
         (status = 404, description = "No such dataset in the caller's organization (or deleted)", body = ErrorBody),
     ),
@@ -359,18 +365,32 @@ pub async fn files(
     State(state): State<AppState>,
     caller: Caller,
     Path(id): Path<String>,
-) -> Result<Json<Items<DatasetFile>>, ApiError> {
+    OriginalUri(uri): OriginalUri,
+    query: QueryPairs,
+) -> Result<Response, ApiError> {
     let org = caller.organization;
+    let scope = scope(&[&org, "dataset-files", &id]);
+    let page = page_request(&query, &state.config.field_limits, &scope)?;
+    if page.after.as_ref().is_some_and(|key| key.file.is_none()) {
+        // Only a cursor this listing issued passes the scope check, and each holds a file
+        // key; refused rather than read as "from the first file" (which would loop).
+        return Err(bad(
+            "query parameter `cursor` is invalid: it holds no file position; pass the `nextCursor` of the previous page of this dataset's files unchanged, or leave it out to start from the first page".into(),
+        ));
+    }
     state
         .store
         .dataset(org.clone(), id.clone())
         .await
         .map_err(not_found(&id))?;
-    let files = state.store.lake_files(org, id, None, None, None).await?;
-    Ok(Json(Items {
-        items: files.into_iter().map(file_out).collect(),
-        next_cursor: None,
-    }))
+    let files = state.store.lake_file_page(org, id, page).await?;
+    Ok(answer(
+        &uri,
+        &scope,
+        files,
+        LakeFileRecord::page_key,
+        file_out,
+    ))
 }
 
 #[cfg(test)]

@@ -193,6 +193,7 @@ mod tests {
             created_at_ms: 1_700_000_000_123,
             id: "AbCdEfGhIjKlMnOp".into(),
             version: 7,
+            file: None,
         }
     }
 

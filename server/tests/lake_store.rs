@@ -246,6 +246,121 @@ async fn exercise(store: &dyn Store, org: &str) {
         }
     }
     assert_eq!(names, ["web", "api"]);
+    file_pages(store, &org).await;
+}
+
+/// Every page of a dataset's files, walked from key to key.
+async fn walk(
+    store: &dyn Store,
+    org: &str,
+    dataset: &str,
+    limit: usize,
+    max_bytes: usize,
+) -> (Vec<String>, usize) {
+    let mut after = None;
+    let mut seen = Vec::new();
+    let mut pages = 0;
+    loop {
+        let page = store
+            .lake_file_page(
+                org.into(),
+                dataset.into(),
+                PageRequest {
+                    after: after.clone(),
+                    limit,
+                    max_bytes,
+                },
+            )
+            .await
+            .unwrap();
+        pages += 1;
+        assert!(!page.items.is_empty() || !page.more);
+        assert!(page.items.len() <= limit);
+        after = page.items.last().map(LakeFileRecord::page_key);
+        seen.extend(paths(&page.items));
+        if !page.more {
+            return (seen, pages);
+        }
+        assert!(pages < 1000, "the pages do not end");
+    }
+}
+
+/// The files of a dataset a page at a time: partition, time, then path in byte order (ties on
+/// partition and time broken by the path, upper case before lower case as bytes sort, on
+/// PostgreSQL too whatever its locale), every file once, the byte budget ending a page early,
+/// and nothing of another dataset.
+async fn file_pages(store: &dyn Store, org: &str) {
+    let dataset = format!("{org}-pages");
+    let other = format!("{org}-pages-other");
+    let mut files = Vec::new();
+    for h in [7, 3, 5] {
+        for (i, name) in ["b", "B", "a", "A", "_z", "Z"].iter().enumerate() {
+            let mut f = file(
+                &format!("run-{h}"),
+                h,
+                0,
+                60,
+                if i % 2 == 0 { "logs" } else { "audit" },
+            );
+            // Two files of each hour share the smallest time: the path decides.
+            f.min_time_us = h * HOUR_US + (i as i64 / 2) * 60_000_000;
+            f.path = format!("p/{h}/{name}.parquet");
+            files.push(f);
+        }
+    }
+    let mut expected = files.clone();
+    expected.sort_by(|a, b| {
+        (a.partition_start_us, a.min_time_us, a.path.as_bytes()).cmp(&(
+            b.partition_start_us,
+            b.min_time_us,
+            b.path.as_bytes(),
+        ))
+    });
+    let expected = paths(&expected);
+    assert!(
+        store
+            .commit_lake_files(
+                org.into(),
+                dataset.clone(),
+                "run-a".into(),
+                files[..9].to_vec()
+            )
+            .await
+            .unwrap()
+    );
+    assert!(
+        store
+            .commit_lake_files(
+                org.into(),
+                dataset.clone(),
+                "run-b".into(),
+                files[9..].to_vec()
+            )
+            .await
+            .unwrap()
+    );
+    assert!(
+        store
+            .commit_lake_files(
+                org.into(),
+                other.clone(),
+                "run-a".into(),
+                vec![file("x", 1, 0, 1, "logs")]
+            )
+            .await
+            .unwrap()
+    );
+    for limit in [1, 4, 5, 18, 100] {
+        let (seen, pages) = walk(store, org, &dataset, limit, 1 << 20).await;
+        assert_eq!(seen, expected, "limit {limit}");
+        assert_eq!(pages, 18usize.div_ceil(limit).max(1), "limit {limit}");
+    }
+    // A budget below two files' size: one file a page, whatever the limit.
+    let (seen, pages) = walk(store, org, &dataset, 100, 150).await;
+    assert_eq!(seen, expected);
+    assert_eq!(pages, 18);
+    let (seen, _) = walk(store, org, &other, 100, 1 << 20).await;
+    assert_eq!(seen.len(), 1);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -266,7 +381,7 @@ async fn postgres_datasets_and_manifest() {
         eprintln!("JOBGRAPH_TEST_DATABASE_URL is not set: PostgreSQL not tested");
         return;
     };
-    let store = PostgresStore::connect(&PostgresOptions::new(url))
+    let store = PostgresStore::connect(&PostgresOptions::new(url.clone()))
         .await
         .unwrap();
     // An organization of its own, so that runs against a database kept from before differ.
@@ -278,4 +393,56 @@ async fn postgres_datasets_and_manifest() {
             .as_nanos()
     );
     exercise(&store, &org).await;
+    file_pages_under_a_locale(&url, &org).await;
+}
+
+/// The files' pages in byte order on a database whose text sorts by a language's rules (ICU
+/// `en-US`: `a` < `B`), as production databases often do: a database of its own on the same
+/// server, dropped afterwards. Skipped, saying so, when the server cannot create one (no ICU,
+/// PostgreSQL before 15, or no right to create databases).
+#[cfg(feature = "postgres")]
+async fn file_pages_under_a_locale(url: &str, org: &str) {
+    use jobgraph_server::store::{PostgresOptions, PostgresStore};
+    let (admin, connection) = tokio_postgres::connect(url, tokio_postgres::NoTls)
+        .await
+        .unwrap();
+    let connection = tokio::spawn(connection);
+    let name = format!("lake_icu_{}", org.replace('-', "_"));
+    let created = admin
+        .batch_execute(&format!(
+            "CREATE DATABASE {name} LOCALE_PROVIDER icu ICU_LOCALE 'en-US' LOCALE 'C' TEMPLATE template0"
+        ))
+        .await;
+    if let Err(e) = created {
+        eprintln!("no database with an ICU locale ({e}): byte order under a locale not tested");
+        return;
+    }
+    // The database named in `url`, replaced by the new one.
+    let (base, query) = url.split_once('?').unwrap_or((url, ""));
+    let server = base.rsplit_once('/').map_or(base, |(server, _)| server);
+    let icu_url = if query.is_empty() {
+        format!("{server}/{name}")
+    } else {
+        format!("{server}/{name}?{query}")
+    };
+    {
+        let store = PostgresStore::connect(&PostgresOptions::new(icu_url.clone()))
+            .await
+            .unwrap();
+        let (client, conn) = tokio_postgres::connect(&icu_url, tokio_postgres::NoTls)
+            .await
+            .unwrap();
+        let conn = tokio::spawn(conn);
+        let row = client.query_one("SELECT 'a' < 'B'", &[]).await.unwrap();
+        assert!(row.get::<_, bool>(0), "the database sorts text as bytes");
+        drop(client);
+        let _ = conn.await;
+        file_pages(&store, org).await;
+    }
+    admin
+        .batch_execute(&format!("DROP DATABASE {name} WITH (FORCE)"))
+        .await
+        .unwrap();
+    drop(admin);
+    let _ = connection.await;
 }

@@ -102,12 +102,15 @@ pub enum DatasetCommand {
     /// DuckDB and other tools read.
     #[command(
         name = "dataset:files",
-        after_help = "Examples:\n  jobgraph dataset:files DWa28F4NkgpCzt3n\n  jobgraph dataset:files DWa28F4NkgpCzt3n -f csv -c path   # a header, then one path a line"
+        after_help = "Examples:\n  jobgraph dataset:files DWa28F4NkgpCzt3n\n  jobgraph dataset:files DWa28F4NkgpCzt3n -f csv -c path   # a header, then one path a line\n  jobgraph dataset:files DWa28F4NkgpCzt3n --limit 20"
     )]
     Files {
         /// The dataset id.
         #[arg(allow_hyphen_values = true)]
         dataset_id: String,
+        /// List at most N files [default: every page, following the service's cursors].
+        #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+        limit: Option<u64>,
         /// Output.
         #[command(flatten)]
         output: OutputArgs,

@@ -205,14 +205,19 @@ pub fn run(
             }
             print(loaded?, Shape::One, &style, global)
         }
-        DatasetCommand::Files { dataset_id, output } => {
+        DatasetCommand::Files {
+            dataset_id,
+            limit,
+            output,
+        } => {
             let style = output::style(&output, Format::Table, global)?;
             let session = Session::open(global, matches)?;
+            let limit = limit.map(|n| usize::try_from(n).unwrap_or(usize::MAX));
             let files = session
                 .runtime
                 .block_on(ui.spin(
                     "listing the dataset's files",
-                    session.client.dataset_files(&dataset_id),
+                    session.client.dataset_files_up_to(&dataset_id, limit),
                 ))
                 .map_err(|e| session.failure(e))?;
             print(files, Shape::List(FILE_SUMMARY), &style, global)

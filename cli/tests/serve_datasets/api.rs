@@ -303,7 +303,7 @@ fn the_openapi_document_describes_datasets_and_integrations() {
         (
             "/v1/datasets/{id}/files",
             "get",
-            &["200", "401", "404", "503"][..],
+            &["200", "400", "401", "404", "503"][..],
         ),
         ("/v1/integrations", "get", &["200", "401", "503"][..]),
         (
@@ -331,4 +331,17 @@ fn the_openapi_document_describes_datasets_and_integrations() {
     ] {
         assert!(dataset[field].is_object(), "{field}: {dataset}");
     }
+    // The files are paged like the other lists: `limit`, `cursor`, and the `Link` header.
+    let files = &doc["paths"]["/v1/datasets/{id}/files"]["get"];
+    let params: Vec<&str> = files["parameters"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(params, ["id", "limit", "cursor"]);
+    assert!(
+        files["responses"]["200"]["headers"]["Link"].is_object(),
+        "{files}"
+    );
 }

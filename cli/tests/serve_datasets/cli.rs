@@ -9,14 +9,14 @@ use serde_json::{Value, json};
 
 use super::{secret_of, server};
 
-struct Run {
-    code: Option<i32>,
-    stdout: String,
-    stderr: String,
+pub(super) struct Run {
+    pub(super) code: Option<i32>,
+    pub(super) stdout: String,
+    pub(super) stderr: String,
 }
 
 impl Run {
-    fn ok(&self) -> &Self {
+    pub(super) fn ok(&self) -> &Self {
         assert_eq!(
             self.code,
             Some(0),
@@ -27,12 +27,12 @@ impl Run {
         self
     }
 
-    fn json(&self) -> Value {
+    pub(super) fn json(&self) -> Value {
         serde_json::from_str(&self.stdout)
             .unwrap_or_else(|e| panic!("stdout is not JSON ({e}): {}", self.stdout))
     }
 
-    fn fails(&self, code: i32) -> &str {
+    pub(super) fn fails(&self, code: i32) -> &str {
         assert_eq!(
             self.code,
             Some(code),
@@ -52,7 +52,7 @@ impl Run {
 }
 
 /// Runs `jobgraph` with HOME `home` and the `cli` client's secret.
-fn run(home: &Path, args: &[&str]) -> Run {
+pub(super) fn run(home: &Path, args: &[&str]) -> Run {
     let out = Command::new(env!("CARGO_BIN_EXE_jobgraph"))
         .args(args)
         .env_clear()
@@ -68,7 +68,7 @@ fn run(home: &Path, args: &[&str]) -> Run {
     }
 }
 
-fn home() -> tempfile::TempDir {
+pub(super) fn home() -> tempfile::TempDir {
     let home = tempfile::tempdir().unwrap();
     let api = format!("{}/api", server().url());
     run(

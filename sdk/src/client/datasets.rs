@@ -4,7 +4,7 @@
 use reqwest::Method;
 
 use super::{Call, Client, ClientError, segment};
-use crate::api::{DatasetFile, DatasetInput, DatasetOut, IntegrationOut, Items};
+use crate::api::{DatasetFile, DatasetInput, DatasetOut, IntegrationOut};
 
 impl Client {
     /// `POST /v1/datasets`: a new dataset, version 1 (the input's `version` is not sent).
@@ -65,15 +65,24 @@ impl Client {
         .await
     }
 
-    /// `GET /v1/datasets/{id}/files`: the dataset's committed data files.
+    /// `GET /v1/datasets/{id}/files`: every committed data file of the dataset, page after
+    /// page (partition, then time, then path order).
     pub async fn dataset_files(&self, id: &str) -> Result<Vec<DatasetFile>, ClientError> {
-        let items: Items<DatasetFile> = self
-            .call(Call::new(
-                Method::GET,
-                format!("/v1/datasets/{}/files", segment(id)),
-            ))
-            .await?;
-        Ok(items.items)
+        self.dataset_files_up_to(id, None).await
+    }
+
+    /// `GET /v1/datasets/{id}/files`, page after page until the last or until `max_items`
+    /// files are listed.
+    pub async fn dataset_files_up_to(
+        &self,
+        id: &str,
+        max_items: Option<usize>,
+    ) -> Result<Vec<DatasetFile>, ClientError> {
+        self.list_pages(
+            Call::new(Method::GET, format!("/v1/datasets/{}/files", segment(id))),
+            max_items,
+        )
+        .await
     }
 
     /// `GET /v1/integrations`: the integrations the organization sees, with the jobs that use

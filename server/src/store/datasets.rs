@@ -53,6 +53,7 @@ impl DatasetRecord {
             created_at_ms: self.created_at_ms,
             id: self.id.clone(),
             version: 0,
+            file: None,
         }
     }
 }
@@ -80,6 +81,66 @@ pub struct LakeFileRecord {
     pub run_id: String,
     /// Statistics as JSON text; the store keeps it as given.
     pub stats: String,
+}
+
+/// Where a file sorts in the listing of a dataset's files: partition start, smallest time,
+/// path (byte order). The path alone is unique in a dataset, so the key is too.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub struct FileKey {
+    /// The file's partition start, µs since the epoch.
+    #[serde(rename = "p")]
+    pub partition_start_us: i64,
+    /// Its smallest `event_time`, µs since the epoch.
+    #[serde(rename = "m")]
+    pub min_time_us: i64,
+    /// Its path.
+    #[serde(rename = "f")]
+    pub path: String,
+}
+
+impl LakeFileRecord {
+    /// Where a page of a dataset's files that ends with this file continues.
+    pub fn page_key(&self) -> PageKey {
+        PageKey {
+            file: Some(FileKey {
+                partition_start_us: self.partition_start_us,
+                min_time_us: self.min_time_us,
+                path: self.path.clone(),
+            }),
+            ..PageKey::default()
+        }
+    }
+
+    /// The size of the file's row as stored (its texts, and eight bytes per number), what a
+    /// page's byte budget counts.
+    pub(crate) fn stored_size(&self) -> usize {
+        self.table.len() + self.path.len() + self.run_id.len() + self.stats.len() + 6 * 8
+    }
+}
+
+/// The `WHERE` tail and bound values of a page of a dataset's files (`lake_files`, every
+/// table): after `after` (from the first file when `None`), in partition, then time, then path
+/// order, `path` compared as `path_order` (`path` on SQLite, whose text compares as bytes;
+/// `path COLLATE "C"` on PostgreSQL, so that its order is byte order whatever the database's
+/// locale). The caller appends `LIMIT`. `?` placeholders; PostgreSQL numbers them.
+pub(crate) fn lake_file_page_filter(
+    after: Option<&FileKey>,
+    path_order: &str,
+) -> (String, Vec<LakeBound>) {
+    let mut sql = String::from("organization = ? AND dataset_id = ?");
+    let mut bounds = Vec::new();
+    if let Some(after) = after {
+        sql.push_str(&format!(
+            " AND (partition_start_us, min_time_us, {path_order}) > (?, ?, ?)"
+        ));
+        bounds.push(LakeBound::Int(after.partition_start_us));
+        bounds.push(LakeBound::Int(after.min_time_us));
+        bounds.push(LakeBound::Text(after.path.clone()));
+    }
+    sql.push_str(&format!(
+        " ORDER BY partition_start_us, min_time_us, {path_order}"
+    ));
+    (sql, bounds)
 }
 
 /// The fields of a `lake_commits` row: the commit of `files` by one run.

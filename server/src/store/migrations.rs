@@ -122,6 +122,11 @@ const MIGRATIONS: &[&str] = &[
     );
     CREATE INDEX lake_files_time ON lake_files (organization, dataset_id, table_name, max_time_us, min_time_us);
     ",
+    // 4: the listing of a dataset's files a page at a time (`GET /v1/datasets/{id}/files`):
+    // each page an index range from the cursor's key on, not a sort of the whole manifest.
+    r"
+    CREATE INDEX lake_files_listing ON lake_files (organization, dataset_id, partition_start_us, min_time_us, path);
+    ",
 ];
 
 /// The schema version this build writes.

@@ -24,7 +24,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 
-pub use datasets::{DatasetFields, DatasetRecord, LakeFileRecord};
+pub use datasets::{DatasetFields, DatasetRecord, FileKey, LakeFileRecord};
 pub(crate) use paging::PageFill;
 pub use paging::{PageKey, PageRequest, Paged};
 #[cfg(feature = "postgres")]
@@ -477,6 +477,18 @@ pub trait Store: Send + Sync + 'static {
         start_us: Option<i64>,
         end_us: Option<i64>,
     ) -> StoreFuture<'_, Vec<LakeFileRecord>>;
+    /// A page of the committed files of a dataset (every table, deleted datasets' too),
+    /// ordered by partition start, smallest time, then path in byte order (a unique key: a
+    /// path is unique in a dataset), on both stores whatever the database's locale. The
+    /// planner's [`lake_files`](Self::lake_files) read stays unpaged. The page starts
+    /// after `page.after`'s [`file`](PageKey::file) key (from the first file when there is
+    /// none).
+    fn lake_file_page(
+        &self,
+        organization: String,
+        dataset_id: String,
+        page: PageRequest,
+    ) -> StoreFuture<'_, Paged<LakeFileRecord>>;
 }
 
 /// A trigger, as stored.

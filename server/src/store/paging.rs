@@ -3,11 +3,12 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::{JobRecord, StoreError, TemplateRecord};
+use super::{FileKey, JobRecord, StoreError, TemplateRecord};
 
 /// Where a page of a listing starts: strictly after this sort key. Each listing compares the
 /// part of it that orders it: templates `(created_at_ms, id)`, one template's versions
-/// `version`, jobs `(created_at_ms, id, version)`.
+/// `version`, jobs `(created_at_ms, id, version)`, datasets `(created_at_ms, id)`, a
+/// dataset's files [`file`](Self::file) alone.
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
 pub struct PageKey {
     /// When the template or job was created (version 1), ms since the epoch.
@@ -19,6 +20,10 @@ pub struct PageKey {
     /// The version.
     #[serde(rename = "v")]
     pub version: u64,
+    /// The key of a dataset's committed file (`None` in every other listing, and then absent
+    /// from the cursor, so that the cursors of the other listings are unchanged).
+    #[serde(rename = "f", default, skip_serializing_if = "Option::is_none")]
+    pub file: Option<FileKey>,
 }
 
 /// Which page of a listing to read.
@@ -112,6 +117,7 @@ impl TemplateRecord {
             created_at_ms: self.created_at_ms,
             id: self.id.clone(),
             version: self.version,
+            file: None,
         }
     }
 }
@@ -123,6 +129,7 @@ impl JobRecord {
             created_at_ms: self.created_at_ms,
             id: self.id.clone(),
             version: self.version,
+            file: None,
         }
     }
 }

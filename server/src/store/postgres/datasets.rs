@@ -11,7 +11,8 @@ use super::lists::Args;
 use super::rows::{sql_version, tx_execute, tx_row, version};
 use crate::ids::now_ms;
 use crate::store::datasets::{
-    CommitSummary, DATASET_COLUMNS, LAKE_FILE_COLUMNS, LakeBound, lake_files_filter, tags_text,
+    CommitSummary, DATASET_COLUMNS, LAKE_FILE_COLUMNS, LakeBound, lake_file_page_filter,
+    lake_files_filter, tags_text,
 };
 use crate::store::{DatasetFields, DatasetRecord, LakeFileRecord, PageRequest, Paged, StoreError};
 
@@ -279,33 +280,69 @@ impl PostgresStore {
             "SELECT {LAKE_FILE_COLUMNS} FROM lake_files WHERE {}",
             numbered(&filter, 1)
         );
-        let mut args: Args = vec![Box::new(organization), Box::new(dataset_id)];
-        for bound in bounds {
-            match bound {
-                LakeBound::Text(t) => args.push(Box::new(t)),
-                LakeBound::Int(n) => args.push(Box::new(n)),
-            }
-        }
+        let args = lake_args(organization, dataset_id, bounds);
         let params: Vec<&(dyn ToSql + Sync)> = args
             .iter()
             .map(|a| a.as_ref() as &(dyn ToSql + Sync))
             .collect();
         let rows = self.rows(&sql, &params).await?;
-        rows.iter()
-            .map(|row| {
-                Ok(LakeFileRecord {
-                    table: row.try_get(0)?,
-                    path: row.try_get(1)?,
-                    partition_start_us: row.try_get(2)?,
-                    min_time_us: row.try_get(3)?,
-                    max_time_us: row.try_get(4)?,
-                    rows: row.try_get(5)?,
-                    bytes: row.try_get(6)?,
-                    row_groups: row.try_get(7)?,
-                    run_id: row.try_get(8)?,
-                    stats: row.try_get(9)?,
-                })
-            })
-            .collect()
+        rows.iter().map(file_record).collect()
     }
+
+    /// A page of a dataset's committed files (keyset: after the cursor's file key), rows
+    /// read as they arrive.
+    pub(super) async fn file_page(
+        &self,
+        organization: String,
+        dataset_id: String,
+        page: PageRequest,
+    ) -> Result<Paged<LakeFileRecord>, StoreError> {
+        let after = page.after.as_ref().and_then(|key| key.file.as_ref());
+        // Byte order whatever the database's locale, as on SQLite (and as the
+        // `lake_files_listing` index is built).
+        let (filter, bounds) = lake_file_page_filter(after, r#"path COLLATE "C""#);
+        let mut args = lake_args(organization, dataset_id, bounds);
+        args.push(Box::new(page.fetch()));
+        let sql = format!(
+            "SELECT {LAKE_FILE_COLUMNS} FROM lake_files WHERE {} LIMIT ${}",
+            numbered(&filter, 1),
+            args.len()
+        );
+        self.page(&sql, args, &page, sized_file).await
+    }
+}
+
+/// The bound values of a manifest read, after the organization and the dataset id.
+fn lake_args(organization: String, dataset_id: String, bounds: Vec<LakeBound>) -> Args {
+    let mut args: Args = vec![Box::new(organization), Box::new(dataset_id)];
+    for bound in bounds {
+        match bound {
+            LakeBound::Text(t) => args.push(Box::new(t)),
+            LakeBound::Int(n) => args.push(Box::new(n)),
+        }
+    }
+    args
+}
+
+/// A `lake_files` row from [`LAKE_FILE_COLUMNS`].
+fn file_record(row: &Row) -> Result<LakeFileRecord, StoreError> {
+    Ok(LakeFileRecord {
+        table: row.try_get(0)?,
+        path: row.try_get(1)?,
+        partition_start_us: row.try_get(2)?,
+        min_time_us: row.try_get(3)?,
+        max_time_us: row.try_get(4)?,
+        rows: row.try_get(5)?,
+        bytes: row.try_get(6)?,
+        row_groups: row.try_get(7)?,
+        run_id: row.try_get(8)?,
+        stats: row.try_get(9)?,
+    })
+}
+
+/// A file and its stored size.
+fn sized_file(row: &Row) -> Result<(LakeFileRecord, usize), StoreError> {
+    let file = file_record(row)?;
+    let size = file.stored_size();
+    Ok((file, size))
 }

@@ -496,4 +496,13 @@ impl Store for PostgresStore {
     ) -> StoreFuture<'_, Vec<LakeFileRecord>> {
         run(self.files(organization, dataset_id, table, start_us, end_us))
     }
+
+    fn lake_file_page(
+        &self,
+        organization: String,
+        dataset_id: String,
+        page: PageRequest,
+    ) -> StoreFuture<'_, Paged<LakeFileRecord>> {
+        run(self.file_page(organization, dataset_id, page))
+    }
 }

@@ -5,7 +5,8 @@ use rusqlite::types::Value as Sql;
 use rusqlite::{Connection, OptionalExtension, Row, Transaction, params};
 
 use super::super::datasets::{
-    CommitSummary, DATASET_COLUMNS, LAKE_FILE_COLUMNS, LakeBound, lake_files_filter, tags_text,
+    CommitSummary, DATASET_COLUMNS, LAKE_FILE_COLUMNS, LakeBound, lake_file_page_filter,
+    lake_files_filter, tags_text,
 };
 use super::super::{DatasetFields, DatasetRecord, LakeFileRecord, PageRequest, Paged, StoreError};
 use super::backend;
@@ -255,6 +256,32 @@ pub(super) fn commit(
     Ok(true)
 }
 
+/// A `lake_files` row from [`LAKE_FILE_COLUMNS`].
+fn file_row(row: &Row<'_>) -> rusqlite::Result<LakeFileRecord> {
+    Ok(LakeFileRecord {
+        table: row.get(0)?,
+        path: row.get(1)?,
+        partition_start_us: row.get(2)?,
+        min_time_us: row.get(3)?,
+        max_time_us: row.get(4)?,
+        rows: row.get(5)?,
+        bytes: row.get(6)?,
+        row_groups: row.get(7)?,
+        run_id: row.get(8)?,
+        stats: row.get(9)?,
+    })
+}
+
+/// The bound values of a manifest read, after the organization and the dataset id.
+fn lake_args(organization: String, dataset_id: String, bounds: Vec<LakeBound>) -> Vec<Sql> {
+    let mut args = vec![Sql::Text(organization), Sql::Text(dataset_id)];
+    args.extend(bounds.into_iter().map(|b| match b {
+        LakeBound::Text(t) => Sql::Text(t),
+        LakeBound::Int(n) => Sql::Integer(n),
+    }));
+    args
+}
+
 /// The committed files of a dataset overlapping a time range.
 pub(super) fn files(
     db: &Connection,
@@ -266,25 +293,30 @@ pub(super) fn files(
 ) -> Result<Vec<LakeFileRecord>, StoreError> {
     let (filter, bounds) = lake_files_filter(&table, start_us, end_us);
     let sql = format!("SELECT {LAKE_FILE_COLUMNS} FROM lake_files WHERE {filter}");
-    let mut args = vec![Sql::Text(organization), Sql::Text(dataset_id)];
-    args.extend(bounds.into_iter().map(|b| match b {
-        LakeBound::Text(t) => Sql::Text(t),
-        LakeBound::Int(n) => Sql::Integer(n),
-    }));
+    let args = lake_args(organization, dataset_id, bounds);
     let mut statement = db.prepare_cached(&sql)?;
-    let rows = statement.query_map(rusqlite::params_from_iter(args), |row| {
-        Ok(LakeFileRecord {
-            table: row.get(0)?,
-            path: row.get(1)?,
-            partition_start_us: row.get(2)?,
-            min_time_us: row.get(3)?,
-            max_time_us: row.get(4)?,
-            rows: row.get(5)?,
-            bytes: row.get(6)?,
-            row_groups: row.get(7)?,
-            run_id: row.get(8)?,
-            stats: row.get(9)?,
-        })
-    })?;
+    let rows = statement.query_map(rusqlite::params_from_iter(args), file_row)?;
     Ok(rows.collect::<rusqlite::Result<Vec<_>>>()?)
+}
+
+/// A page of a dataset's committed files (keyset: after the cursor's file key).
+pub(super) fn file_page(
+    db: &Connection,
+    organization: String,
+    dataset_id: String,
+    page: &PageRequest,
+) -> Result<Paged<LakeFileRecord>, StoreError> {
+    let after = page.after.as_ref().and_then(|key| key.file.as_ref());
+    // SQLite compares text as bytes (its default BINARY collation).
+    let (filter, bounds) = lake_file_page_filter(after, "path");
+    let sql = format!("SELECT {LAKE_FILE_COLUMNS} FROM lake_files WHERE {filter} LIMIT ?");
+    let mut args = lake_args(organization, dataset_id, bounds);
+    args.push(Sql::Integer(page.fetch()));
+    let mut statement = db.prepare_cached(&sql)?;
+    let rows = statement.query_map(rusqlite::params_from_iter(args), file_row)?;
+    page.take(rows.map(|row| {
+        let file = row?;
+        let size = file.stored_size();
+        Ok((file, size))
+    }))
 }

@@ -587,4 +587,13 @@ impl Store for SqliteStore {
     ) -> StoreFuture<'_, Vec<LakeFileRecord>> {
         self.read(move |db| datasets::files(db, organization, dataset_id, table, start_us, end_us))
     }
+
+    fn lake_file_page(
+        &self,
+        organization: String,
+        dataset_id: String,
+        page: PageRequest,
+    ) -> StoreFuture<'_, Paged<LakeFileRecord>> {
+        self.read(move |db| datasets::file_page(db, organization, dataset_id, &page))
+    }
 }
