@@ -20,13 +20,15 @@ fn load(k: i64) -> Vec<LogEvent> {
         .map(|j| {
             let slot = j * LOADS + k;
             let ms = BASE_US / 1000 + slot * STEP_MS;
+            let service = ["alpha", "beta", "gamma"][(slot % 3) as usize];
+            let level = ["info", "warn", "error", "debug", "info"][(slot % 5) as usize];
             event(json!({
                 "id": format!("e{slot:05}"),
                 "eventTimestamp": ms,
                 "message": format!("slot {slot}"),
                 "tags": {
-                    "service": [["alpha", "beta", "gamma"][(slot % 3) as usize]],
-                    "level": [["info", "warn", "error", "debug", "info"][(slot % 5) as usize]],
+                    "service": [service],
+                    "level": [level],
                 },
             }))
         })
@@ -92,12 +94,22 @@ async fn overlapping_files_merge_oldest_or_newest_first() {
             .await
             .unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(ids(&back), all, "ascending, batches of {batch_rows}");
-        let (back, _) = scan(i64::MIN, i64::MAX, vec![], ScanOrder::Descending, batch_rows)
-            .await
-            .unwrap_or_else(|e| panic!("{e}"));
+        let (back, _) = scan(
+            i64::MIN,
+            i64::MAX,
+            vec![],
+            ScanOrder::Descending,
+            batch_rows,
+        )
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
         let mut newest_first = all.clone();
         newest_first.reverse();
-        assert_eq!(ids(&back), newest_first, "descending, batches of {batch_rows}");
+        assert_eq!(
+            ids(&back),
+            newest_first,
+            "descending, batches of {batch_rows}"
+        );
     }
 
     // A window across an hour boundary, and a tag constraint.

@@ -36,7 +36,11 @@ fn sort_order_decides_which_events_the_limit_keeps() {
         let mut job = query_job(&dataset, start, end, QUERY, limit);
         job["jobGraph"]["vertices"][0]["sortOrder"] = json!(order);
         let records = run_sync(server, &token, &job);
-        assert_eq!(records.last().unwrap()["jobState"], "FINISHED", "{records:?}");
+        assert_eq!(
+            records.last().unwrap()["jobState"],
+            "FINISHED",
+            "{records:?}"
+        );
         stream_ids(&records)
     };
 
@@ -59,7 +63,8 @@ fn sort_order_decides_which_events_the_limit_keeps() {
     let r = server.call("POST", "/v1/jobs/sync", Some(&token), Some(&job));
     assert_eq!(r.status, 400, "{}", r.body);
     assert!(
-        r.body.contains("vertex source: `sortOrder` \\\"NEWEST\\\" is not UNSORTED"),
+        r.body
+            .contains("vertex source: `sortOrder` \\\"NEWEST\\\" is not UNSORTED"),
         "{}",
         r.body
     );
@@ -67,14 +72,34 @@ fn sort_order_decides_which_events_the_limit_keeps() {
     // `jobgraph query --order desc --limit 5 -f raw` prints the newest five, newest first.
     let home = tempfile::tempdir().unwrap();
     let out = crate::jobgraph(server, home.path())
-        .args(["query", "--dataset-id", &dataset, "--start", start, "--end", end])
-        .args(["--query", QUERY, "--order", "desc", "--limit", "5", "-q", "-f", "raw"])
+        .args([
+            "query",
+            "--dataset-id",
+            &dataset,
+            "--start",
+            start,
+            "--end",
+            end,
+        ])
+        .args([
+            "--query", QUERY, "--order", "desc", "--limit", "5", "-q", "-f", "raw",
+        ])
         .output()
         .unwrap();
-    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let printed: Vec<String> = String::from_utf8_lossy(&out.stdout)
         .lines()
-        .map(|l| serde_json::from_str::<Value>(l).unwrap()["id"].as_str().unwrap().to_owned())
+        .map(|l| {
+            serde_json::from_str::<Value>(l).unwrap()["id"]
+                .as_str()
+                .unwrap()
+                .to_owned()
+        })
         .collect();
     assert_eq!(printed, newest[..5]);
 }

@@ -3,8 +3,8 @@
 
 use jobgraph_core::pipeline::LogEvent;
 use jobgraph_lake::{
-    DataFile, Lake, LakeError, Partitioning, ScanOrder, ScanRequest, ScanStats, TableSpec, TagConstraints,
-    WriteOptions,
+    DataFile, Lake, LakeError, Partitioning, ScanOrder, ScanRequest, ScanStats, TableSpec,
+    TagConstraints, WriteOptions,
 };
 use serde_json::json;
 
