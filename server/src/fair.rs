@@ -29,6 +29,11 @@ pub struct FairnessConfig {
     /// `maxConcurrentScripts` slots before a 429. Default 0: at once, as before this setting
     /// (its scripts wait in the sandbox's per-organization queue anyway).
     pub script_wait_ms: u64,
+    /// Synchronous runs that read or write the lake one organization may have running at once
+    /// (a query streams for up to `lake.queryTimeoutMs` after its request has left the
+    /// request line); the next one waits `requestWaitMs` for one to end, then gets a 429.
+    /// 0 (the default): as many as the machine has cores.
+    pub lake_runs_per_organization: usize,
 }
 
 impl Default for FairnessConfig {
@@ -37,6 +42,7 @@ impl Default for FairnessConfig {
             requests_per_organization: 0,
             request_wait_ms: 2000,
             script_wait_ms: 0,
+            lake_runs_per_organization: 0,
         }
     }
 }
@@ -44,10 +50,19 @@ impl Default for FairnessConfig {
 impl FairnessConfig {
     /// [`FairnessConfig::requests_per_organization`], 0 resolved to the number of cores.
     pub fn requests(&self) -> usize {
-        match self.requests_per_organization {
-            0 => std::thread::available_parallelism().map_or(2, usize::from),
-            n => n,
-        }
+        or_cores(self.requests_per_organization)
+    }
+
+    /// [`FairnessConfig::lake_runs_per_organization`], 0 resolved to the number of cores.
+    pub fn lake_runs(&self) -> usize {
+        or_cores(self.lake_runs_per_organization)
+    }
+}
+
+fn or_cores(places: usize) -> usize {
+    match places {
+        0 => std::thread::available_parallelism().map_or(2, usize::from),
+        n => n,
     }
 }
 

@@ -33,6 +33,8 @@ pub(crate) struct Plan {
     pub deadline: Option<Instant>,
     /// Its `logs-iceberg-table-sink` writers.
     pub sinks: LakeSinks,
+    /// Its organization's place for lake runs, given back when the run ends.
+    pub lake_place: Option<tokio::sync::OwnedSemaphorePermit>,
 }
 
 /// How a run ended, and the fields of its final record.
@@ -120,6 +122,8 @@ pub(crate) async fn drive(
         stats,
         deadline,
         mut sinks,
+        // Held (not dropped) until the run has ended and its sinks are committed or aborted.
+        lake_place: _lake_place,
     } = plan;
     let config = &state.config.sync_runs;
     let Ok(token) = state.heartbeats.register() else {

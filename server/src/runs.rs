@@ -41,7 +41,7 @@ use jobgraph_sdk::api::request_docs::CreateJobDoc;
         (status = 401, description = "Missing, malformed, expired or unknown access token (`WWW-Authenticate: Bearer`)", body = ErrorBody),
         (status = 413, description = "The request body is over `maxBodyBytes` (10 MiB by default)", body = ErrorBody),
         (status = 415, description = "The body is not `application/json`", body = ErrorBody),
-        (status = 429, description = "The organization already has `maxConcurrentScripts` requests running scripts (`Retry-After`)", body = ErrorBody),
+        (status = 429, description = "The organization already has `maxConcurrentScripts` requests running scripts, or `fairness.lakeRunsPerOrganization` runs reading or writing the lake (`Retry-After`)", body = ErrorBody),
     ),
     security(("bearer" = []))
 )]
@@ -78,6 +78,10 @@ pub async fn sync(
     let source = LakeSource::plan(&state, organization, &graph).await?;
     let sinks = LakeSinks::plan(&state, organization, &graph).await?;
     let uses_lake = source.is_some() || !sinks.is_empty();
+    let lake_place = match uses_lake {
+        true => Some(state.lake_runs.enter(organization).await?),
+        false => None,
+    };
     let (records, response) = streamed()?;
     let (inputs, receiver) = mpsc::channel(2);
     let plan = run_driver::Plan {
@@ -88,6 +92,7 @@ pub async fn sync(
                 + Duration::from_millis(state.config.lake.query_timeout_ms.max(1))
         }),
         sinks,
+        lake_place,
     };
     match source {
         Some(source) => source.start(inputs),

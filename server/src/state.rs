@@ -105,6 +105,9 @@ pub struct AppState {
     /// Requests each organization has being served (the `Caller` extractor enters).
     pub(crate) requests: Gates,
     slots: Gates,
+    /// Per-organization places for synchronous runs that use the lake (held until the run
+    /// ends, not only while its request is read).
+    pub(crate) lake_runs: Gates,
     /// Heartbeat tokens of the synchronous runs in progress.
     pub(crate) heartbeats: Arc<Heartbeats>,
     /// The data lake, when the service has one ([`AppState::with_lake`]).
@@ -132,6 +135,11 @@ impl AppState {
                 fairness.requests(),
                 Duration::from_millis(fairness.request_wait_ms),
                 "requests being served",
+            ),
+            lake_runs: Gates::new(
+                fairness.lake_runs(),
+                Duration::from_millis(fairness.request_wait_ms),
+                "synchronous runs reading or writing the lake",
             ),
             slots: Gates::new(
                 config.max_concurrent_scripts,

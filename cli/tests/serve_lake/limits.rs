@@ -1,12 +1,13 @@
-//! A query's bounds: the scan budget (`SCANNED_MAX`), the time limit (`TIMED_OUT`) and the
-//! client's heartbeats (`CANCELLED`).
+//! A query's bounds: the scan budget (`SCANNED_MAX`), the time limit (`TIMED_OUT`), the
+//! client's heartbeats (`CANCELLED`), and an organization's lake runs at once.
 
 use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
 use crate::{
-    alice_on, budget_server, create_dataset, events, load, ndjson, open_sync, query_job, server,
+    alice_on, bob_on, budget_server, create_dataset, events, load, ndjson, one_run_server,
+    open_sync, query_job, run_sync, server,
 };
 
 /// A dataset whose full read is ~12 MB of records: more than the socket and the run's channel
@@ -142,4 +143,77 @@ fn a_run_past_its_time_limit_times_out() {
     let last = records.last().unwrap();
     assert_eq!(last["jobState"], "TIMED_OUT", "{last}");
     assert!(started.elapsed() >= Duration::from_millis(5000));
+}
+
+#[test]
+fn an_organization_runs_at_most_its_lake_runs_at_once_and_others_are_not_held_up() {
+    let server = one_run_server();
+    let alice = alice_on(server);
+    let bob = bob_on(server);
+    let big = big_dataset(server, &alice);
+    let small = |token: &str| {
+        let dataset = create_dataset(server, token, "small", json!({}));
+        load(
+            server,
+            token,
+            &dataset,
+            &ndjson(&events(50, "2026-11-15T00:00:00Z", 1)),
+        );
+        dataset
+    };
+    let (alices, bobs) = (small(&alice), small(&bob));
+
+    // Alice's first run streams 12 MB to a reader that reads only its heartbeat tokens: it
+    // holds her one place while it lives.
+    let mut first = open_sync(server, &alice, &whole(&big));
+    assert_eq!(first.status, 200);
+    let beat = loop {
+        let record = first.next_record().expect("a heartbeat before the end");
+        if let Some(t) = record["heartbeatToken"].as_str() {
+            break t.to_owned();
+        }
+    };
+    crate::heartbeat(server, &alice, &beat);
+    let second = server.call("POST", "/v1/jobs/sync", Some(&alice), Some(&whole(&alices)));
+    assert_eq!(second.status, 429, "{}", second.body);
+    assert_eq!(second.header("Retry-After"), Some("1"));
+    assert!(
+        second
+            .body
+            .contains("already has 1 synchronous runs reading or writing the lake"),
+        "{}",
+        second.body
+    );
+    // A job without the lake does not need a lake place.
+    let inline = json!({
+        "name": "inline", "execution": "SYNCHRONOUS", "processing": "BATCH",
+        "jobGraph": {"vertices": [
+            {"type": "logs-values-source", "name": "v", "values": [{"message": "hi"}]},
+            {"type": "logs-sync-sink", "name": "o"}], "edges": ["v -> o"]}
+    });
+    let records = run_sync(server, &alice, &inline);
+    assert_eq!(records.last().unwrap()["jobState"], "FINISHED");
+    // Another organization is not held up.
+    crate::heartbeat(server, &alice, &beat);
+    let records = run_sync(server, &bob, &whole(&bobs));
+    assert_eq!(
+        records.last().unwrap()["jobState"],
+        "FINISHED",
+        "{records:?}"
+    );
+    assert_eq!(crate::data_of(&records).len(), 50);
+
+    // Once the first run ends (its client went away), Alice's next run gets the place.
+    drop(first);
+    let deadline = Instant::now() + Duration::from_secs(20);
+    loop {
+        let r = server.call("POST", "/v1/jobs/sync", Some(&alice), Some(&whole(&alices)));
+        if r.status == 200 {
+            assert!(r.body.contains("\"FINISHED\""), "{}", r.body);
+            break;
+        }
+        assert_eq!(r.status, 429, "{}", r.body);
+        assert!(Instant::now() < deadline, "the place was never given back");
+        std::thread::sleep(Duration::from_millis(100));
+    }
 }

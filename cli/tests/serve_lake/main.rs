@@ -3,7 +3,7 @@
 //! `jobgraph query`, written by `logs-iceberg-table-sink` jobs, pruned, bounded (`SCANNED_MAX`,
 //! `TIMED_OUT`, `CANCELLED`), and the same files read by DuckDB. One server for the binary
 //! (SQLite, or PostgreSQL with `JOBGRAPH_TEST_DATABASE_URL`), a second one with a small scan
-//! budget.
+//! budget, a third that lets an organization run one lake query at a time.
 
 #[path = "../common/mod.rs"]
 mod common;
@@ -53,6 +53,16 @@ pub fn server() -> &'static Server {
 pub fn budget_server() -> &'static Server {
     static SERVER: OnceLock<Server> = OnceLock::new();
     SERVER.get_or_init(|| Server::start_with_config(&settings(Some(150_000)), &CLIENTS))
+}
+
+/// A server where an organization may have one lake run at a time, and waits 200 ms for it.
+pub fn one_run_server() -> &'static Server {
+    static SERVER: OnceLock<Server> = OnceLock::new();
+    SERVER.get_or_init(|| {
+        let mut config = settings(None);
+        config["fairness"] = json!({"lakeRunsPerOrganization": 1, "requestWaitMs": 200});
+        Server::start_with_config(&config, &CLIENTS)
+    })
 }
 
 /// A token of `alice` (organization acme) on `server`.
