@@ -27,8 +27,13 @@ pub struct WriteOptions {
     /// fields' lengths, more than the compressed file) reaches this. Default 128 MiB.
     pub max_file_bytes: u64,
     /// Partitions buffered at once; a new one first writes out the least recently written.
-    /// Memory is bounded by about `max_open_partitions × max_file_bytes`. Default 64.
+    /// Default 64.
     pub max_open_partitions: usize,
+    /// The estimated size of everything buffered, all partitions together: past it, the
+    /// largest buffer is written out. What bounds a writer's memory whatever order events
+    /// come in (events scattered over many partitions make smaller files instead). Default
+    /// 256 MiB.
+    pub max_buffered_bytes: u64,
 }
 
 impl Default for WriteOptions {
@@ -37,6 +42,7 @@ impl Default for WriteOptions {
             row_group_rows: 131_072,
             max_file_bytes: 128 << 20,
             max_open_partitions: 64,
+            max_buffered_bytes: 256 << 20,
         }
     }
 }
@@ -60,6 +66,8 @@ pub struct TableWriter {
     run_id: String,
     options: WriteOptions,
     partitions: HashMap<i64, Buffer>,
+    /// The estimates of every buffer, summed.
+    buffered: u64,
     clock: u64,
     next_file: u64,
     next_id: u64,
@@ -83,6 +91,7 @@ impl TableWriter {
             run_id,
             options,
             partitions: HashMap::new(),
+            buffered: 0,
             clock: 0,
             next_file: 0,
             next_id: 0,
@@ -131,10 +140,23 @@ impl TableWriter {
                 touched: 0,
             });
             buffer.touched = self.clock;
-            buffer.estimate += estimate(&event);
+            let size = estimate(&event);
+            buffer.estimate += size;
+            self.buffered += size;
             buffer.events.push((time, event));
             if buffer.estimate >= self.options.max_file_bytes {
                 self.flush(partition).await?;
+            }
+            while self.buffered > self.options.max_buffered_bytes {
+                let Some(largest) = self
+                    .partitions
+                    .iter()
+                    .max_by_key(|(_, b)| b.estimate)
+                    .map(|(p, _)| *p)
+                else {
+                    break;
+                };
+                self.flush(largest).await?;
             }
         }
         Ok(())
@@ -172,6 +194,7 @@ impl TableWriter {
         let Some(buffer) = self.partitions.remove(&partition) else {
             return Ok(());
         };
+        self.buffered = self.buffered.saturating_sub(buffer.estimate);
         let mut events = buffer.events;
         if events.is_empty() {
             return Ok(());

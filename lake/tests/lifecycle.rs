@@ -6,7 +6,7 @@ use std::collections::HashSet;
 use std::time::Duration;
 
 use common::{files_under, hourly, request, scan_all, spec, write_all};
-use jobgraph_lake::{Lake, LakeError, Partitioning, S3Options, TableSpec, WriteOptions};
+use jobgraph_lake::{Lake, LakeError, Partitioning, S3Options, ScanOrder, TableSpec, WriteOptions};
 
 #[tokio::test]
 async fn abort_deletes_every_file_written() {
@@ -39,6 +39,7 @@ async fn limits_cut_files_and_partitions() {
         row_group_rows: 10,
         max_file_bytes: 8192,
         max_open_partitions: 1,
+        ..WriteOptions::default()
     };
     let events = hourly(3, 200, 0);
     let files = write_all(&lake, spec(Partitioning::Hour), "run", &events, options).await;
@@ -54,6 +55,47 @@ async fn limits_cut_files_and_partitions() {
         .await
         .unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(back.len(), events.len());
+}
+
+#[tokio::test]
+async fn the_buffered_total_is_bounded_whatever_order_events_come_in() {
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let lake = Lake::local(dir.path()).unwrap_or_else(|e| panic!("{e}"));
+    let options = WriteOptions {
+        max_buffered_bytes: 40_000,
+        ..WriteOptions::default()
+    };
+    // Round robin over 6 hours: every event opens or grows another partition's buffer.
+    let hours = hourly(6, 200, 0);
+    let mut scattered = Vec::new();
+    for i in 0..200 {
+        for h in 0..6 {
+            scattered.push(hours[h * 200 + i].clone());
+        }
+    }
+    let mut writer = lake.writer(spec(Partitioning::Hour), "run", options);
+    writer
+        .write(&scattered)
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert!(
+        !files_under(dir.path()).is_empty(),
+        "past 40 000 bytes buffered, the largest buffer is written out before finish"
+    );
+    let files = writer.finish().await.unwrap_or_else(|e| panic!("{e}"));
+    assert!(files.len() > 6, "{} files for 6 partitions", files.len());
+    assert_eq!(files.iter().map(|f| f.rows).sum::<u64>(), 1200);
+    // The partitions' several overlapping files merge back into time order.
+    let mut oldest_first = request(&files, i64::MIN, i64::MAX, vec![], u64::MAX);
+    oldest_first.order = ScanOrder::Ascending;
+    let (back, _) = scan_all(&lake, oldest_first)
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
+    let id = |e: &jobgraph_core::pipeline::LogEvent| e.id.clone();
+    assert_eq!(
+        back.iter().map(id).collect::<Vec<_>>(),
+        hours.iter().map(id).collect::<Vec<_>>()
+    );
 }
 
 #[tokio::test]
