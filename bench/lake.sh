@@ -5,7 +5,9 @@
 #   2. query one hour, `(level:warn OR level:error) AND service:checkout`, every matching event
 #      (`jobgraph query -f raw`): time and bytes read (the run's `scan` figures);
 #   3. DuckDB (target/lake-venv) running the equivalent SQL over the same Parquet files (the
-#      manifest's list), in the same run: time.
+#      manifest's list), in the same run: time;
+#   4. the newest 100 `level:error AND service:checkout` of the 30 days (`--order desc`), beside
+#      UNSORTED and DuckDB's ORDER BY event_time DESC LIMIT 100.
 # Usage: bash bench/lake.sh [N]        (NO_BUILD=1 reuses target/release/jobgraph)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -87,6 +89,21 @@ for i in 1 2 3 4 5; do
   E=$(date +%s.%N)
   ours+=("$(python3 -c "print(round(($E-$S)*1000,1))")")
 done
+# The newest 100 checkout errors of the 30 days (sortOrder DESCENDING), and the same with the
+# public client's UNSORTED (file order: the oldest files first).
+Q2='level:error AND service:checkout'
+export DS=2026-10-26T00:00:00Z DE=2026-11-25T00:00:00Z
+newest=(); unsorted=()
+for i in 1 2 3 4 5; do
+  S=$(date +%s.%N)
+  "$BIN" query --dataset-id "$ID" --start $DS --end $DE --query "$Q2" --order desc --limit 100 -q -f raw > "$WORK/newest.ndjson"
+  E=$(date +%s.%N)
+  newest+=("$(python3 -c "print(round(($E-$S)*1000,1))")")
+  S=$(date +%s.%N)
+  "$BIN" query --dataset-id "$ID" --start $DS --end $DE --query "$Q2" --limit 100 -q -f raw > /dev/null
+  E=$(date +%s.%N)
+  unsorted+=("$(python3 -c "print(round(($E-$S)*1000,1))")")
+done
 JOB=$(python3 -c "import json,sys; print(json.dumps({'name':'q','execution':'SYNCHRONOUS','processing':'BATCH','jobGraph':{'vertices':[{'type':'logs-iceberg-table-source','name':'s','datasetId':sys.argv[1],'start':sys.argv[2],'end':sys.argv[3],'limit':100000000,'query':{'type':'simple-query','query':sys.argv[4]}},{'type':'logs-sync-sink','name':'o'}],'edges':['s -> o']}}))" "$ID" $QS $QE "$Q")
 curl -sf "$URL/v1/jobs/sync" -H "Authorization: Bearer $TOKEN" -H 'Content-Type: application/json' -d "$JOB" | tail -c 2000 | tr '\r' '\n' | grep scan > "$WORK/scan.json" || true
 http=()
@@ -94,11 +111,12 @@ for i in 1 2 3 4 5; do
   http+=("$(curl -sf -o /dev/null -w '%{time_total}' "$URL/v1/jobs/sync" -H "Authorization: Bearer $TOKEN" -H 'Content-Type: application/json' -d "$JOB" | python3 -c 'import sys; print(round(float(sys.stdin.read())*1000,1))')")
 done
 
-"$PY" - "$WORK" "$QS" "$QE" "${ours[*]}" "${http[*]}" <<'PY'
+"$PY" - "$WORK" "$QS" "$QE" "${ours[*]}" "${http[*]}" "${newest[*]}" "${unsorted[*]}" <<'PY'
 import json, sys, time, statistics
 import duckdb
 work, qs, qe, ours = sys.argv[1], sys.argv[2], sys.argv[3], [float(x) for x in sys.argv[4].split()]
 http = [float(x) for x in sys.argv[5].split()]
+newest, unsorted = [float(x) for x in sys.argv[6].split()], [float(x) for x in sys.argv[7].split()]
 paths = json.load(open(f"{work}/paths.json"))
 con = duckdb.connect()
 sql = """SELECT * REPLACE (CAST(event_time AS VARCHAR) AS event_time) FROM read_parquet(?) WHERE event_time >= CAST(? AS TIMESTAMPTZ) AND event_time < CAST(? AS TIMESTAMPTZ)
@@ -121,6 +139,17 @@ print(f"  DuckDB {duckdb.__version__} read_parquet + SQL (in process): median {s
 print(f"  DuckDB on the {len(near)} file(s) the manifest lists for the hour ({near_n} events): median {statistics.median(near_times):.1f} ms  runs {[round(x,1) for x in near_times]}")
 print(f"  ratio (CLI): {statistics.median(ours)/statistics.median(times):.2f}x DuckDB on every file, {statistics.median(ours)/statistics.median(near_times):.2f}x DuckDB on the hour's files")
 print(f"  ratio (service): {statistics.median(http)/statistics.median(times):.2f}x DuckDB on every file, {statistics.median(http)/statistics.median(near_times):.2f}x DuckDB on the hour's files")
+newest_sql = """SELECT id FROM read_parquet(?) WHERE list_contains(tag_level, 'error') AND list_contains(tag_service, 'checkout')
+  ORDER BY event_time DESC LIMIT 100"""
+duck_newest, duck_ids = [], []
+for _ in range(5):
+    t = time.perf_counter(); duck_ids = [r[0] for r in con.execute(newest_sql, [paths]).fetchall()]; duck_newest.append((time.perf_counter() - t) * 1000)
+ours_ids = [json.loads(l)["id"] for l in open(f"{work}/newest.ndjson") if l.strip()]
+print(f"newest 100 of `level:error AND service:checkout` over the 30 days ({'same ids as' if ours_ids == duck_ids else 'DIFFERENT ids from'} DuckDB's ORDER BY event_time DESC LIMIT 100):")
+print(f"  jobgraph query --order desc --limit 100 (CLI, end to end): median {statistics.median(newest):.1f} ms  runs {newest}")
+print(f"  jobgraph query --limit 100 (UNSORTED: the oldest files first): median {statistics.median(unsorted):.1f} ms  runs {unsorted}")
+print(f"  DuckDB read_parquet + ORDER BY event_time DESC LIMIT 100 over every file: median {statistics.median(duck_newest):.1f} ms  runs {[round(x,1) for x in duck_newest]}")
+print(f"  ratio (CLI, desc): {statistics.median(newest)/statistics.median(duck_newest):.2f}x DuckDB")
 if scan:
     print(f"  bytes read by the service: {scan['bytesScanned']:,} of {scan.get('bytesInRange', 0):,} in range; files {scan['filesScanned']}/{scan['files']}, row groups {scan['rowGroupsScanned']}/{scan['rowGroups']}")
 PY

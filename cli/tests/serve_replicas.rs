@@ -1,12 +1,16 @@
 //! Two replicas of `jobgraph serve` on one PostgreSQL database (the real binary, a real
 //! cluster from `scripts/pg-cluster.sh`): version numbering across replicas, tokens shared,
-//! `kill -9` of a replica under load, the database stopped and started under load.
+//! `kill -9` of a replica under load, the database stopped and started under load, the lake on
+//! S3 shared, heartbeats of a run posted to the other replica.
 //!
 //! Needs `JOBGRAPH_TEST_DATABASE_URL` (scripts/test.sh sets it when it could start a cluster)
 //! and, for the restart test, `JOBGRAPH_TEST_PG_CLUSTER` (the cluster's folder). Without them
 //! every test says loudly that it was skipped and passes.
 
 mod common;
+#[allow(dead_code)]
+#[path = "serve_lake/stream.rs"]
+mod stream;
 
 use std::collections::BTreeSet;
 use std::path::PathBuf;
@@ -425,4 +429,103 @@ fn one_replica_loads_a_dataset_into_s3_and_the_other_queries_it() {
         .sum();
     assert_eq!(events, 125, "every fourth event is checkout");
     drop(moto);
+}
+
+#[test]
+fn heartbeats_posted_to_the_other_replica_keep_a_run_alive() {
+    let _serial = serial();
+    let Some(url) = database("heartbeats") else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("config.json");
+    let lake = dir.path().join("lake");
+    let settings = serde_json::json!({
+        "syncRuns": {"heartbeatIntervalMs": 50, "heartbeatTimeoutMs": 1500},
+        "lake": {"root": format!("file://{}", lake.to_string_lossy()), "queryTimeoutMs": 60000},
+    });
+    std::fs::write(&config, settings.to_string()).unwrap();
+    let config = config.to_string_lossy().into_owned();
+    let (a, b) = replicas(&url, &["--config", &config]);
+    let token = a.token("ci", "ci-secret");
+    let r = a.call(
+        "POST",
+        "/v1/datasets",
+        Some(&token),
+        Some(&serde_json::json!({"name": "wide"})),
+    );
+    assert_eq!(r.status, 201, "{}", r.body);
+    let id = r.json()["id"].as_str().unwrap().to_owned();
+    // ~12 MB of records: more than the socket and the run's channel hold, so the run waits
+    // for its reader as long as the reader waits.
+    let pad = "x".repeat(160);
+    let lines: String = (0..60_000)
+        .map(|i| {
+            format!(
+                "{{\"id\":\"e{i:05}\",\"eventTimestamp\":\"2026-11-25T{:02}:{:02}:{:02}Z\",\"message\":\"m{i} {pad}\"}}\n",
+                i / 3600 % 24,
+                i / 60 % 60,
+                i % 60
+            )
+        })
+        .collect();
+    let r = common::request(
+        a.addr,
+        "POST",
+        &format!("/v1/datasets/{id}/load"),
+        &[("Authorization".into(), format!("Bearer {token}"))],
+        Some(lines.as_bytes()),
+    );
+    assert_eq!(r.status, 200, "{}", r.body);
+    let job = serde_json::json!({
+        "name": "q", "execution": "SYNCHRONOUS", "processing": "BATCH",
+        "jobGraph": {"vertices": [
+            {"type": "logs-iceberg-table-source", "name": "s", "datasetId": id,
+             "start": "2026-11-25T00:00:00Z", "end": "2026-11-26T00:00:00Z", "limit": 1000000},
+            {"type": "logs-sync-sink", "name": "o"}], "edges": ["s -> o"]}
+    });
+
+    // The run is on A; its client posts the heartbeat token to B only, for 4.5 s (three times
+    // the allowed silence), reading nothing meanwhile, then reads everything.
+    let mut run = stream::open_sync(&a, &token, &job);
+    assert_eq!(run.status, 200);
+    let mut records = Vec::new();
+    let beat = loop {
+        let record = run.next_record().expect("a heartbeat before the end");
+        if let Some(t) = record["heartbeatToken"].as_str() {
+            break t.to_owned();
+        }
+        records.push(record);
+    };
+    let until = Instant::now() + Duration::from_millis(4500);
+    while Instant::now() < until {
+        let r = common::request(
+            b.addr,
+            "POST",
+            "/v1/jobs/sync/heartbeat",
+            &[
+                ("Authorization".into(), format!("Bearer {token}")),
+                ("Content-Type".into(), "text/plain".into()),
+            ],
+            Some(beat.as_bytes()),
+        );
+        assert_eq!(r.status, 204, "{}", r.body);
+        std::thread::sleep(Duration::from_millis(200));
+    }
+    records.extend(run.read_all());
+    let last = records.last().unwrap();
+    assert_eq!(last["jobState"], "FINISHED", "{last}");
+    let events: usize = records
+        .iter()
+        .filter_map(|r| r["data"].as_array())
+        .map(Vec::len)
+        .sum();
+    assert_eq!(events, 60_000);
+
+    // Without them the same run is cancelled: the test above is not passing by accident.
+    let mut run = stream::open_sync(&a, &token, &job);
+    assert_eq!(run.status, 200);
+    std::thread::sleep(Duration::from_millis(3000));
+    let records = run.read_all();
+    assert_eq!(records.last().unwrap()["jobState"], "CANCELLED");
 }

@@ -17,6 +17,7 @@ use tokio::time::Instant;
 use super::lake::sink::LakeSinks;
 use super::state::AppState;
 use super::sync_stream::{Input, Records};
+use crate::ids::now_ms;
 
 /// Events per `data` record.
 const BATCH: usize = 500;
@@ -35,6 +36,8 @@ pub(crate) struct Plan {
     pub sinks: LakeSinks,
     /// Its organization's place for lake runs, given back when the run ends.
     pub lake_place: Option<tokio::sync::OwnedSemaphorePermit>,
+    /// Its organization (heartbeats posted through other replicas are looked up under it).
+    pub organization: String,
 }
 
 /// How a run ended, and the fields of its final record.
@@ -61,14 +64,17 @@ enum Halt {
 /// The run's clocks: its deadline and its client's heartbeats.
 struct Watch<'a> {
     state: &'a AppState,
+    organization: String,
     token: String,
     silence: Duration,
     deadline: Instant,
 }
 
 impl Watch<'_> {
-    /// The ending due now, if any: the deadline first, then the client's silence.
-    fn due(&self) -> Option<Ending> {
+    /// The ending due now, if any: the deadline first, then the client's silence (heartbeats
+    /// posted to another replica count: they are looked up in the database before the run is
+    /// cancelled, so only a run whose client seems silent costs a read).
+    async fn due(&self) -> Option<Ending> {
         if Instant::now() >= self.deadline {
             return Some(Ending::new(
                 "TIMED_OUT",
@@ -78,7 +84,9 @@ impl Watch<'_> {
                 ),
             ));
         }
-        if self.state.heartbeats.silence(&self.token) > self.silence {
+        if self.state.heartbeats.silence(&self.token) > self.silence
+            && !self.heard_elsewhere().await
+        {
             return Some(Ending::new(
                 "CANCELLED",
                 format!("no heartbeat posted for {} ms", self.silence.as_millis()),
@@ -87,12 +95,27 @@ impl Watch<'_> {
         None
     }
 
+    /// Whether the client posted the token to another replica within the allowed silence
+    /// (then this replica's clock of the token is set to that time).
+    async fn heard_elsewhere(&self) -> bool {
+        let renewed = self
+            .state
+            .store
+            .sync_heartbeat(self.organization.clone(), self.token.clone())
+            .await;
+        let Ok(Some(at_ms)) = renewed else {
+            return false;
+        };
+        let age = Duration::from_millis(u64::try_from(now_ms().saturating_sub(at_ms)).unwrap_or(0));
+        age <= self.silence && self.state.heartbeats.renew_aged(&self.token, age)
+    }
+
     /// Sends a record, waiting for a slow reader, but never past the deadline or the client's
     /// silence.
     async fn send(&self, records: &Records, state: &str, fields: Value) -> Result<(), Halt> {
         let step = (self.silence / 4).max(Duration::from_millis(10));
         loop {
-            if let Some(ending) = self.due() {
+            if let Some(ending) = self.due().await {
                 return Err(Halt::End(ending));
             }
             tokio::select! {
@@ -124,6 +147,7 @@ pub(crate) async fn drive(
         mut sinks,
         // Held (not dropped) until the run has ended and its sinks are committed or aborted.
         lake_place: _lake_place,
+        organization,
     } = plan;
     let config = &state.config.sync_runs;
     let Ok(token) = state.heartbeats.register() else {
@@ -135,6 +159,7 @@ pub(crate) async fn drive(
     let beat = Duration::from_millis(config.heartbeat_interval_ms.max(1));
     let watch = Watch {
         state: &state,
+        organization,
         token: token.clone(),
         silence: Duration::from_millis(config.heartbeat_timeout_ms.max(1)),
         deadline: deadline.unwrap_or_else(|| Instant::now() + Duration::from_secs(86_400 * 365)),
@@ -149,10 +174,10 @@ pub(crate) async fn drive(
             tokio::select! {
                 biased;
                 _ = tokio::time::sleep_until(watch.deadline) => {
-                    break 'run Halt::End(watch.due().unwrap_or_else(|| Ending::new("TIMED_OUT", None)));
+                    break 'run Halt::End(watch.due().await.unwrap_or_else(|| Ending::new("TIMED_OUT", None)));
                 }
                 _ = ticks.tick() => {
-                    if let Some(ending) = watch.due() {
+                    if let Some(ending) = watch.due().await {
                         break 'run Halt::End(ending);
                     }
                     let beat = json!({"heartbeatToken": token});

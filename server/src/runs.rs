@@ -93,6 +93,7 @@ pub async fn sync(
         }),
         sinks,
         lake_place,
+        organization: organization.clone(),
     };
     match source {
         Some(source) => source.start(inputs),
@@ -123,7 +124,7 @@ pub async fn sync(
     ),
     security(("bearer" = []))
 )]
-pub async fn heartbeat(State(state): State<AppState>, _caller: Caller, body: Bytes) -> StatusCode {
+pub async fn heartbeat(State(state): State<AppState>, caller: Caller, body: Bytes) -> StatusCode {
     let text = String::from_utf8_lossy(&body);
     let token = match serde_json::from_str::<Value>(&text) {
         Ok(Value::String(token)) => token,
@@ -135,6 +136,32 @@ pub async fn heartbeat(State(state): State<AppState>, _caller: Caller, body: Byt
             .to_owned(),
         _ => text.into_owned(),
     };
-    state.heartbeats.renew(&token);
+    let token = token.trim();
+    // A run of another replica (a balancer spread the client's requests): the token goes
+    // through the database, where that replica looks before it cancels its run.
+    if !state.heartbeats.renew(token) && looks_like_token(token) {
+        let keep = i64::try_from(state.config.sync_runs.heartbeat_timeout_ms)
+            .unwrap_or(i64::MAX / 4)
+            .saturating_mul(3)
+            .max(60_000);
+        if let Err(e) = state
+            .store
+            .renew_sync_heartbeat(caller.organization.clone(), token.to_owned(), keep)
+            .await
+        {
+            tracing::warn!(
+                "POST /v1/jobs/sync/heartbeat: the renewal could not be stored for other replicas: {e}"
+            );
+        }
+    }
     StatusCode::NO_CONTENT
+}
+
+/// Whether `text` has the shape of a heartbeat token this service issues (base64url, 24
+/// characters), so that nothing else is written to the database.
+fn looks_like_token(text: &str) -> bool {
+    text.len() == 24
+        && text
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
 }

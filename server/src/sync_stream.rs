@@ -57,13 +57,27 @@ impl Heartbeats {
         Ok(token)
     }
 
-    /// The client posted `token`: its run lives on. Unknown tokens are ignored.
-    pub(crate) fn renew(&self, token: &str) {
-        if let Ok(mut last) = self.last.lock()
-            && let Some(at) = last.get_mut(token.trim())
+    /// The client posted `token`: its run lives on. `false` when no run of this replica has
+    /// it (another replica's run, or one that ended).
+    pub(crate) fn renew(&self, token: &str) -> bool {
+        self.renew_aged(token, Duration::ZERO)
+    }
+
+    /// `token` was posted `age` ago (through another replica): its run lives on unless it
+    /// has heard from its client since.
+    pub(crate) fn renew_aged(&self, token: &str, age: Duration) -> bool {
+        let Ok(mut last) = self.last.lock() else {
+            return false;
+        };
+        let Some(at) = last.get_mut(token.trim()) else {
+            return false;
+        };
+        if let Some(then) = Instant::now().checked_sub(age)
+            && then > *at
         {
-            *at = Instant::now();
+            *at = then;
         }
+        true
     }
 
     /// How long ago `token` was last posted.

@@ -127,6 +127,16 @@ const MIGRATIONS: &[&str] = &[
     r"
     CREATE INDEX lake_files_listing ON lake_files (organization, dataset_id, partition_start_us, min_time_us, path);
     ",
+    // 5: heartbeats posted to one replica for a synchronous run another replica holds
+    // (`POST /v1/jobs/sync/heartbeat`): the holder reads them before it cancels the run.
+    r"
+    CREATE TABLE sync_heartbeats (
+        token        TEXT PRIMARY KEY,
+        organization TEXT NOT NULL,
+        renewed_at   INTEGER NOT NULL
+    );
+    CREATE INDEX sync_heartbeats_age ON sync_heartbeats (renewed_at);
+    ",
 ];
 
 /// The schema version this build writes.

@@ -426,6 +426,18 @@ pub trait Store: Send + Sync + 'static {
     /// Stores a trigger and prunes its organization's triggers to the newest `keep`.
     fn put_trigger(&self, trigger: TriggerRecord, keep: usize) -> StoreFuture<'_, ()>;
 
+    /// Records that `organization` posted heartbeat `token` now, for a synchronous run another
+    /// replica may hold; forgets renewals older than `keep_ms`.
+    fn renew_sync_heartbeat(
+        &self,
+        organization: String,
+        token: String,
+        keep_ms: i64,
+    ) -> StoreFuture<'_, ()>;
+    /// When `organization` last posted heartbeat `token` through the database (ms since the
+    /// epoch), if it did.
+    fn sync_heartbeat(&self, organization: String, token: String) -> StoreFuture<'_, Option<i64>>;
+
     /// Creates a dataset at version 1 under a new id; [`StoreError::Duplicate`] when a live
     /// dataset of the organization has its name.
     fn create_dataset(

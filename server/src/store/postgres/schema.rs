@@ -138,6 +138,15 @@ const MIGRATIONS: &[&str] = &[
     r#"
     CREATE INDEX lake_files_listing ON lake_files (organization, dataset_id, partition_start_us, min_time_us, path COLLATE "C");
     "#,
+    // 5: heartbeats posted to one replica for a synchronous run another replica holds.
+    r"
+    CREATE TABLE sync_heartbeats (
+        token        TEXT PRIMARY KEY,
+        organization TEXT NOT NULL,
+        renewed_at   BIGINT NOT NULL
+    );
+    CREATE INDEX sync_heartbeats_age ON sync_heartbeats (renewed_at);
+    ",
 ];
 
 /// Brings the schema up to date; returns how many migrations this call applied.

@@ -399,6 +399,45 @@ impl Store for PostgresStore {
         })
     }
 
+    fn renew_sync_heartbeat(
+        &self,
+        organization: String,
+        token: String,
+        keep_ms: i64,
+    ) -> StoreFuture<'_, ()> {
+        run(async move {
+            let now = now_ms();
+            self.execute(
+                "INSERT INTO sync_heartbeats (token, organization, renewed_at) VALUES ($1, $2, $3) \
+                 ON CONFLICT (token) DO UPDATE SET renewed_at = excluded.renewed_at \
+                 WHERE sync_heartbeats.organization = excluded.organization",
+                &[&token, &organization, &now],
+            )
+            .await?;
+            self.execute(
+                "DELETE FROM sync_heartbeats WHERE renewed_at < $1",
+                &[&now.saturating_sub(keep_ms)],
+            )
+            .await?;
+            Ok(())
+        })
+    }
+
+    fn sync_heartbeat(&self, organization: String, token: String) -> StoreFuture<'_, Option<i64>> {
+        run(async move {
+            let row = self
+                .row(
+                    "SELECT renewed_at FROM sync_heartbeats WHERE token = $1 AND organization = $2",
+                    &[&token, &organization],
+                )
+                .await?;
+            Ok(match row {
+                Some(row) => Some(row.try_get(0)?),
+                None => None,
+            })
+        })
+    }
+
     fn put_trigger(&self, trigger: TriggerRecord, keep: usize) -> StoreFuture<'_, ()> {
         let keep = i64::try_from(keep.max(1)).unwrap_or(i64::MAX);
         run(async move {

@@ -11,6 +11,7 @@ use std::sync::{Arc, Mutex, MutexGuard, PoisonError, TryLockError};
 use rusqlite::{Connection, OpenFlags, OptionalExtension, TransactionBehavior, params};
 
 mod datasets;
+mod heartbeats;
 mod lists;
 mod rows;
 
@@ -498,6 +499,19 @@ impl Store for SqliteStore {
                 .query_row(params![job_id], |row| row.get(0))
                 .optional()?)
         })
+    }
+
+    fn renew_sync_heartbeat(
+        &self,
+        organization: String,
+        token: String,
+        keep_ms: i64,
+    ) -> StoreFuture<'_, ()> {
+        self.write(move |tx| heartbeats::renew(tx, &organization, &token, keep_ms))
+    }
+
+    fn sync_heartbeat(&self, organization: String, token: String) -> StoreFuture<'_, Option<i64>> {
+        self.read(move |db| heartbeats::renewed_at(db, &organization, &token))
     }
 
     fn put_trigger(&self, trigger: TriggerRecord, keep: usize) -> StoreFuture<'_, ()> {
