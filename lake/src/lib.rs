@@ -7,6 +7,7 @@
 //! groups by time and promoted tags and counts every byte it fetches. [`Lake::collect_garbage`]
 //! deletes files no manifest row references.
 
+mod constraints;
 mod error;
 mod gc;
 mod ids;
@@ -18,8 +19,9 @@ mod store;
 mod time;
 mod writer;
 
+pub use constraints::TagConstraints;
 pub use error::LakeError;
-pub use scan::{ScanOrder, ScanRequest, ScanStats, Scanner, TagConstraints};
+pub use scan::{ScanOrder, ScanRequest, ScanStats, Scanner};
 pub use store::{Lake, S3Options};
 pub use time::event_time_us;
 pub use writer::{TableWriter, WriteOptions};

@@ -16,9 +16,17 @@ use jobgraph_core::pipeline::LogEvent;
 use parquet::arrow::async_reader::ParquetRecordBatchStream;
 
 use crate::LakeError;
-use crate::reader::{Budget, CountingReader};
-use crate::scan::{Opened, TagConstraints, failure};
+use crate::constraints::TagConstraints;
+use crate::reader::{Budget, CountingReader, failure};
 use crate::schema::decode_timed;
+
+/// A file opened for reading: its surviving row groups, in the order they are read.
+pub(crate) struct Opened {
+    pub(crate) path: String,
+    pub(crate) stream: ParquetRecordBatchStream<CountingReader>,
+    /// Rows of each row group read, in reading order.
+    pub(crate) group_rows: Vec<usize>,
+}
 
 /// What every cursor of a scan filters on, and the budget its reads count against.
 pub(crate) struct Window {

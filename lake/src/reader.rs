@@ -14,6 +14,8 @@ use parquet::arrow::async_reader::AsyncFileReader;
 use parquet::errors::{ParquetError, Result};
 use parquet::file::metadata::{ParquetMetaData, ParquetMetaDataReader};
 
+use crate::LakeError;
+
 /// Bytes fetched by a scan and its budget (shared by the readers of its files).
 #[derive(Debug, Default)]
 pub(crate) struct Budget {
@@ -109,5 +111,17 @@ impl AsyncFileReader for CountingReader {
             Ok(Arc::new(metadata))
         }
         .boxed()
+    }
+}
+
+/// A read error: the budget's when a fetch was refused, else Parquet's.
+pub(crate) fn failure(budget: &Budget, path: String, source: ParquetError) -> LakeError {
+    if budget.exceeded() {
+        LakeError::ScanBudget {
+            scanned: budget.scanned(),
+            budget: budget.max(),
+        }
+    } else {
+        LakeError::Parquet { path, source }
     }
 }

@@ -12,15 +12,11 @@ use parquet::errors::ParquetError;
 use parquet::file::metadata::RowGroupMetaData;
 use parquet::file::statistics::Statistics;
 
-use crate::order::{Cursor, Merge, Window};
-use crate::reader::{Budget, CountingReader};
+use crate::constraints::TagConstraints;
+use crate::order::{Cursor, Merge, Opened, Window};
+use crate::reader::{Budget, CountingReader, failure};
 use crate::schema::{BASE_COLUMNS, decode, promoted_column};
 use crate::{DataFile, Lake, LakeError};
-
-/// Tag constraints of a query: a conjunction of clauses; a clause holds when any of its
-/// `(key, value)` pairs holds (some value of tag `key` equals `value`). Only promoted keys prune;
-/// the constraints are conservative (the query itself is applied to the events by the caller).
-pub type TagConstraints = Vec<Vec<(String, String)>>;
 
 /// What to scan.
 #[derive(Clone, Debug)]
@@ -94,14 +90,6 @@ pub struct Scanner {
     stats: ScanStats,
     current: Option<(String, ParquetRecordBatchStream<CountingReader>)>,
     merge: Option<Merge>,
-}
-
-/// A file opened for reading: its surviving row groups, in the order they are read.
-pub(crate) struct Opened {
-    pub(crate) path: String,
-    pub(crate) stream: ParquetRecordBatchStream<CountingReader>,
-    /// Rows of each row group read, in reading order.
-    pub(crate) group_rows: Vec<usize>,
 }
 
 impl Scanner {
@@ -326,18 +314,6 @@ fn overlapping_groups(mut files: VecDeque<DataFile>) -> VecDeque<Vec<DataFile>> 
         }
     }
     groups
-}
-
-/// A read error: the budget's when a fetch was refused, else Parquet's.
-pub(crate) fn failure(budget: &Budget, path: String, source: ParquetError) -> LakeError {
-    if budget.exceeded() {
-        LakeError::ScanBudget {
-            scanned: budget.scanned(),
-            budget: budget.max(),
-        }
-    } else {
-        LakeError::Parquet { path, source }
-    }
 }
 
 /// Whether a row group's `event_time` statistics overlap `[start, end)` (no statistics: yes).

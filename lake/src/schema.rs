@@ -21,7 +21,7 @@ use jobgraph_core::pipeline::LogEvent;
 use serde_json::value::RawValue;
 use serde_json::{Map, Number, Value};
 
-use crate::scan::TagConstraints;
+use crate::constraints::{TagConstraints, tags_satisfy};
 use crate::time::format_us;
 
 /// Names of the fixed columns, in schema order (the promoted copies follow).
@@ -212,30 +212,6 @@ fn text(array: &StringArray, row: usize) -> Option<&str> {
     array.is_valid(row).then(|| array.value(row))
 }
 
-/// Whether the tags of map entries `entries` satisfy every clause of `constraints` (a clause
-/// holds when one of its `(key, value)` pairs is among them). `keys[e]` is entry `e`'s key, its
-/// values `items[list_offsets[e]..list_offsets[e + 1]]`.
-fn tags_satisfy(
-    constraints: &TagConstraints,
-    entries: std::ops::Range<usize>,
-    keys: &StringArray,
-    list_offsets: &[i32],
-    items: &StringArray,
-) -> bool {
-    constraints.iter().all(|clause| {
-        entries.clone().any(|entry| {
-            let key = keys.value(entry);
-            let (a, b) = (
-                list_offsets[entry] as usize,
-                list_offsets[entry + 1] as usize,
-            );
-            clause
-                .iter()
-                .any(|(k, v)| k == key && (a..b).any(|i| items.is_valid(i) && items.value(i) == v))
-        })
-    })
-}
-
 /// The events of a batch read back: rows whose `event_time` is in `[start, end)` and whose
 /// tags satisfy `constraints` (the query's tag equalities, [`TagConstraints`]), so that a row
 /// the query cannot match is never turned into an event.
@@ -291,9 +267,9 @@ pub(crate) fn decode_timed(
         }
         let tagged = tags.is_valid(row);
         let (from, to) = (map_offsets[row] as usize, map_offsets[row + 1] as usize);
-        if !constraints.is_empty()
-            && !(tagged && tags_satisfy(constraints, from..to, keys, list_offsets, items))
-        {
+        let may_match = constraints.is_empty()
+            || tagged && tags_satisfy(constraints, from..to, keys, list_offsets, items);
+        if !may_match {
             continue;
         }
         // `from_value` is the only way to a `LogEvent` that had a `tags` field (even `{}`).

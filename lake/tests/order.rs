@@ -65,7 +65,7 @@ async fn overlapping_files_merge_oldest_or_newest_first() {
                 spec(partitioning),
                 &format!("load-{k}"),
                 &events,
-                small_groups.clone(),
+                small_groups,
             )
             .await,
         );
