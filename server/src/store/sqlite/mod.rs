@@ -14,6 +14,7 @@ mod datasets;
 mod heartbeats;
 mod lists;
 mod rows;
+mod triggers;
 
 use rows::{
     insert_job_version, insert_template_version, query_templates, read_job, sql_version, version,
@@ -515,27 +516,7 @@ impl Store for SqliteStore {
     }
 
     fn put_trigger(&self, trigger: TriggerRecord, keep: usize) -> StoreFuture<'_, ()> {
-        let keep = i64::try_from(keep.max(1)).unwrap_or(i64::MAX);
-        self.write(move |tx| {
-            tx.prepare_cached(
-                "INSERT INTO triggers (id, payload, received_at, org, job_id) VALUES (?1, ?2, ?3, ?4, ?5)",
-            )?
-            .execute(params![
-                trigger.id,
-                trigger.payload.to_string(),
-                now_ms(),
-                trigger.organization,
-                trigger.job_id
-            ])?;
-            // Everything older than the organization's `keep`-th newest trigger goes.
-            tx.prepare_cached(
-                "DELETE FROM triggers WHERE org = ?1 AND (received_at, id) < \
-                 (SELECT received_at, id FROM triggers WHERE org = ?1 \
-                  ORDER BY received_at DESC, id DESC LIMIT 1 OFFSET ?2)",
-            )?
-            .execute(params![trigger.organization, keep - 1])?;
-            Ok(())
-        })
+        self.write(move |tx| triggers::put(tx, &trigger, keep))
     }
 
     fn create_dataset(
