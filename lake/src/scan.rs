@@ -51,7 +51,8 @@ pub enum ScanOrder {
     Ascending,
     /// Newest first: the same merge, from the end; a file's row groups are read last to first,
     /// each held as Arrow batches (at most [`crate::WriteOptions::row_group_rows`] rows) while
-    /// its events are handed out backwards.
+    /// its events are handed out backwards. Memory: one row group per file of the group of
+    /// overlapping files being merged.
     Descending,
 }
 
@@ -72,6 +73,9 @@ pub struct ScanStats {
     /// Row groups read.
     pub row_groups_scanned: u64,
 }
+
+/// Rows a file of a sorted merge decodes at a time, however many files it merges.
+const MIN_MERGE_BATCH_ROWS: usize = 256;
 
 /// A running scan: [`Scanner::next_batch`] until `None`.
 pub struct Scanner {
@@ -161,7 +165,11 @@ impl Scanner {
             let Some(file) = self.queue.pop_front() else {
                 return Ok(None);
             };
-            self.current = self.open(file, false).await?.map(|o| (o.path, o.stream));
+            let rows = self.batch_rows;
+            self.current = self
+                .open(file, false, rows)
+                .await?
+                .map(|o| (o.path, o.stream));
         }
     }
 
@@ -179,9 +187,12 @@ impl Scanner {
             let Some(group) = self.groups.pop_front() else {
                 return Ok(None);
             };
+            // Every file of the group is open at once, each holding a decoded batch: the
+            // group shares one batch's worth of rows (at least MIN_MERGE_BATCH_ROWS a file).
+            let rows = (self.batch_rows / group.len().max(1)).max(MIN_MERGE_BATCH_ROWS);
             let mut cursors = Vec::new();
             for file in group {
-                if let Some(opened) = self.open(file, descending).await? {
+                if let Some(opened) = self.open(file, descending, rows).await? {
                     cursors.push(Cursor::new(opened, self.window(), descending));
                 }
             }
@@ -211,8 +222,13 @@ impl Scanner {
     }
 
     /// Reads a file's footer, picks its row groups, and starts reading them (last to first
-    /// when `reverse`); `None` when no row group survives.
-    async fn open(&mut self, file: DataFile, reverse: bool) -> Result<Option<Opened>, LakeError> {
+    /// when `reverse`) `batch_rows` rows at a time; `None` when no row group survives.
+    async fn open(
+        &mut self,
+        file: DataFile,
+        reverse: bool,
+        batch_rows: usize,
+    ) -> Result<Option<Opened>, LakeError> {
         let mut reader = CountingReader {
             store: Arc::clone(&self.lake.store),
             path: self.lake.object_path(&file.path)?,
@@ -282,7 +298,7 @@ impl Scanner {
         let stream = builder
             .with_row_groups(selected)
             .with_projection(ProjectionMask::roots(&schema, roots))
-            .with_batch_size(self.batch_rows)
+            .with_batch_size(batch_rows)
             .build()
             .map_err(|e| self.error(file.path.clone(), e))?;
         Ok(Some(Opened {
