@@ -1,6 +1,6 @@
 //! The API client against the real `jobgraph serve` on loopback: token reuse, single-flight
-//! refresh, one retry after a 401 with a known token (never a loop), retries with
-//! `Retry-After`, the remote template source, the disk token store, and secrets kept out of
+//! refresh, one retry after a 401 with a known token (never a loop) or with one that expired
+//! while 429s were retried, retries with `Retry-After`, the remote template source, the disk token store, and secrets kept out of
 //! `Debug` output. One server for the test binary (each test its own client and organization,
 //! so that the server's log counts its requests alone); a second one with short-lived tokens
 //! and one script per organization for the expiry and 429 tests.

@@ -71,6 +71,75 @@ fn too_many_requests_is_retried_after_retry_after() {
 }
 
 #[test]
+fn a_fresh_token_that_expires_while_429s_are_retried_is_replaced() {
+    use std::io::{Read, Write};
+    // Tokens live 2 s; an organization has one request served at a time and waits for none.
+    let s = Server::start_with_config(
+        &json!({"tokenTtlSeconds": 2,
+                "fairness": {"requestsPerOrganization": 1, "requestWaitMs": 0}}),
+        &["--client", "held:held-secret-10:org-held"],
+    );
+    let token = s.token("held", "held-secret-10");
+    // The organization's one place is held by a request whose body is still arriving.
+    let body = json!({"template": filter_template("held")}).to_string();
+    let mut held = std::net::TcpStream::connect(s.addr).unwrap();
+    write!(
+        held,
+        "POST /v1/templates/test HTTP/1.1\r\nHost: {}\r\nAuthorization: Bearer {token}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
+        s.addr,
+        body.len()
+    )
+    .unwrap();
+    held.write_all(&body.as_bytes()[..10]).unwrap();
+    let deadline = std::time::Instant::now() + Duration::from_secs(10);
+    while s.call("GET", "/v1/templates", Some(&token), None).status != 429 {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the place was never taken"
+        );
+    }
+
+    let rt = runtime();
+    let (trace, lines) = recorder();
+    let client = Client::builder(s.url())
+        .credentials(Credentials::new("held", "held-secret-10"))
+        .trace(trace)
+        .retry(RetryPolicy {
+            max_retries: 6,
+            ..RetryPolicy::default()
+        })
+        .build()
+        .unwrap();
+    let request = TemplateTest {
+        template: TemplateInput {
+            name: "probe".into(),
+            ..serde_json::from_value(filter_template("probe")).unwrap()
+        },
+        ..TemplateTest::default()
+    };
+    std::thread::scope(|scope| {
+        // The place comes back after 2.6 s: the client's token, fetched for the call at 0 s,
+        // has expired by its third try (2 s), which the service answers 401.
+        scope.spawn(|| {
+            std::thread::sleep(Duration::from_millis(2600));
+            held.write_all(&body.as_bytes()[10..]).unwrap();
+            let mut answer = Vec::new();
+            let _ = held.read_to_end(&mut answer);
+        });
+        let graph = rt.block_on(client.test_template(&request)).unwrap();
+        assert_eq!(graph["vertices"][0]["name"], "f");
+    });
+    let lines = lines.lock().unwrap();
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.contains("401 with a token that expired while the call waited")),
+        "{lines:#?}"
+    );
+    assert!(lines.iter().any(|l| l.contains("after 429")), "{lines:#?}");
+}
+
+#[test]
 fn an_unreachable_service_is_retried_then_named() {
     let port = {
         let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();

@@ -341,8 +341,8 @@ impl Client {
         Ok(url)
     }
 
-    /// Sends a call with a token (and the one retry after a 401 on a known token); the answer
-    /// whatever its status other than 401.
+    /// Sends a call with a token (and the one retry after a 401 on a known token, or on one
+    /// that expired while the call waited); the answer whatever its status other than 401.
     pub(crate) async fn answer(&self, call: &Call) -> Result<Answer, ClientError> {
         let inner = &*self.inner;
         let url = self.url(call)?;
@@ -369,12 +369,19 @@ impl Client {
             path: call.path.clone(),
             message: answer.error_text(&["error", "message"]),
         };
-        if !lease.reused {
+        // A token fetched for this call is wrong, unless it expired (or nearly: the service's
+        // clock started it a little earlier) while the call waited, as retries after 429s can
+        // outlast a short-lived token: then, as for a token reused from before, one new token
+        // and one more try.
+        let expired = !lease.token.is_fresh_at(std::time::SystemTime::now());
+        if !lease.reused && !expired {
             return Err(unauthorized(answer));
         }
-        inner
-            .http
-            .trace("401 with a known token: getting a new token, then one retry");
+        inner.http.trace(if expired {
+            "401 with a token that expired while the call waited: getting a new token, then one retry"
+        } else {
+            "401 with a known token: getting a new token, then one retry"
+        });
         let token = inner.tokens.replace(&inner.http, &lease.token).await?;
         let answer = inner
             .http

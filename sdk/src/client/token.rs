@@ -142,7 +142,8 @@ pub(crate) struct Tokens {
 }
 
 /// A token and whether it was already known (from memory or the store) rather than fetched
-/// for this call: only a known token earns a retry after a 401.
+/// for this call: a known token earns a retry after a 401, and so does a fetched one that
+/// expired while the call waited (retries after 429s).
 pub(crate) struct Lease {
     pub token: AccessToken,
     pub reused: bool,
