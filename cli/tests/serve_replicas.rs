@@ -499,17 +499,7 @@ fn heartbeats_posted_to_the_other_replica_keep_a_run_alive() {
     };
     let until = Instant::now() + Duration::from_millis(4500);
     while Instant::now() < until {
-        let r = common::request(
-            b.addr,
-            "POST",
-            "/v1/jobs/sync/heartbeat",
-            &[
-                ("Authorization".into(), format!("Bearer {token}")),
-                ("Content-Type".into(), "text/plain".into()),
-            ],
-            Some(beat.as_bytes()),
-        );
-        assert_eq!(r.status, 204, "{}", r.body);
+        stream::heartbeat(&b, &token, &beat);
         std::thread::sleep(Duration::from_millis(200));
     }
     records.extend(run.read_all());

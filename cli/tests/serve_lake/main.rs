@@ -21,7 +21,7 @@ use common::Server;
 use jobgraph_core::pipeline::{LogEvent, Query};
 use serde_json::{Value, json};
 
-pub use stream::{SyncStream, open_sync};
+pub use stream::{SyncStream, heartbeat, open_sync};
 
 /// Heartbeats every 50 ms; a run without one for 1.5 s is cancelled, one of over 5 s times out
 /// (margins for 13 tests loading and querying at once on 2 cores).
@@ -201,21 +201,6 @@ pub fn run_sync(server: &Server, token: &str, job: &Value) -> Vec<Value> {
         records.push(record);
     }
     records
-}
-
-/// Posts a heartbeat token, as the public client does.
-pub fn heartbeat(server: &Server, token: &str, beat: &str) {
-    let r = common::request(
-        server.addr,
-        "POST",
-        "/v1/jobs/sync/heartbeat",
-        &[
-            ("Authorization".into(), format!("Bearer {token}")),
-            ("Content-Type".into(), "text/plain".into()),
-        ],
-        Some(beat.as_bytes()),
-    );
-    assert_eq!(r.status, 204, "{}", r.body);
 }
 
 /// `jobgraph` as alice (organization acme) against `server`, with `home` as its HOME.

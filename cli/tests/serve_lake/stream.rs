@@ -117,3 +117,18 @@ impl SyncStream {
         std::iter::from_fn(|| self.next_record()).collect()
     }
 }
+
+/// Posts a heartbeat token, as the public client does.
+pub fn heartbeat(server: &Server, token: &str, beat: &str) {
+    let r = crate::common::request(
+        server.addr,
+        "POST",
+        "/v1/jobs/sync/heartbeat",
+        &[
+            ("Authorization".into(), format!("Bearer {token}")),
+            ("Content-Type".into(), "text/plain".into()),
+        ],
+        Some(beat.as_bytes()),
+    );
+    assert_eq!(r.status, 204, "{}", r.body);
+}
