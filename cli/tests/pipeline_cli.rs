@@ -248,3 +248,84 @@ fn query_check_prints_the_tree_or_a_caret() {
         "Invalid query: unbalanced parenthesis: `(` at column 14 is never closed\n  (level:error (service:web\n               ^\n"
     );
 }
+
+/// The public documentation's example shapes (examples/public): `resolve` accepts each
+/// unchanged, and a run of the lake query's predicate on events keeps what it says.
+#[test]
+fn public_example_jobs_resolve_unchanged_and_their_predicates_run() {
+    for file in [
+        "agent-to-lake.json",
+        "reference-pipeline.json",
+        "lake-query.json",
+    ] {
+        let path = format!("examples/public/{file}");
+        let out = jobgraph(&["resolve", &path]);
+        assert!(
+            out.status.success(),
+            "{file}: resolve failed: {}",
+            text(&out.stderr)
+        );
+        let resolved: Value = serde_json::from_slice(&out.stdout).expect("resolve prints JSON");
+        let written: Value =
+            serde_json::from_str(&std::fs::read_to_string(root().join(&path)).unwrap()).unwrap();
+        assert_eq!(
+            resolved["jobGraph"], written["jobGraph"],
+            "{file}: a graph without templates resolves to itself"
+        );
+    }
+
+    // The lake query's `and-predicate`: `service:api status:error` and at least 40 characters.
+    let long = "x".repeat(40);
+    let events = [
+        serde_json::json!({"id": "hit", "message": long, "tags": {"service": ["api"], "status": ["error"]}}),
+        serde_json::json!({"id": "short", "message": "too short", "tags": {"service": ["api"], "status": ["error"]}}),
+        serde_json::json!({"id": "other", "message": long, "tags": {"service": ["web"], "status": ["error"]}}),
+    ];
+    let ndjson: String = events.iter().map(|e| format!("{e}\n")).collect();
+    let out = jobgraph_with_stdin(
+        &[
+            "job:run",
+            "examples/public/lake-query.json",
+            "--events",
+            "-",
+        ],
+        &ndjson,
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let ids: Vec<String> = text(&out.stdout)
+        .lines()
+        .map(|l| {
+            serde_json::from_str::<Value>(l).unwrap()["id"]
+                .as_str()
+                .unwrap()
+                .to_owned()
+        })
+        .collect();
+    assert_eq!(ids, ["hit"]);
+
+    // A refused predicate is refused before anything runs, pointing into it.
+    let dir = std::env::temp_dir().join(format!("jobgraph-or-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let job = dir.join("or.json");
+    std::fs::write(
+        &job,
+        serde_json::json!({"vertices": [
+            {"type": "logs-values-source", "name": "in", "values": []},
+            {"type": "logs-filter", "name": "f", "predicate": {"type": "and-predicate", "queries": [
+                {"type": "datadog-query", "query": "a"},
+                {"type": "or-predicate", "queries": [{"type": "datadog-query", "query": "b"}]}]}},
+            {"type": "logs-sync-sink", "name": "out"}],
+            "edges": ["in -> f", "f -> out"]})
+        .to_string(),
+    )
+    .unwrap();
+    let out = jobgraph(&["resolve", job.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+    let stderr = text(&out.stderr);
+    assert!(
+        stderr.contains("/vertices/1/predicate/queries/1/type")
+            && stderr.contains("there is no `or-predicate`"),
+        "{stderr}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

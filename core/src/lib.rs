@@ -72,8 +72,7 @@ pub use template::{DraftOutput, Template, TemplateError};
 pub use validate::{Problem, join_problems, validate_job_graph};
 pub use vertex::{
     GrokParserVertex, LogTransform, LogsFilter, LogsIcebergTableSink, LogsIcebergTableSource,
-    LogsSyncSink, Query, TagAction, TagModification, TemplateOperation, Transform, Vertex,
-    VertexKind,
+    LogsSyncSink, TagAction, TagModification, TemplateOperation, Transform, Vertex, VertexKind,
 };
 
 /// Unit tests count allocations so that the memory limit is exercised.

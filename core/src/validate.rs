@@ -11,7 +11,8 @@ use serde_json::Value;
 
 use crate::edge::{Edge, is_valid_vertex_name, parse_edge};
 use crate::json::kind_of;
-use crate::vertex::{FieldRule, field_rules, tag_action_rules};
+use crate::pipeline::{Query, vertex_predicate};
+use crate::vertex::{FieldRule, field_rules, predicate_requirement, tag_action_rules};
 
 /// One validation problem: where (a JSON pointer) and what.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -143,6 +144,11 @@ pub fn validate_job_graph(graph: &Value) -> Vec<Problem> {
                 if let Some(rules) = vertex_type.and_then(field_rules) {
                     check_fields(fields, rules, &at, vertex_type.unwrap_or(""), &mut report);
                 }
+                if let Some(t) = vertex_type
+                    && let Some(required) = predicate_requirement(t)
+                {
+                    check_predicate(fields, required, &at, t, &mut report);
+                }
                 check_table_or_dataset(fields, vertex_type, &at, &mut report);
                 if vertex_type == Some("log-transform")
                     && let Some(Value::Array(transforms)) = fields.get("transforms")
@@ -243,6 +249,32 @@ pub fn validate_job_graph(graph: &Value) -> Vec<Problem> {
     problems
 }
 
+/// The vertex's predicate (`predicate`, which wins, or `query`) compiles; the error points
+/// into it (`/vertices/1/predicate/queries/0/query`).
+fn check_predicate(
+    fields: &serde_json::Map<String, Value>,
+    required: bool,
+    at: &str,
+    vertex_type: &str,
+    report: &mut impl FnMut(String, String),
+) {
+    let (field, value) = match vertex_predicate(fields) {
+        Some(found) => found,
+        None if required => {
+            return report(
+                format!("{at}/query"),
+                format!(
+                    "`query` is required for type {vertex_type:?} (or `predicate`, the public service's name): the events it matches, e.g. {{\"type\": \"datadog-query\", \"query\": \"level:error\"}}"
+                ),
+            );
+        }
+        None => return,
+    };
+    if let Err(e) = Query::from_predicate_strict(value) {
+        report(format!("{at}/{field}{}", e.pointer), e.message);
+    }
+}
+
 /// A table source names a `table` or a dataset; a table sink names a dataset.
 fn check_table_or_dataset(
     fields: &serde_json::Map<String, Value>,
@@ -252,7 +284,7 @@ fn check_table_or_dataset(
 ) {
     let has = |name: &str| fields.contains_key(name);
     match vertex_type {
-        Some(t @ "logs-iceberg-table-source")
+        Some(t @ ("logs-iceberg-table-source" | "grepr-raw-log-source"))
             if !has("table") && !has("datasetId") && !has("datasetName") =>
         {
             report(

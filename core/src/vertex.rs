@@ -102,7 +102,7 @@ pub enum VertexKind {
     LogTransform(LogTransform),
     /// `logs-filter`.
     LogsFilter(LogsFilter),
-    /// `logs-iceberg-table-source`.
+    /// `logs-iceberg-table-source`, and `grepr-raw-log-source` (the same fields).
     LogsIcebergTableSource(LogsIcebergTableSource),
     /// `logs-sync-sink`.
     LogsSyncSink(LogsSyncSink),
@@ -163,22 +163,20 @@ pub struct TagAction {
     pub values: Vec<String>,
 }
 
-/// A query object `{type: simple-query, query: string}`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Query {
-    /// Query language, `simple-query` in the examples.
-    #[serde(rename = "type")]
-    pub query_type: String,
-    /// The query text (the public service's field name `predicate` is read too).
-    #[serde(alias = "predicate")]
-    pub query: String,
-}
-
-/// `logs-filter`.
+/// `logs-filter`: the events its predicate matches pass (all others with `inverted`).
+///
+/// The predicate is `predicate` (the public service's name) or `query` (the interface
+/// document's); `predicate` wins when both are given. Either is a query string or a predicate
+/// object (`docs/pipeline.md`, "Predicates"); compile it with
+/// [`Query::from_predicate`](crate::pipeline::Query::from_predicate).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct LogsFilter {
     /// Which logs pass.
-    pub query: Query,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub predicate: Option<Value>,
+    /// Which logs pass (the interface document's name).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub query: Option<Value>,
 }
 
 /// `logs-iceberg-table-source`: a table, or a dataset of the data lake (the public client's
@@ -211,9 +209,12 @@ pub struct LogsIcebergTableSource {
     /// Processing mode, `STREAM` in the examples.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub processing: Option<String>,
-    /// Optional row filter.
+    /// Optional row filter (a predicate, as [`LogsFilter`]'s).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub query: Option<Query>,
+    pub query: Option<Value>,
+    /// Optional row filter (the public service's name; wins over `query`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub predicate: Option<Value>,
 }
 
 /// `logs-iceberg-table-sink`: writes the events reaching it into a dataset's table.
@@ -292,23 +293,16 @@ const fn rule(
     }
 }
 
-/// `{type, query}`, or the public service's `{type, predicate}`.
-fn is_query(v: &Value) -> bool {
-    v.get("type").is_some_and(Value::is_string)
-        && (v.get("query").is_some_and(Value::is_string)
-            || v.get("predicate").is_some_and(Value::is_string))
-}
 fn is_positive_integer(v: &Value) -> bool {
     v.as_u64().is_some_and(|n| n >= 1)
 }
 
 /// The field rules of a known type; `None` for other types.
 pub(crate) fn field_rules(vertex_type: &str) -> Option<&'static [FieldRule]> {
-    const QUERY: &str = "an object {type: string, query: string}";
     static LOG_TRANSFORM: [FieldRule; 1] = [rule("transforms", true, Value::is_array, "an array")];
-    static LOGS_FILTER: [FieldRule; 1] = [rule("query", true, is_query, QUERY)];
+    static LOGS_FILTER: [FieldRule; 1] = [rule("inverted", false, Value::is_boolean, "a boolean")];
     const STRING: &str = "a string";
-    static ICEBERG: [FieldRule; 9] = [
+    static ICEBERG: [FieldRule; 8] = [
         rule("table", false, Value::is_string, STRING),
         rule("datasetId", false, Value::is_string, STRING),
         rule("datasetName", false, Value::is_string, STRING),
@@ -332,7 +326,6 @@ pub(crate) fn field_rules(vertex_type: &str) -> Option<&'static [FieldRule]> {
         ),
         rule("sortOrder", false, Value::is_string, STRING),
         rule("processing", false, Value::is_string, STRING),
-        rule("query", false, is_query, QUERY),
     ];
     static SINK: [FieldRule; 1] = [rule("integration", false, Value::is_string, STRING)];
     static ICEBERG_SINK: [FieldRule; 3] = [
@@ -359,11 +352,24 @@ pub(crate) fn field_rules(vertex_type: &str) -> Option<&'static [FieldRule]> {
     match vertex_type {
         "log-transform" => Some(&LOG_TRANSFORM),
         "logs-filter" => Some(&LOGS_FILTER),
-        "logs-iceberg-table-source" => Some(&ICEBERG),
+        "logs-iceberg-table-source" | "grepr-raw-log-source" => Some(&ICEBERG),
         "logs-sync-sink" => Some(&SINK),
         "grok-parser" => Some(&GROK),
         "logs-iceberg-table-sink" => Some(&ICEBERG_SINK),
         TEMPLATE_OPERATION => Some(&TEMPLATE_OP),
+        _ => None,
+    }
+}
+
+/// Whether vertices of `vertex_type` take a predicate (`predicate`, or `query`) and whether
+/// it is required; `None` for types without one.
+pub(crate) fn predicate_requirement(vertex_type: &str) -> Option<bool> {
+    match vertex_type {
+        "logs-filter" | "logs-branch" => Some(true),
+        "logs-iceberg-table-source"
+        | "grepr-raw-log-source"
+        | "logs-values-source"
+        | "grok-parser" => Some(false),
         _ => None,
     }
 }
@@ -396,7 +402,9 @@ impl VertexKind {
         Ok(match vertex.vertex_type() {
             "log-transform" => VertexKind::LogTransform(read(vertex)?),
             "logs-filter" => VertexKind::LogsFilter(read(vertex)?),
-            "logs-iceberg-table-source" => VertexKind::LogsIcebergTableSource(read(vertex)?),
+            "logs-iceberg-table-source" | "grepr-raw-log-source" => {
+                VertexKind::LogsIcebergTableSource(read(vertex)?)
+            }
             "logs-sync-sink" => VertexKind::LogsSyncSink(read(vertex)?),
             "grok-parser" => VertexKind::GrokParser(read(vertex)?),
             "logs-iceberg-table-sink" => VertexKind::LogsIcebergTableSink(read(vertex)?),
@@ -481,10 +489,10 @@ mod tests {
 
     #[test]
     fn wrong_field_type_is_named() {
-        let v = vertex(json!({"type": "logs-filter", "name": "f", "query": "level:error"}));
+        let v = vertex(json!({"type": "grepr-raw-log-source", "name": "f", "limit": "ten"}));
         let err = v.kind().unwrap_err().to_string();
         assert!(
-            err.contains("\"f\"") && err.contains("logs-filter"),
+            err.contains("\"f\"") && err.contains("grepr-raw-log-source"),
             "{err}"
         );
     }

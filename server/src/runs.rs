@@ -74,6 +74,7 @@ pub async fn sync(
     let graph = JobGraph::from_value(resolved)
         .map_err(|e| ApiError::BadRequest(format!("Invalid job graph: {e}")))?;
     let pipeline = Pipeline::compile(&graph).map_err(|e| ApiError::BadRequest(e.to_string()))?;
+    refuse_unrun_sources(&pipeline)?;
     let organization = &caller.organization;
     let source = LakeSource::plan(&state, organization, &graph).await?;
     let sinks = LakeSinks::plan(&state, organization, &graph).await?;
@@ -110,6 +111,22 @@ pub async fn sync(
         plan,
     ));
     Ok(response)
+}
+
+/// A source this service cannot read would yield nothing, silently: a 400 naming it instead
+/// (`job:run` and the draft preview name it as not simulated and go on).
+fn refuse_unrun_sources(pipeline: &Pipeline) -> Result<(), ApiError> {
+    let unrun = pipeline.unrun_sources();
+    let Some((name, vertex_type)) = unrun.first() else {
+        return Ok(());
+    };
+    Err(ApiError::BadRequest(format!(
+        "POST /v1/jobs/sync: vertex {name:?} of type {vertex_type:?} has no incoming edge, so it is a source, and this service cannot run that type: a synchronous run reads logs-values-source (events inline in `values`), logs-iceberg-table-source or grepr-raw-log-source (a dataset); replace it with one of those{}",
+        match unrun.len() {
+            1 => String::new(),
+            n => format!(" ({} more such vertices)", n - 1),
+        }
+    )))
 }
 
 /// Keep a synchronous job alive: the body is the token of a `HEARTBEAT` record, as text (a JSON

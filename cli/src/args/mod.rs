@@ -123,7 +123,8 @@ pub enum Command {
     /// Run a job here on events from a file, as a batch job: every stage simulated, the
     /// events that reach its sink printed as NDJSON, in input order.
     ///
-    /// Sources (`logs-iceberg-table-source`) receive the events of --events; filters,
+    /// Sources (`logs-iceberg-table-source`, `grepr-raw-log-source`) receive the events of
+    /// --events; filters,
     /// tag transforms and sinks do what docs/pipeline.md says; any other vertex type passes
     /// events through unchanged and is named on stderr. A progress line goes to stderr
     /// (quiet with -q).

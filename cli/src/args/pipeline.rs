@@ -24,8 +24,8 @@ pub struct JobRunArgs {
     /// A job file (`jobGraph`) or a bare graph `{vertices, edges}`; its template operations are
     /// resolved first, with --templates.
     pub job_file: PathBuf,
-    /// Events: NDJSON (one per line) or a JSON array. Every `logs-iceberg-table-source`
-    /// receives them. `-` reads stdin.
+    /// Events: NDJSON (one per line) or a JSON array. Every `logs-iceberg-table-source` and
+    /// `grepr-raw-log-source` receives them. `-` reads stdin.
     #[arg(long, value_name = "FILE")]
     pub events: PathBuf,
     /// Folder of templates for the job's template operations.

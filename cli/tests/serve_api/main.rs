@@ -7,6 +7,7 @@ mod common;
 mod concurrency;
 mod grok;
 mod jobs;
+mod public_examples;
 mod strict;
 mod sync_runs;
 mod templates;

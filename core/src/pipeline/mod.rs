@@ -33,7 +33,7 @@ mod stages;
 mod stream;
 
 pub use event::{EventError, EventsError, LogEvent, Tags, read_events, write_ndjson};
-pub use query::{Query, QueryError};
+pub use query::{PredicateError, Query, QueryError, vertex_predicate};
 pub use report::{Change, EdgeCount, KeptEvent, Run, RunInput, RunOptions, VertexRun};
 pub use run::Pipeline;
 pub use stream::{StreamError, StreamOptions, StreamRun, run_ndjson};

@@ -83,6 +83,33 @@ impl Pipeline {
             .collect()
     }
 
+    /// The vertices with no incoming edge whose type the engine does not run, as (name,
+    /// type), in graph order: sources it cannot read, which would yield nothing. A sink that
+    /// nothing feeds is not one.
+    ///
+    /// ```
+    /// use jobgraph_core::JobGraph;
+    /// use jobgraph_core::pipeline::Pipeline;
+    /// let graph: JobGraph = serde_json::from_value(serde_json::json!({
+    ///     "vertices": [{"type": "datadog-log-agent-source", "name": "agent", "integrationId": "dd"},
+    ///                  {"type": "logs-sync-sink", "name": "out"}],
+    ///     "edges": ["agent -> out"]})).unwrap();
+    /// let pipeline = Pipeline::compile(&graph).unwrap();
+    /// assert_eq!(pipeline.unrun_sources(), [("agent", "datadog-log-agent-source")]);
+    /// ```
+    pub fn unrun_sources(&self) -> Vec<(&str, &str)> {
+        let mut fed = vec![false; self.names.len()];
+        for (_, _, _, to) in &self.edges {
+            fed[*to] = true;
+        }
+        (0..self.names.len())
+            .filter(|&i| {
+                !fed[i] && !self.stages[i].simulated() && !self.types[i].ends_with("-sink")
+            })
+            .map(|i| (self.names[i].as_str(), self.types[i].as_str()))
+            .collect()
+    }
+
     /// Runs the pipeline on `input`.
     pub fn run(&self, input: RunInput, options: &RunOptions) -> Result<Run, RunError> {
         Runner::new(self, options, Instant::now()).run(input)

@@ -10,7 +10,8 @@ use super::query::Query;
 /// A compiled vertex.
 #[derive(Debug, Clone)]
 pub(crate) enum Stage {
-    /// `logs-iceberg-table-source`: the run's events (or its table's), filtered.
+    /// `logs-iceberg-table-source` and `grepr-raw-log-source`: the run's events (or its
+    /// table's), filtered.
     TableSource {
         table: Option<String>,
         query: Option<Query>,
@@ -72,53 +73,23 @@ fn field_error(vertex: &str, field: &str, problem: impl std::fmt::Display) -> Ru
     }
 }
 
-/// Reads a query object (`{type, query}` or `{type, predicate}`) or a bare string.
-pub(crate) fn read_query(vertex: &str, value: &Value) -> Result<Query, RunError> {
-    let text = match value {
-        Value::String(text) => text.as_str(),
-        Value::Object(object) => {
-            let kind = object
-                .get("type")
-                .and_then(Value::as_str)
-                .unwrap_or("simple-query");
-            if !matches!(kind, "simple-query" | "datadog-query") {
-                return Err(RunError::Vertex {
-                    vertex: vertex.to_owned(),
-                    message: format!(
-                        "query type `{kind}` is not supported (use simple-query or datadog-query)"
-                    ),
-                });
-            }
-            match object.get("query").or_else(|| object.get("predicate")) {
-                Some(Value::String(text)) => text.as_str(),
-                _ => {
-                    return Err(field_error(
-                        vertex,
-                        "query",
-                        "needs a `query` (or `predicate`) string",
-                    ));
-                }
-            }
-        }
-        _ => {
-            return Err(field_error(
-                vertex,
-                "query",
-                "must be {type: simple-query, query: string} or a string",
-            ));
-        }
-    };
-    Query::parse(text).map_err(|error| RunError::Query {
-        vertex: vertex.to_owned(),
-        error,
+/// Compiles a predicate (every form of `docs/pipeline.md`, "Predicates") of `vertex`'s `field`.
+pub(crate) fn read_predicate(vertex: &str, field: &str, value: &Value) -> Result<Query, RunError> {
+    Query::from_predicate(value).map_err(|e| match e.query {
+        Some(error) => RunError::Query {
+            vertex: vertex.to_owned(),
+            error,
+        },
+        None => RunError::Vertex {
+            vertex: vertex.to_owned(),
+            message: format!("/{field}{}: {}", e.pointer, e.message),
+        },
     })
 }
 
 fn optional_query(vertex: &str, fields: &Map<String, Value>) -> Result<Option<Query>, RunError> {
-    fields
-        .get("query")
-        .or_else(|| fields.get("predicate"))
-        .map(|q| read_query(vertex, q))
+    super::query::vertex_predicate(fields)
+        .map(|(field, value)| read_predicate(vertex, field, value))
         .transpose()
 }
 
@@ -215,7 +186,7 @@ pub(crate) fn compile(
     fields: &Map<String, Value>,
 ) -> Result<Stage, RunError> {
     Ok(match vertex_type {
-        "logs-iceberg-table-source" => Stage::TableSource {
+        "logs-iceberg-table-source" | "grepr-raw-log-source" => Stage::TableSource {
             table: fields
                 .get("table")
                 .and_then(Value::as_str)
@@ -252,9 +223,15 @@ pub(crate) fn compile(
             }
         }
         "logs-filter" => Stage::Filter {
-            query: match fields.get("query").or_else(|| fields.get("predicate")) {
-                Some(query) => read_query(name, query)?,
-                None => return Err(field_error(name, "query", "is missing")),
+            query: match optional_query(name, fields)? {
+                Some(query) => query,
+                None => {
+                    return Err(field_error(
+                        name,
+                        "query",
+                        "(or `predicate`) is missing: give the events that pass, e.g. {\"type\": \"datadog-query\", \"query\": \"level:error\"}",
+                    ));
+                }
             },
             inverted: fields
                 .get("inverted")

@@ -7,7 +7,7 @@
 use std::sync::{Arc, Mutex};
 
 use jobgraph_core::JobGraph;
-use jobgraph_core::pipeline::{Query, RunInput};
+use jobgraph_core::pipeline::{Query, RunInput, vertex_predicate};
 use jobgraph_lake::{LakeError, ScanOrder, ScanRequest, ScanStats};
 use serde_json::Value;
 use tokio::sync::mpsc;
@@ -69,7 +69,12 @@ impl LakeSource {
         let sources: Vec<_> = graph
             .vertices
             .iter()
-            .filter(|v| v.vertex_type() == "logs-iceberg-table-source")
+            .filter(|v| {
+                matches!(
+                    v.vertex_type(),
+                    "logs-iceberg-table-source" | "grepr-raw-log-source"
+                )
+            })
             .collect();
         let Some(vertex) = sources.first() else {
             return Ok(None);
@@ -117,14 +122,10 @@ impl LakeSource {
             .get("table")
             .and_then(Value::as_str)
             .unwrap_or(DEFAULT_TABLE);
-        let constraints = match fields
-            .get("query")
-            .and_then(|q| q.get("query").or_else(|| q.get("predicate")))
-            .and_then(Value::as_str)
-        {
-            // The pipeline compiled the same query already: an error here cannot happen, and
-            // would only lose pruning, never events.
-            Some(text) => Query::parse(text)
+        let constraints = match vertex_predicate(fields) {
+            // The pipeline compiled the same predicate already: an error here cannot happen,
+            // and would only lose pruning, never events.
+            Some((_, predicate)) => Query::from_predicate(predicate)
                 .map(|q| q.tag_constraints())
                 .unwrap_or_default(),
             None => Vec::new(),

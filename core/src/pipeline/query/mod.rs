@@ -4,6 +4,7 @@
 mod constraints;
 mod lex;
 mod parse;
+mod predicate;
 mod wildcard;
 
 use std::cmp::Ordering;
@@ -14,6 +15,7 @@ pub use constraints::TagConstraints;
 pub use lex::CompareOp;
 use parse::{Bound, Node, Test, is_word_char};
 pub use parse::{MAX_QUERY_CHARS, MAX_QUERY_DEPTH};
+pub use predicate::{MAX_PREDICATE_DEPTH, MAX_PREDICATE_PARTS, PredicateError, vertex_predicate};
 
 use super::LogEvent;
 use super::attributes::{Scalar, any_scalar};
@@ -127,6 +129,7 @@ fn node_matches(node: &Node, event: &LogEvent) -> bool {
         Node::Not(inner) => !node_matches(inner, event),
         Node::Words(words) => words_match(words, event.message()),
         Node::MessageNotEmpty => !event.message().is_empty(),
+        Node::MessageLength { min, max } => predicate::length_within(event.message(), *min, *max),
         Node::Tag { key, test } => match event.tags.get(key) {
             None => false,
             Some(values) => match test {
@@ -268,6 +271,9 @@ fn tree(node: &Node) -> Value {
             json!({"kind": "phrase", "words": words.iter().map(pattern_text).collect::<Vec<_>>()})
         }
         Node::MessageNotEmpty => json!({"kind": "message", "exists": true}),
+        Node::MessageLength { min, max } => {
+            json!({"kind": "message-length", "minLength": min, "maxLength": max})
+        }
         Node::Tag { key, test } => {
             let mut t = json!({"kind": "tag", "key": key});
             merge(&mut t, test_tree(test));

@@ -21,6 +21,11 @@ pub(crate) enum Node {
     Words(Vec<Pattern>),
     /// `message:*`.
     MessageNotEmpty,
+    /// A `message-length` predicate: between `min` and `max` characters, both inclusive.
+    MessageLength {
+        min: Option<u64>,
+        max: Option<u64>,
+    },
     /// `key:…` on a tag.
     Tag {
         key: String,
