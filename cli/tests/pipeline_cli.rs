@@ -259,7 +259,7 @@ fn public_example_jobs_resolve_unchanged_and_their_predicates_run() {
         "lake-query.json",
     ] {
         let path = format!("examples/public/{file}");
-        let out = jobgraph(&["resolve", &path]);
+        let out = jobgraph(&["resolve", &path, "--templates", "examples/templates"]);
         assert!(
             out.status.success(),
             "{file}: resolve failed: {}",
@@ -319,7 +319,12 @@ fn public_example_jobs_resolve_unchanged_and_their_predicates_run() {
         .to_string(),
     )
     .unwrap();
-    let out = jobgraph(&["resolve", job.to_str().unwrap()]);
+    let out = jobgraph(&[
+        "resolve",
+        job.to_str().unwrap(),
+        "--templates",
+        "examples/templates",
+    ]);
     assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
     let stderr = text(&out.stderr);
     assert!(
