@@ -218,7 +218,8 @@ fn jobs_lifecycle() {
     );
     assert_eq!(r.status, 400, "{}", r.body);
     assert!(
-        r.error().starts_with("Could not parse resolved template into a JobGraph")
+        r.error()
+            .starts_with("Could not parse resolved template into a JobGraph")
             && r.error().contains("`level:` at column 1 needs a value"),
         "{}",
         r.body

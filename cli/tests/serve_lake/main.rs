@@ -11,6 +11,7 @@ mod common;
 mod duckdb;
 mod limits;
 mod order;
+mod public_client;
 mod queries;
 mod stream;
 mod writes;
