@@ -52,6 +52,7 @@ mod lake_config;
 mod listen;
 mod log;
 pub mod model;
+mod organization;
 mod page;
 mod revoke;
 mod routes;

@@ -23,6 +23,7 @@ use super::jobs;
 use super::lake;
 use super::log;
 use super::model::Health;
+use super::organization;
 use super::revoke;
 use super::runs;
 use super::state::AppState;
@@ -70,6 +71,7 @@ fn api() -> (Router<AppState>, OpenApi) {
         .routes(routes!(integrations::list))
         .routes(routes!(integrations::get))
         .routes(routes!(grok::parse_batch))
+        .routes(routes!(organization::get))
         .routes(routes!(triggers::create_trigger))
         .routes(routes!(health))
         .split_for_parts();

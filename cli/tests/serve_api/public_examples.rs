@@ -129,3 +129,18 @@ fn a_sync_run_refuses_a_source_it_cannot_read() {
         r.body
     );
 }
+
+#[test]
+fn the_organization_answers_the_newest_public_clients_question() {
+    let r = call("GET", "/v1/organization", Some(alice()), None);
+    assert_eq!(r.status, 200, "{}", r.body);
+    let org = r.json();
+    assert_eq!(org["name"], "acme");
+    assert_eq!(
+        org["featureFlags"],
+        json!([]),
+        "no flag picks another engine"
+    );
+    let r = call("GET", "/api/v1/organization", None, None);
+    assert_eq!(r.status, 401, "{}", r.body);
+}
