@@ -68,10 +68,8 @@ fn run_as_client(server: &Server, token: &str, job: &Value) -> ClientRun {
                 );
                 assert!((200..300).contains(&r.status), "{}", r.body);
             }
-            "RUNNING" | "FINISHED" => {
-                if !record["data"].is_null() {
-                    events.push(record["data"].clone());
-                }
+            "RUNNING" | "FINISHED" if !record["data"].is_null() => {
+                events.push(record["data"].clone());
             }
             _ => {}
         }
