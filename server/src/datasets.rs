@@ -12,7 +12,7 @@ use super::body::{JsonBody, QueryPairs};
 use super::error::{ApiError, ErrorBody};
 use super::field_limits::within;
 use super::ids::{iso8601, new_id};
-use super::page::{answer, page_request, scope};
+use super::page::{answer, answer_array, page_request, page_request_or, scope};
 use super::state::AppState;
 use super::store::{DatasetFields, DatasetRecord, LakeFileRecord, StoreError};
 use super::validate::{object, optional_version};
@@ -218,16 +218,19 @@ pub async fn create(
     Ok((StatusCode::CREATED, Json(dataset_out(record))))
 }
 
-/// List the caller organization's datasets, oldest first, a page at a time.
+/// List the caller organization's datasets, oldest first, a page at a time: a bare JSON array
+/// (the public client calls `.find` and `.forEach` on it), and a `Link: <…>; rel="next"`
+/// header when more follow. Without `limit` a page holds up to `fieldLimits.maxPageSize`
+/// datasets, so that a client reading only the first page sees that many.
 #[utoipa::path(
     get, path = "/v1/datasets", operation_id = "listDatasets", tag = "datasets",
     params(
-        ("limit" = Option<u64>, Query, minimum = 1, maximum = 1000, description = "Items per page: default `fieldLimits.defaultPageSize` (100), at most `fieldLimits.maxPageSize` (1000; a 400 above it)"),
-        ("cursor" = Option<String>, Query, pattern = "^[A-Za-z0-9_-]*$", max_length = 1024, description = "The `nextCursor` of the previous page (opaque); absent: the first page"),
+        ("limit" = Option<u64>, Query, minimum = 1, maximum = 1000, description = "Datasets per page: default and at most `fieldLimits.maxPageSize` (1000; a 400 above it)"),
+        ("cursor" = Option<String>, Query, pattern = "^[A-Za-z0-9_-]*$", max_length = 1024, description = "Where the page starts (opaque): take it from the `Link` header of the previous page, or follow that link; absent: the first page"),
     ),
     responses(
-        (status = 200, description = "A page of datasets, oldest first; `nextCursor` (and a `Link: <…>; rel=\"next\"` header) when more follow", body = Items<DatasetOut>,
-            headers(("Link" = String, description = "`<path?…&cursor=…>; rel=\"next\"` when more follow"))),
+        (status = 200, description = "A page of datasets, oldest first, as a JSON array; a `Link: <…>; rel=\"next\"` header when more follow", body = Vec<DatasetOut>,
+            headers(("Link" = String, description = "`<path?…&cursor=…>; rel=\"next\"` when more follow: the next page's address (relative to the request's)"))),
         (status = 400, description = "`limit` is not a positive integer or is over the largest page, or `cursor` is invalid (the message names it)", body = ErrorBody),
         (status = 401, description = "Missing, malformed, expired or unknown access token (`WWW-Authenticate: Bearer`)", body = ErrorBody),
     ),
@@ -240,9 +243,10 @@ pub async fn list(
     query: QueryPairs,
 ) -> Result<Response, ApiError> {
     let scope = scope(&[&caller.organization, "datasets"]);
-    let page = page_request(&query, &state.config.field_limits, &scope)?;
+    let limits = &state.config.field_limits;
+    let page = page_request_or(&query, limits, &scope, limits.max_page_size)?;
     let records = state.store.list_datasets(caller.organization, page).await?;
-    Ok(answer(
+    Ok(answer_array(
         &uri,
         &scope,
         records,

@@ -1,17 +1,49 @@
 //! `/v1/integrations`: the integrations of the `--config` file (`integrations`), each with the
 //! caller organization's jobs that use it — derived from the jobs' stored (resolved) graphs:
 //! a vertex whose `integration` field is the integration's id (`logs-sync-sink` has it).
+//!
+//! Two shapes: ours (`GET /v1/integrations`, `GET /v1/integrations/{id}`: [`IntegrationOut`])
+//! and the public service's, type by type as its client reads them
+//! (`GET /v1/integrations/{type}`, `GET /v1/integrations/{type}/{id}`: [`IntegrationRead`]).
+//! `/v1/integrations/{x}` is the list of type `x` when `x` is one of the seven type names
+//! ([`PUBLIC_TYPES`]), else the integration of id `x`: the configuration refuses an id equal to
+//! a type name, so neither hides the other.
+
+use std::sync::LazyLock;
 
 use axum::Json;
 use axum::extract::{Path, State};
+use axum::response::{IntoResponse, Response};
 use serde_json::Value;
 
 use super::auth::Caller;
 use super::error::{ApiError, ErrorBody};
-use super::integration_spec::IntegrationSpec;
+use super::ids::{iso8601, now_ms};
+use super::integration_spec::{IntegrationSpec, PUBLIC_TYPES};
 use super::state::AppState;
 use super::store::{GraphForm, JobFilter, PageKey, PageRequest};
-use jobgraph_sdk::api::{IntegrationJob, IntegrationOut, Items};
+use jobgraph_sdk::api::{IntegrationJob, IntegrationOut, IntegrationRead, Items};
+
+/// When this process read its configuration: the `createdAt` and `updatedAt` of every
+/// integration in the public shape (set by [`configuration_read`] when the router is built).
+static CONFIGURATION_READ_AT: LazyLock<String> = LazyLock::new(|| iso8601(now_ms()));
+
+/// Notes the time the configuration was read (called once when the router is built).
+pub(crate) fn configuration_read() {
+    LazyLock::force(&CONFIGURATION_READ_AT);
+}
+
+/// What `GET /v1/integrations/{id}` answers, as the OpenAPI document states it: an integration
+/// of ours, or, when the path names one of the seven types, the list of that type.
+#[derive(serde::Serialize, utoipa::ToSchema)]
+#[allow(dead_code)] // Only its schema is used.
+#[serde(untagged)]
+enum IntegrationOrTyped {
+    /// `GET /v1/integrations/{id}`: the integration of that id.
+    Integration(IntegrationOut),
+    /// `GET /v1/integrations/{type}`: the integrations of that type.
+    Typed(Items<IntegrationRead>),
+}
 
 /// The integration ids a job graph uses: every vertex's string `integration` field.
 fn used_by(graph: &Value) -> Vec<&str> {
@@ -109,12 +141,13 @@ pub async fn list(
     }))
 }
 
-/// Get one integration, with the jobs that use it.
+/// Get one integration, with the jobs that use it; or, when `{id}` is one of the seven type
+/// names, the integrations of that type in the public service's shape.
 #[utoipa::path(
     get, path = "/v1/integrations/{id}", operation_id = "getIntegration", tag = "integrations",
-    params(("id" = String, Path, description = "Integration id")),
+    params(("id" = String, Path, description = "Integration id, or one of the type names `datadog`, `data-warehouse`, `s3-data-warehouse`, `newrelic`, `otlp`, `splunk`, `sumo` (a type name wins: no integration may have one as its id)")),
     responses(
-        (status = 200, description = "The integration", body = IntegrationOut),
+        (status = 200, description = "The integration (an id); or `{items}`, the organization's integrations of that type in the public service's shape, maybe none (a type name)", body = IntegrationOrTyped),
         (status = 401, description = "Missing, malformed, expired or unknown access token (`WWW-Authenticate: Bearer`)", body = ErrorBody),
         (status = 404, description = "No such integration visible to the caller's organization", body = ErrorBody),
     ),
@@ -124,7 +157,10 @@ pub async fn get(
     State(state): State<AppState>,
     caller: Caller,
     Path(id): Path<String>,
-) -> Result<Json<IntegrationOut>, ApiError> {
+) -> Result<Response, ApiError> {
+    if let Some(kind) = PUBLIC_TYPES.iter().find(|t| **t == id) {
+        return Ok(Json(of_type(&state, &caller, kind).await?).into_response());
+    }
     let spec = state
         .config
         .integrations
@@ -132,11 +168,115 @@ pub async fn get(
         .find(|s| s.id == id && s.visible_to(&caller.organization))
         .ok_or_else(|| {
             ApiError::NotFound(format!(
-                "no integration with id {id:?} for this organization (integrations come from the server's --config `integrations`)"
+                "GET /v1/integrations/{id}: no integration with id {id:?} for this organization (integrations come from the server's --config `integrations`)"
             ))
         })?;
     let jobs = jobs_using(&state, &caller.organization).await?;
-    Ok(Json(view(spec, &jobs)))
+    Ok(Json(view(spec, &jobs)).into_response())
+}
+
+/// The caller's integrations of public type `kind`, with the jobs that use each.
+async fn of_type(
+    state: &AppState,
+    caller: &Caller,
+    kind: &str,
+) -> Result<Items<IntegrationRead>, ApiError> {
+    let specs: Vec<&IntegrationSpec> = state
+        .config
+        .integrations
+        .iter()
+        .filter(|s| s.visible_to(&caller.organization) && s.public_type() == Some(kind))
+        .collect();
+    let jobs = if specs.is_empty() {
+        Vec::new()
+    } else {
+        jobs_using(state, &caller.organization).await?
+    };
+    Ok(Items {
+        items: specs
+            .into_iter()
+            .map(|s| read(s, kind, &caller.organization, &jobs))
+            .collect(),
+        next_cursor: None,
+    })
+}
+
+/// An integration in the public service's shape.
+fn read(
+    spec: &IntegrationSpec,
+    kind: &str,
+    organization: &str,
+    jobs: &[(String, String, Vec<String>)],
+) -> IntegrationRead {
+    IntegrationRead {
+        id: spec.id.clone(),
+        name: spec.name.clone(),
+        kind: kind.to_owned(),
+        organization_id: organization.to_owned(),
+        payload: spec.payload(),
+        job_ids: jobs
+            .iter()
+            .filter(|(_, _, used)| used.contains(&spec.id))
+            .map(|(id, _, _)| id.clone())
+            .collect(),
+        created_at: CONFIGURATION_READ_AT.clone(),
+        updated_at: CONFIGURATION_READ_AT.clone(),
+        version: 0,
+        team_ids: Vec::new(),
+    }
+}
+
+/// Get one integration of a type, in the public service's shape (as its client's
+/// `integration:get` reads it, trying each type in turn).
+#[utoipa::path(
+    get, path = "/v1/integrations/{type}/{id}", operation_id = "getIntegrationOfType", tag = "integrations",
+    params(
+        ("type" = String, Path, description = "One of `datadog`, `data-warehouse`, `s3-data-warehouse`, `newrelic`, `otlp`, `splunk`, `sumo`"),
+        ("id" = String, Path, description = "Integration id"),
+    ),
+    responses(
+        (status = 200, description = "The integration, in the public service's shape", body = IntegrationRead),
+        (status = 401, description = "Missing, malformed, expired or unknown access token (`WWW-Authenticate: Bearer`)", body = ErrorBody),
+        (status = 404, description = "Not one of the seven types, no such integration visible to the caller's organization, or one of another type (the message says which)", body = ErrorBody),
+    ),
+    security(("bearer" = []))
+)]
+pub async fn get_of_type(
+    State(state): State<AppState>,
+    caller: Caller,
+    Path((kind, id)): Path<(String, String)>,
+) -> Result<Json<IntegrationRead>, ApiError> {
+    let path = format!("GET /v1/integrations/{kind}/{id}");
+    let Some(kind) = PUBLIC_TYPES.iter().find(|t| **t == kind) else {
+        return Err(ApiError::NotFound(format!(
+            "{path}: {kind:?} is not an integration type; the types are {}",
+            PUBLIC_TYPES.join(", ")
+        )));
+    };
+    let spec = state
+        .config
+        .integrations
+        .iter()
+        .find(|s| s.id == id && s.visible_to(&caller.organization))
+        .ok_or_else(|| {
+            ApiError::NotFound(format!(
+                "{path}: no integration with id {id:?} for this organization (integrations come from the server's --config `integrations`)"
+            ))
+        })?;
+    if spec.public_type() != Some(kind) {
+        let actual = match spec.public_type() {
+            Some(actual) => format!("of type {actual}: read it at /v1/integrations/{actual}/{id}"),
+            None => format!(
+                "of type {:?}, none of the seven public types: read it at /v1/integrations/{id}",
+                spec.kind
+            ),
+        };
+        return Err(ApiError::NotFound(format!(
+            "{path}: integration {id:?} is not a {kind} integration; it is {actual}"
+        )));
+    }
+    let jobs = jobs_using(&state, &caller.organization).await?;
+    Ok(Json(read(spec, kind, &caller.organization, &jobs)))
 }
 
 #[cfg(test)]
@@ -150,6 +290,7 @@ mod tests {
             name: "N".into(),
             kind: "splunk".into(),
             organizations: None,
+            payload: None,
         }
     }
 

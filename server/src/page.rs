@@ -1,5 +1,7 @@
 //! Pages of listings: the `limit` and `cursor` query parameters, the opaque cursor, and the
-//! answer `{items, nextCursor?}` with its `Link: <…>; rel="next"` header.
+//! answer `{items, nextCursor?}` with its `Link: <…>; rel="next"` header — or, for a listing
+//! the public client reads as a bare JSON array (`GET /v1/datasets`), the array with the same
+//! header ([`answer_array`]).
 //!
 //! A cursor is the base64url text (no padding) of a small JSON object, the sort key of the last
 //! item of the page it continues ([`PageKey`]) and the scope of the listing it belongs to (a
@@ -117,15 +119,26 @@ pub fn page_request(
     limits: &FieldLimits,
     scope: &str,
 ) -> Result<PageRequest, ApiError> {
+    page_request_or(query, limits, scope, limits.default_page_size)
+}
+
+/// [`page_request`] with `default` items per page when the request gives no `limit` (at most
+/// the largest page).
+pub fn page_request_or(
+    query: &QueryPairs,
+    limits: &FieldLimits,
+    scope: &str,
+    default: usize,
+) -> Result<PageRequest, ApiError> {
     let max = limits.max_page_size.max(1);
     let limit = match query.positive("limit")? {
-        None => limits.default_page_size.clamp(1, max),
+        None => default.clamp(1, max),
         Some(n) => usize::try_from(n)
             .ok()
             .filter(|n| *n <= max)
             .ok_or_else(|| {
                 ApiError::BadRequest(format!(
-                    "query parameter `limit` is {n}, over the largest page of {max} items: ask for at most {max} and follow `nextCursor`"
+                    "query parameter `limit` is {n}, over the largest page of {max} items: ask for at most {max} and follow `nextCursor` (or the `Link` header)"
                 ))
             })?,
     };
@@ -134,7 +147,7 @@ pub fn page_request(
         None | Some("") => None,
         Some(text) => Some(decode_cursor(scope, text).map_err(|e| {
             ApiError::BadRequest(format!(
-                "query parameter `cursor` is invalid: {e}; pass the `nextCursor` of the previous page unchanged, with the same filters, or leave it out to start from the first page"
+                "query parameter `cursor` is invalid: {e}; pass the `nextCursor` of the previous page unchanged (or follow its `Link` header), with the same filters, or leave it out to start from the first page"
             ))
         })?),
     };
@@ -154,13 +167,7 @@ pub fn answer<R, T: Serialize>(
     key: impl Fn(&R) -> PageKey,
     view: impl Fn(R) -> T,
 ) -> Response {
-    let next_cursor = if page.more {
-        page.items
-            .last()
-            .map(|last| encode_cursor(scope, &key(last)))
-    } else {
-        None
-    };
+    let next_cursor = next_cursor(scope, &page, key);
     let link = next_cursor
         .as_deref()
         .and_then(|cursor| next_link(uri, cursor));
@@ -168,7 +175,42 @@ pub fn answer<R, T: Serialize>(
         items: page.items.into_iter().map(view).collect(),
         next_cursor,
     };
-    let mut response = Json(items).into_response();
+    with_link(Json(items).into_response(), link)
+}
+
+/// The answer of a listing as a bare JSON array (what the public client reads of
+/// `GET /v1/datasets`) and, when more follow, the `Link: <…>; rel="next"` header: the only
+/// way to the next page, whose `cursor` is in the link.
+///
+/// ```text
+/// GET /v1/datasets?limit=2            → [{…}, {…}]   Link: </v1/datasets?limit=2&cursor=…>; rel="next"
+/// GET /v1/datasets?limit=2&cursor=…   → [{…}]        (no Link: the last page)
+/// ```
+pub fn answer_array<R, T: Serialize>(
+    uri: &Uri,
+    scope: &str,
+    page: Paged<R>,
+    key: impl Fn(&R) -> PageKey,
+    view: impl Fn(R) -> T,
+) -> Response {
+    let link = next_cursor(scope, &page, key)
+        .as_deref()
+        .and_then(|cursor| next_link(uri, cursor));
+    let items: Vec<T> = page.items.into_iter().map(view).collect();
+    with_link(Json(items).into_response(), link)
+}
+
+/// The cursor of the page after `page`, when more follow.
+fn next_cursor<R>(scope: &str, page: &Paged<R>, key: impl Fn(&R) -> PageKey) -> Option<String> {
+    if !page.more {
+        return None;
+    }
+    page.items
+        .last()
+        .map(|last| encode_cursor(scope, &key(last)))
+}
+
+fn with_link(mut response: Response, link: Option<HeaderValue>) -> Response {
     if let Some(link) = link {
         response.headers_mut().insert(header::LINK, link);
     }

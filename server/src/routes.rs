@@ -70,6 +70,7 @@ fn api() -> (Router<AppState>, OpenApi) {
         .routes(routes!(lake::load::load))
         .routes(routes!(integrations::list))
         .routes(routes!(integrations::get))
+        .routes(routes!(integrations::get_of_type))
         .routes(routes!(grok::parse_batch))
         .routes(routes!(organization::get))
         .routes(routes!(triggers::create_trigger))
@@ -142,6 +143,7 @@ async fn method_not_allowed() -> ApiError {
 /// The service's router over `state`: mount it in any axum program, or run it with
 /// `jobgraph serve`.
 pub fn router(state: AppState) -> Router {
+    integrations::configuration_read();
     let (api, openapi) = api();
     let document: Arc<str> = openapi.to_json().unwrap_or_else(|_| "{}".into()).into();
     let api = api

@@ -3,10 +3,15 @@
 //! run's ends — `FINISHED`, `FAILED`, `CANCELLED` (no heartbeat posted), `TIMED_OUT` (the
 //! lake's time limit), or the source's own (`SCANNED_MAX`). A record waiting for a slow reader
 //! still notices the deadline and the client's silence.
+//!
+//! Events leave as one `RUNNING` record each (`{"jobState":"RUNNING","data":EVENT}`, what the
+//! public client reads), serialized [`BATCH`] at a time into one buffer that is sent as one
+//! piece: the driver is the stream's only writer, and nothing is flushed or sent per event.
 
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
+use axum::body::Bytes;
 use indexmap::IndexMap;
 use jobgraph_core::pipeline::{LogEvent, Pipeline, RunInput, RunOptions};
 use jobgraph_lake::ScanStats;
@@ -16,10 +21,10 @@ use tokio::time::Instant;
 
 use super::lake::sink::LakeSinks;
 use super::state::AppState;
-use super::sync_stream::{Input, Records};
+use super::sync_stream::{Input, Records, final_fields, record, running_records};
 use crate::ids::now_ms;
 
-/// Events per `data` record.
+/// Events serialized into one buffer (one channel send, one body chunk), one record each.
 const BATCH: usize = 500;
 /// Wall-clock limit of one pipeline run on a batch of events.
 const RUN_TIMEOUT_MS: u64 = 10_000;
@@ -113,6 +118,11 @@ impl Watch<'_> {
     /// Sends a record, waiting for a slow reader, but never past the deadline or the client's
     /// silence.
     async fn send(&self, records: &Records, state: &str, fields: Value) -> Result<(), Halt> {
+        self.send_bytes(records, record(state, fields)).await
+    }
+
+    /// Sends records already serialized, as [`Watch::send`] does.
+    async fn send_bytes(&self, records: &Records, bytes: Bytes) -> Result<(), Halt> {
         let step = (self.silence / 4).max(Duration::from_millis(10));
         loop {
             if let Some(ending) = self.due().await {
@@ -120,7 +130,8 @@ impl Watch<'_> {
             }
             tokio::select! {
                 biased;
-                sent = records.send(state, fields.clone()) => return sent.map_err(|_| Halt::Gone),
+                // A clone of `Bytes` is a reference count, not a copy.
+                sent = records.send_bytes(bytes.clone()) => return sent.map_err(|_| Halt::Gone),
                 _ = tokio::time::sleep(step) => {}
             }
         }
@@ -151,8 +162,12 @@ pub(crate) async fn drive(
     } = plan;
     let config = &state.config.sync_runs;
     let Ok(token) = state.heartbeats.register() else {
-        let message = json!({"message": "cannot make a heartbeat token"});
-        let _ = records.send("FAILED", message).await;
+        let fields = final_fields(
+            "FAILED",
+            Some("cannot make a heartbeat token".into()),
+            Default::default(),
+        );
+        let _ = records.send("FAILED", fields).await;
         sinks.abort().await;
         return;
     };
@@ -174,7 +189,9 @@ pub(crate) async fn drive(
             tokio::select! {
                 biased;
                 _ = tokio::time::sleep_until(watch.deadline) => {
-                    break 'run Halt::End(watch.due().await.unwrap_or_else(|| Ending::new("TIMED_OUT", None)));
+                    let limit = state.config.lake.query_timeout_ms;
+                    let fallback = || Ending::new("TIMED_OUT", format!("the run took longer than {limit} ms (lake.queryTimeoutMs)"));
+                    break 'run Halt::End(watch.due().await.unwrap_or_else(fallback));
                 }
                 _ = ticks.tick() => {
                     if let Some(ending) = watch.due().await {
@@ -203,8 +220,11 @@ pub(crate) async fn drive(
                                 continue;
                             }
                             for batch in events.chunks(BATCH) {
-                                let data: Vec<Value> = batch.iter().map(LogEvent::to_value).collect();
-                                if let Err(halt) = watch.send(&records, "RUNNING", json!({"data": data})).await {
+                                let bytes = match running_records(batch) {
+                                    Ok(bytes) => bytes,
+                                    Err(e) => break 'run Halt::End(Ending::new("FAILED", format!("an event of sink {sink} could not be written as JSON: {e}"))),
+                                };
+                                if let Err(halt) = watch.send_bytes(&records, bytes).await {
                                     break 'run halt;
                                 }
                             }
@@ -234,13 +254,11 @@ pub(crate) async fn drive(
     } else {
         sinks.abort().await;
     }
-    if let Some(message) = ending.message {
-        fields.insert("message".into(), Value::String(message));
-    }
     if let Some(stats) = stats.and_then(|s| s.lock().ok().map(|s| *s)) {
         fields.insert("scan".into(), json!(stats));
     }
-    let _ = records.send(ending.state, Value::Object(fields)).await;
+    let fields = final_fields(ending.state, ending.message, fields);
+    let _ = records.send(ending.state, fields).await;
 }
 
 /// One pipeline run on the blocking pool: the events of every sink, by sink, in graph order.

@@ -36,7 +36,7 @@ use jobgraph_sdk::api::request_docs::CreateJobDoc;
     post, path = "/v1/jobs/sync", operation_id = "createJobSync", tag = "jobs",
     request_body = CreateJobDoc,
     responses(
-        (status = 200, description = "The run's records, `application/x-ndjson` with `\\r\\n` separators: `{\"jobState\": \"RUNNING\"}`, then `RUNNING` records whose `data` is an array of events that reached a sink, then `FINISHED`; or `FAILED` with `message`", content_type = "application/x-ndjson", body = String),
+        (status = 200, description = "The run's records, `application/x-ndjson` with `\\r\\n` separators: `{\"jobState\": \"RUNNING\"}`, then one `RUNNING` record per event that reached a sink, the event as its `data`, then `FINISHED`; or a final `FAILED` (`CANCELLED`, `TIMED_OUT`, `SCANNED_MAX`) with its reason as `message` and as `data: {message}`", content_type = "application/x-ndjson", body = String),
         (status = 400, description = "Not a SYNCHRONOUS BATCH job, a source other than `logs-values-source`, a field missing or invalid, a bad query, or resolution failed (contract message)", body = ErrorBody),
         (status = 401, description = "Missing, malformed, expired or unknown access token (`WWW-Authenticate: Bearer`)", body = ErrorBody),
         (status = 413, description = "The request body is over `maxBodyBytes` (10 MiB by default)", body = ErrorBody),

@@ -1,7 +1,9 @@
 //! The answer of `POST /v1/jobs/sync` as it is produced: JSON records separated by `\r\n`
-//! (`{jobState, data?, message?, heartbeatToken?, scan?}`), sent through a bounded channel so a
-//! slow reader slows the run instead of growing memory; and the heartbeats that keep a long
-//! run alive (`HEARTBEAT` records whose token the client posts back to
+//! (`{jobState, data?, message?, heartbeatToken?, scan?}`; a `RUNNING` record's `data` is one
+//! event, as the public client reads it), written by one writer (the run's driver) through a
+//! bounded channel so a slow reader slows the run instead of growing memory — the records of a
+//! batch of events serialized into one buffer, one channel send and one body chunk per batch;
+//! and the heartbeats that keep a long run alive (`HEARTBEAT` records whose token the client posts back to
 //! `POST /v1/jobs/sync/heartbeat`; a run without one for [`SyncRunConfig::heartbeat_timeout_ms`]
 //! ends `CANCELLED`).
 
@@ -13,7 +15,7 @@ use std::time::{Duration, Instant};
 use axum::body::{Body, Bytes};
 use axum::http::{StatusCode, header};
 use axum::response::Response;
-use jobgraph_core::pipeline::RunInput;
+use jobgraph_core::pipeline::{LogEvent, RunInput};
 use serde::Deserialize;
 use serde_json::{Value, json};
 use tokio::sync::mpsc;
@@ -116,6 +118,42 @@ pub(crate) fn record(state: &str, fields: Value) -> Bytes {
     Bytes::from(bytes)
 }
 
+/// The `RUNNING` records of `events`, one event each (`{"jobState":"RUNNING","data":EVENT}`),
+/// serialized into one buffer: what a batch of events costs is one allocation (grown as
+/// needed) and one channel send, not one of each per event.
+///
+/// ```text
+/// {"jobState":"RUNNING","data":{"id":"a",…}}\r\n{"jobState":"RUNNING","data":{"id":"b",…}}\r\n
+/// ```
+pub(crate) fn running_records(events: &[LogEvent]) -> Result<Bytes, serde_json::Error> {
+    const HEAD: &[u8] = br#"{"jobState":"RUNNING","data":"#;
+    let mut bytes = Vec::with_capacity(events.len() * 256);
+    for event in events {
+        bytes.extend_from_slice(HEAD);
+        serde_json::to_writer(&mut bytes, event)?;
+        bytes.extend_from_slice(b"}\r\n");
+    }
+    Ok(Bytes::from(bytes))
+}
+
+/// The fields of a final record: `message` for our own client, and the same reason as
+/// `data: {"message": …}`, which the public client prints (it reads `data.message` of a
+/// `FAILED`, `CANCELLED`, `TIMED_OUT` or `SCANNED_MAX` record). A `FINISHED` record never
+/// carries `data`: the public client would take it for one more event.
+pub(crate) fn final_fields(
+    state: &str,
+    message: Option<String>,
+    mut fields: serde_json::Map<String, Value>,
+) -> Value {
+    if let Some(message) = message {
+        if state != "FINISHED" {
+            fields.insert("data".into(), json!({ "message": message }));
+        }
+        fields.insert("message".into(), Value::String(message));
+    }
+    Value::Object(fields)
+}
+
 /// The client went away: nothing more can be sent.
 #[derive(Debug)]
 pub(crate) struct Gone;
@@ -129,10 +167,13 @@ pub(crate) struct Records {
 impl Records {
     /// Sends one record, waiting while the client reads slowly.
     pub(crate) async fn send(&self, state: &str, fields: Value) -> Result<(), Gone> {
-        self.tx
-            .send(Ok(record(state, fields)))
-            .await
-            .map_err(|_| Gone)
+        self.send_bytes(record(state, fields)).await
+    }
+
+    /// Sends records already serialized (one or many, each ending in `\r\n`), waiting while
+    /// the client reads slowly.
+    pub(crate) async fn send_bytes(&self, bytes: Bytes) -> Result<(), Gone> {
+        self.tx.send(Ok(bytes)).await.map_err(|_| Gone)
     }
 }
 
@@ -158,11 +199,54 @@ mod tests {
 
     #[test]
     fn records_are_json_lines_ending_in_crlf() {
-        let r = record("RUNNING", json!({"data": [1]}));
-        assert_eq!(&r[..], b"{\"jobState\":\"RUNNING\",\"data\":[1]}\r\n");
+        let r = record("HEARTBEAT", json!({"heartbeatToken": "t"}));
+        assert_eq!(
+            &r[..],
+            b"{\"jobState\":\"HEARTBEAT\",\"heartbeatToken\":\"t\"}\r\n"
+        );
         assert_eq!(
             &record("FINISHED", Value::Null)[..],
             b"{\"jobState\":\"FINISHED\"}\r\n"
+        );
+    }
+
+    #[test]
+    fn each_running_record_carries_one_event() {
+        let events: Vec<LogEvent> = (0..3)
+            .map(|i| {
+                LogEvent::from_value(json!({"id": format!("e{i}"), "message": "m \"q\"\r\n"}))
+                    .unwrap()
+            })
+            .collect();
+        let bytes = running_records(&events).unwrap();
+        let text = std::str::from_utf8(&bytes).unwrap();
+        assert!(text.ends_with("\r\n"));
+        let lines: Vec<&str> = text.trim_end_matches("\r\n").split("\r\n").collect();
+        assert_eq!(lines.len(), 3, "{text}");
+        for (i, line) in lines.iter().enumerate() {
+            let record: Value = serde_json::from_str(line).unwrap();
+            assert_eq!(
+                record,
+                json!({"jobState": "RUNNING", "data": {"id": format!("e{i}"), "message": "m \"q\"\r\n"}})
+            );
+        }
+        assert!(running_records(&[]).unwrap().is_empty());
+    }
+
+    #[test]
+    fn final_records_other_than_finished_carry_their_reason_as_data() {
+        let failed = final_fields("FAILED", Some("bad file".into()), Default::default());
+        assert_eq!(
+            failed,
+            json!({"message": "bad file", "data": {"message": "bad file"}})
+        );
+        let mut scan = serde_json::Map::new();
+        scan.insert("scan".into(), json!({"files": 1}));
+        let finished = final_fields("FINISHED", Some("note".into()), scan);
+        assert_eq!(finished, json!({"message": "note", "scan": {"files": 1}}));
+        assert_eq!(
+            final_fields("CANCELLED", None, Default::default()),
+            json!({})
         );
     }
 

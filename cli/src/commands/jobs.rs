@@ -285,27 +285,34 @@ pub(crate) fn run_sync(
     let mut broken: Option<Failure> = None;
     let end = session
         .runtime
-        .block_on(session.client.create_job_sync(job, |record| {
-            if record.job_state != "HEARTBEAT" && record.job_state != last {
-                ui.marker(&record.job_state);
-                last.clone_from(&record.job_state);
-            }
-            let items = match &record.data {
-                Some(Value::Array(items)) => items.clone(),
-                Some(other) => vec![other.clone()],
-                None => Vec::new(),
-            };
-            if stream && broken.is_none() {
-                let mut text = String::new();
-                for item in &items {
-                    text.push_str(&render(item.clone(), Shape::One, &style));
-                }
-                if let Err(e) = emit(&text, global) {
+        .block_on(session.client.create_job_sync_chunks(job, |records| {
+            // The events of the records that arrived together are written out at once (before
+            // a state marker, to keep their order on a terminal).
+            let mut text = String::new();
+            let mut flush = |text: &mut String| {
+                if !text.is_empty()
+                    && broken.is_none()
+                    && let Err(e) = emit(text, global)
+                {
                     broken = Some(e);
                 }
-            } else if !stream {
-                data.extend(items);
+                text.clear();
+            };
+            for record in records {
+                if record.job_state != "HEARTBEAT" && record.job_state != last {
+                    flush(&mut text);
+                    ui.marker(&record.job_state);
+                    last.clone_from(&record.job_state);
+                }
+                for item in record.events() {
+                    if !stream {
+                        data.push(item);
+                    } else {
+                        text.push_str(&render(item, Shape::One, &style));
+                    }
+                }
             }
+            flush(&mut text);
         }))
         .map_err(|e| session.failure(e))?;
     if let Some(failure) = broken {
@@ -324,7 +331,7 @@ pub(crate) fn run_sync(
             "Hit data scan limit: the query read as many bytes as the service allows (narrow --start/--end or the query's tags)".to_owned(),
         ))
     } else {
-        Err(Failure::failed(match &end.message {
+        Err(Failure::failed(match end.reason() {
             Some(message) => format!("the job ended {}: {message}", end.job_state),
             None => format!("the job ended {}", end.job_state),
         }))

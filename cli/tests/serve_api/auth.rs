@@ -58,6 +58,7 @@ fn health_openapi_and_api_prefix() {
         ("GET", "/v1/integrations"),
         ("POST", "/v1/grok/parse/batch"),
         ("GET", "/v1/integrations/{id}"),
+        ("GET", "/v1/integrations/{type}/{id}"),
     ]
     .iter()
     .map(|(m, p)| ((*m).to_owned(), (*p).to_owned()))
@@ -75,7 +76,9 @@ fn health_openapi_and_api_prefix() {
     // Every documented operation is routed, at the root and under /api (401 or 4xx, never
     // the 404/405 of an unknown route).
     for (method, path) in &documented {
-        let path = path.replace("{id}", "nosuchid");
+        let path = path
+            .replace("{id}", "nosuchid")
+            .replace("{type}", "datadog");
         for prefix in ["", "/api"] {
             let r = call(method, &format!("{prefix}{path}"), None, None);
             assert!(

@@ -69,8 +69,13 @@ pub(super) fn run(home: &Path, args: &[&str]) -> Run {
 }
 
 pub(super) fn home() -> tempfile::TempDir {
+    home_on(server())
+}
+
+/// A HOME whose default configuration is client `cli` of `server`, under `/api`.
+pub(super) fn home_on(server: &super::common::Server) -> tempfile::TempDir {
     let home = tempfile::tempdir().unwrap();
-    let api = format!("{}/api", server().url());
+    let api = format!("{}/api", server.url());
     run(
         home.path(),
         &[

@@ -96,13 +96,22 @@ fn committed_files_are_listed_and_outlive_the_dataset() {
 }
 
 /// The `nextCursor` of a first page of `path` (which must have more than one page).
+/// The cursor of the second page: `nextCursor`, or for the dataset list (a bare array) the
+/// `cursor` of its `Link` header.
 fn first_cursor(path: &str) -> String {
     let r = call("GET", path, "cli", None);
     assert_eq!(r.status, 200, "{}", r.body);
-    r.json()["nextCursor"]
-        .as_str()
-        .unwrap_or_else(|| panic!("{path} has one page: {}", r.body))
-        .to_owned()
+    if let Some(cursor) = r.json()["nextCursor"].as_str() {
+        return cursor.to_owned();
+    }
+    let link = r
+        .header("link")
+        .unwrap_or_else(|| panic!("{path} has one page: {}", r.body));
+    let target = &link[1..link.find('>').unwrap()];
+    let (_, cursor) = target
+        .split_once("cursor=")
+        .unwrap_or_else(|| panic!("no cursor in {link}"));
+    cursor.split('&').next().unwrap().to_owned()
 }
 
 #[test]

@@ -111,6 +111,15 @@ fn bad_integration_settings_stop_the_server_with_a_message() {
             json!([{"id": "a", "name": "A", "type": "s3", "organizations": []}]),
             "organizations",
         ),
+        // `/v1/integrations/datadog` lists the type: no integration may be called so.
+        (
+            json!([{"id": "datadog", "name": "A", "type": "datadog"}]),
+            "integrations[0].id \"datadog\" is the name of an integration type",
+        ),
+        (
+            json!([{"id": "a", "name": "A", "type": "datadog", "payload": "site"}]),
+            "payload",
+        ),
     ] {
         let dir = tempfile::tempdir().unwrap();
         let config = dir.path().join("config.json");

@@ -9,6 +9,7 @@ mod cli;
 mod common;
 mod files;
 mod integrations;
+mod public_client;
 
 use std::sync::OnceLock;
 
@@ -24,6 +25,8 @@ pub(crate) const CLIENTS: &[(&str, &str, &str)] = &[
     ("integ-other", "integ-other-secret-5", "org-integ-other"),
     ("cli", "cli-secret-6", "org-cli"),
     ("bad", "bad-secret-7", "org-bad"),
+    ("wire", "wire-secret-8", "org-wire"),
+    ("linker", "linker-secret-9", "org-linker"),
 ];
 
 pub(crate) fn server() -> &'static Server {
@@ -43,7 +46,21 @@ pub(crate) fn server() -> &'static Server {
             "integrations": [
                 {"id": "splunk-prod", "name": "Splunk (production)", "type": "splunk"},
                 {"id": "s3-archive", "name": "Archive bucket", "type": "s3",
-                 "organizations": ["org-integ", "org-cli"]}
+                 "organizations": ["org-integ", "org-cli"]},
+                // One of each public type for `org-wire` (public_client.rs), by several of the
+                // spellings our `type` maps, and one of no public type.
+                {"id": "dd-prod", "name": "Datadog (production)", "type": "datadog",
+                 "organizations": ["org-wire"],
+                 "payload": {"site": "datadoghq.eu", "additionalTags": ["env:prod"]}},
+                {"id": "nr-main", "name": "New Relic", "type": "new-relic", "organizations": ["org-wire"]},
+                {"id": "collector", "name": "Collector", "type": "otel", "organizations": ["org-wire"],
+                 "payload": {"endpoint": "http://collector:4318"}},
+                {"id": "splunk-wire", "name": "Splunk", "type": "Splunk", "organizations": ["org-wire"]},
+                {"id": "sumo-main", "name": "Sumo Logic", "type": "sumologic", "organizations": ["org-wire"]},
+                {"id": "warehouse", "name": "Warehouse", "type": "data-warehouse", "organizations": ["org-wire"]},
+                {"id": "wire-bucket", "name": "Bucket", "type": "s3", "organizations": ["org-wire"],
+                 "payload": {"bucketName": "wire-archive"}},
+                {"id": "kafka-wire", "name": "Kafka", "type": "kafka", "organizations": ["org-wire"]}
             ]
         });
         Server::start_with_config(&settings, &args)

@@ -110,11 +110,7 @@ fn a_client_that_stops_posting_heartbeats_is_cancelled() {
         last["message"].as_str().unwrap().contains("no heartbeat"),
         "{last}"
     );
-    let sent: usize = records
-        .iter()
-        .filter_map(|r| r["data"].as_array())
-        .map(Vec::len)
-        .sum();
+    let sent = crate::data_of(&records).len();
     assert!(sent < 60_000, "the run stopped early: {sent} events sent");
 }
 

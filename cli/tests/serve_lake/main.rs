@@ -1,7 +1,8 @@
 //! The data lake through the real service (issue 22, docs/lake.md): datasets loaded with
 //! `POST /v1/datasets/{id}/load` and `jobgraph dataset:load`, read by synchronous jobs and
 //! `jobgraph query`, written by `logs-iceberg-table-sink` jobs, pruned, bounded (`SCANNED_MAX`,
-//! `TIMED_OUT`, `CANCELLED`), and the same files read by DuckDB. One server for the binary
+//! `TIMED_OUT`, `CANCELLED`), the same files read by DuckDB, and the stream read as the public
+//! service's own client reads it (`public_client.rs`). One server for the binary
 //! (SQLite, or PostgreSQL with `JOBGRAPH_TEST_DATABASE_URL`), a second one with a small scan
 //! budget, a third that lets an organization run one lake query at a time.
 
@@ -9,6 +10,7 @@
 mod common;
 
 mod duckdb;
+mod engines;
 mod limits;
 mod order;
 mod public_client;
@@ -215,13 +217,16 @@ pub fn jobgraph(server: &Server, home: &std::path::Path) -> std::process::Comman
     command
 }
 
-/// The events of `RUNNING` records.
+/// The events of `RUNNING` records: one each, as the public client reads them (a record
+/// whose `data` is an array fails the test).
 pub fn data_of(records: &[Value]) -> Vec<Value> {
     records
         .iter()
-        .filter_map(|r| r["data"].as_array())
-        .flatten()
-        .cloned()
+        .filter(|r| r["jobState"] == "RUNNING" && !r["data"].is_null())
+        .map(|r| {
+            assert!(r["data"].is_object(), "one event per record: {r}");
+            r["data"].clone()
+        })
         .collect()
 }
 

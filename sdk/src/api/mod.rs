@@ -9,19 +9,22 @@
 //!   [`UpdateJob`], with [`Execution`] and [`Processing`].
 //!
 //! - Datasets and integrations: [`DatasetInput`], [`DatasetOut`], [`DatasetFile`],
-//!   [`IntegrationOut`], [`IntegrationJob`].
+//!   [`IntegrationOut`], [`IntegrationJob`]; integrations in the public service's shape,
+//!   [`IntegrationRead`] of the [`INTEGRATION_TYPES`].
 //! - [`request_docs`] (feature `openapi`): the request bodies as the OpenAPI document states
 //!   them.
 //!
 //! Field names are the wire's (`camelCase`); `docs/api.md` lists every endpoint.
 
 mod datasets;
+mod integrations;
 #[cfg(feature = "openapi")]
 pub mod request_docs;
 mod requests;
 mod responses;
 
 pub use datasets::{DatasetFile, DatasetInput, DatasetOut, IntegrationJob, IntegrationOut};
+pub use integrations::{INTEGRATION_TYPES, IntegrationRead};
 pub use requests::{
     CreateJob, Execution, Processing, TemplateInput, TemplateTest, TestValues, UpdateJob,
 };

@@ -25,7 +25,7 @@ impl Client {
         &self,
         max_items: Option<usize>,
     ) -> Result<Vec<DatasetOut>, ClientError> {
-        self.list_pages(Call::new(Method::GET, "/v1/datasets".into()), max_items)
+        self.list_linked(Call::new(Method::GET, "/v1/datasets".into()), max_items)
             .await
     }
 

@@ -5,7 +5,7 @@ use std::hash::{BuildHasher, Hasher};
 use std::sync::Arc;
 use std::time::{Duration, Instant, SystemTime};
 
-use reqwest::header::{AUTHORIZATION, CONTENT_TYPE, HeaderValue, RETRY_AFTER};
+use reqwest::header::{AUTHORIZATION, CONTENT_TYPE, HeaderValue, LINK, RETRY_AFTER};
 use reqwest::{Method, Url};
 
 use super::error::ClientError;
@@ -84,10 +84,12 @@ pub(crate) struct Outgoing {
 }
 
 /// An answer, read whole.
-#[derive(Debug)]
+#[derive(Debug, Default)]
 pub(crate) struct Answer {
     pub status: u16,
     pub body: Vec<u8>,
+    /// The target of its `Link: <…>; rel="next"` header, as written (maybe relative).
+    pub next_link: Option<String>,
 }
 
 impl Answer {
@@ -255,7 +257,11 @@ impl Http {
             .map_err(|e| self.transport_error(out, &e).0)?
             .to_vec();
         self.trace(&format!("← {status}"));
-        Ok(Answer { status, body })
+        Ok(Answer {
+            status,
+            body,
+            ..Answer::default()
+        })
     }
 
     /// One attempt. An error says whether the request may have reached the service.
@@ -292,12 +298,25 @@ impl Http {
             .get(RETRY_AFTER)
             .and_then(|v| v.to_str().ok())
             .and_then(parse_retry_after);
+        let next_link = response
+            .headers()
+            .get_all(LINK)
+            .iter()
+            .filter_map(|v| v.to_str().ok())
+            .find_map(next_link);
         let body = response
             .bytes()
             .await
             .map_err(|e| self.transport_error(out, &e))?
             .to_vec();
-        Ok((Answer { status, body }, retry_after))
+        Ok((
+            Answer {
+                status,
+                body,
+                next_link,
+            },
+            retry_after,
+        ))
     }
 
     fn transport_error(&self, out: &Outgoing, error: &reqwest::Error) -> (ClientError, bool) {
@@ -338,6 +357,39 @@ pub(crate) fn describe(error: &reqwest::Error) -> String {
         format!("cannot connect: {last}")
     } else {
         last
+    }
+}
+
+/// The target of the `rel="next"` link of a `Link` header value (RFC 8288:
+/// `<target>; rel="next"`, several links separated by commas, a `rel` of several
+/// space-separated relations), as written.
+pub(crate) fn next_link(header: &str) -> Option<String> {
+    let mut rest = header;
+    loop {
+        let start = rest.find('<')?;
+        let end = start + rest[start..].find('>')?;
+        let target = &rest[start + 1..end];
+        // The link's parameters run to the next `<` (commas inside quoted values are rare in
+        // practice and harmless here: only `rel` is read).
+        let after = &rest[end + 1..];
+        let params = &after[..after.find('<').unwrap_or(after.len())];
+        let is_next = params.split(';').any(|param| {
+            let Some((name, value)) = param.split_once('=') else {
+                return false;
+            };
+            name.trim().eq_ignore_ascii_case("rel")
+                && value
+                    .trim()
+                    .trim_end_matches(',')
+                    .trim()
+                    .trim_matches('"')
+                    .split_ascii_whitespace()
+                    .any(|rel| rel.eq_ignore_ascii_case("next"))
+        });
+        if is_next {
+            return Some(target.to_owned());
+        }
+        rest = after;
     }
 }
 
@@ -386,6 +438,26 @@ mod tests {
     use super::*;
 
     #[test]
+    fn the_next_link_is_found_among_others() {
+        assert_eq!(
+            next_link("</v1/datasets?limit=2&cursor=abc>; rel=\"next\"").as_deref(),
+            Some("/v1/datasets?limit=2&cursor=abc")
+        );
+        assert_eq!(
+            next_link("<https://x/a?p=1>; rel=\"prev\", <https://x/a?p=3>; rel=\"next last\"")
+                .as_deref(),
+            Some("https://x/a?p=3")
+        );
+        assert_eq!(
+            next_link("<https://x/a>; rel=next").as_deref(),
+            Some("https://x/a")
+        );
+        assert_eq!(next_link("<https://x/a>; rel=\"prev\""), None);
+        assert_eq!(next_link("garbage"), None);
+        assert_eq!(next_link("<unclosed; rel=next"), None);
+    }
+
+    #[test]
     fn retry_after_seconds_and_dates() {
         assert_eq!(parse_retry_after("1"), Some(Duration::from_secs(1)));
         assert_eq!(parse_retry_after(" 30 "), Some(Duration::from_secs(30)));
@@ -415,6 +487,7 @@ mod tests {
         let answer = |body: &str| Answer {
             status: 400,
             body: body.as_bytes().to_vec(),
+            ..Answer::default()
         };
         assert_eq!(
             answer(r#"{"error":"bad","message":"worse"}"#).error_text(&["error", "message"]),

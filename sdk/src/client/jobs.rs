@@ -47,18 +47,56 @@ pub struct SyncRecord {
     /// `CONNECTING`, `CONNECTED`, `RUNNING`, `HEARTBEAT`, `FINISHED`, `FAILED`, `CANCELLED`,
     /// `TIMED_OUT`, `SCANNED_MAX`, …
     pub job_state: String,
-    /// Result data, if the record carries any.
+    /// On a `RUNNING` record: one event that reached a sink (an array of events from servers
+    /// before issue 34, read as well by [`SyncRecord::events`]). On a final record other than
+    /// `FINISHED`: `{"message": why}`.
     #[serde(default)]
     pub data: Option<Value>,
     /// On `HEARTBEAT` records: what to send back to keep the job alive.
     #[serde(default)]
     pub heartbeat_token: Option<String>,
-    /// On a `FAILED` record: why (`jobgraph serve` sends it).
+    /// On a final record: why it ended so (`jobgraph serve` sends it beside `data.message`).
     #[serde(default)]
     pub message: Option<String>,
 }
 
 impl SyncRecord {
+    /// The events this record carries: its `data` on a `RUNNING` record (one event, or each
+    /// of an array), none on any other record.
+    ///
+    /// ```
+    /// use jobgraph_sdk::client::SyncRecord;
+    /// let one: SyncRecord =
+    ///     serde_json::from_str(r#"{"jobState":"RUNNING","data":{"id":"a"}}"#).unwrap();
+    /// assert_eq!(one.events().len(), 1);
+    /// let failed: SyncRecord =
+    ///     serde_json::from_str(r#"{"jobState":"FAILED","data":{"message":"bad"}}"#).unwrap();
+    /// assert!(failed.events().is_empty());
+    /// assert_eq!(failed.reason(), Some("bad"));
+    /// ```
+    pub fn events(&self) -> Vec<Value> {
+        if self.job_state != "RUNNING" {
+            return Vec::new();
+        }
+        match &self.data {
+            Some(Value::Array(items)) => items.clone(),
+            Some(Value::Null) | None => Vec::new(),
+            Some(other) => vec![other.clone()],
+        }
+    }
+
+    /// Why a final record ended so: its `message`, else its `data.message` (the public
+    /// service's place for it).
+    pub fn reason(&self) -> Option<&str> {
+        self.message.as_deref().or_else(|| {
+            self.data
+                .as_ref()
+                .filter(|_| self.job_state != "RUNNING")
+                .and_then(|d| d.get("message"))
+                .and_then(Value::as_str)
+        })
+    }
+
     /// Whether the stream ends with this record.
     pub fn is_final(&self) -> bool {
         matches!(
@@ -136,6 +174,18 @@ impl Client {
         job: &CreateJob,
         mut on_record: impl FnMut(&SyncRecord),
     ) -> Result<SyncRecord, ClientError> {
+        self.create_job_sync_chunks(job, |records| records.iter().for_each(&mut on_record))
+            .await
+    }
+
+    /// [`Client::create_job_sync`], with the records that arrived together (one piece of the
+    /// answer) passed in one call, so that a caller writing them out writes once per piece
+    /// rather than once per event.
+    pub async fn create_job_sync_chunks(
+        &self,
+        job: &CreateJob,
+        mut on_records: impl FnMut(&[SyncRecord]),
+    ) -> Result<SyncRecord, ClientError> {
         let call = Call::new(Method::POST, "/v1/jobs/sync".into()).json(job)?;
         let mut response = self.open(&call).await?;
         let status = response.status().as_u16();
@@ -145,7 +195,12 @@ impl Client {
                 .await
                 .map(|b| b.to_vec())
                 .unwrap_or_default();
-            return Err(super::http::Answer { status, body }.into_error(&call.method, &call.path));
+            return Err(super::http::Answer {
+                status,
+                body,
+                ..Default::default()
+            }
+            .into_error(&call.method, &call.path));
         }
         let invalid = |reason: String| ClientError::InvalidResponse {
             method: "POST".into(),
@@ -163,18 +218,24 @@ impl Client {
                     url: call.path.clone(),
                     reason: super::http::describe(&e),
                 })?;
-            let records = match &chunk {
+            let mut records = match &chunk {
                 Some(bytes) => stream.push(bytes).map_err(invalid)?,
                 None => stream.finish().map_err(invalid)?.into_iter().collect(),
             };
-            for record in records {
-                on_record(&record);
+            // Nothing after the final record is read.
+            if let Some(last) = records.iter().position(SyncRecord::is_final) {
+                records.truncate(last + 1);
+            }
+            if !records.is_empty() {
+                on_records(&records);
+            }
+            for record in &records {
                 if let Some(token) = record.heartbeat_token.as_deref() {
                     self.heartbeat(token).await?;
                 }
-                if record.is_final() {
-                    return Ok(record);
-                }
+            }
+            if let Some(end) = records.pop().filter(SyncRecord::is_final) {
+                return Ok(end);
             }
             if chunk.is_none() {
                 return Err(invalid("the stream ended before a final job state".into()));

@@ -253,6 +253,9 @@ pub(crate) struct Call {
     pub body: Option<(Vec<u8>, &'static str)>,
     pub auth: bool,
     pub idempotent: bool,
+    /// The whole URL to request instead of the API base + `path` + `query` (a `Link` the
+    /// service sent, already checked to be of the API's origin).
+    pub url: Option<Url>,
 }
 
 impl Call {
@@ -265,6 +268,7 @@ impl Call {
             body: None,
             auth: true,
             idempotent,
+            url: None,
         }
     }
 
@@ -331,6 +335,9 @@ impl Client {
     }
 
     fn url(&self, call: &Call) -> Result<Url, ClientError> {
+        if let Some(url) = &call.url {
+            return Ok(url.clone());
+        }
         let mut url = join(&self.inner.api_base, &call.path)?;
         if !call.query.is_empty() {
             let mut pairs = url.query_pairs_mut();
@@ -465,7 +472,12 @@ pub(crate) async fn read_error(response: reqwest::Response) -> String {
         .await
         .map(|b| b.to_vec())
         .unwrap_or_default();
-    Answer { status, body }.error_text(&["error", "message"])
+    Answer {
+        status,
+        body,
+        ..Answer::default()
+    }
+    .error_text(&["error", "message"])
 }
 
 #[cfg(test)]
