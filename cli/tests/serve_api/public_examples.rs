@@ -16,12 +16,9 @@ fn streamed_events(body: &str) -> Vec<Value> {
     let mut events = Vec::new();
     for line in body.split("\r\n").filter(|l| !l.is_empty()) {
         let record: Value = serde_json::from_str(line).expect("a JSON record");
-        if record["jobState"] == "RUNNING" {
-            match &record["data"] {
-                Value::Array(items) => events.extend(items.iter().cloned()),
-                Value::Null => {}
-                one => events.push(one.clone()),
-            }
+        if record["jobState"] == "RUNNING" && !record["data"].is_null() {
+            assert!(record["data"].is_object(), "one event per record: {record}");
+            events.push(record["data"].clone());
         }
     }
     events
