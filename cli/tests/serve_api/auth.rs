@@ -59,6 +59,7 @@ fn health_openapi_and_api_prefix() {
         ("POST", "/v1/grok/parse/batch"),
         ("GET", "/v1/integrations/{id}"),
         ("GET", "/v1/integrations/{type}/{id}"),
+        ("GET", "/v1/organization"),
     ]
     .iter()
     .map(|(m, p)| ((*m).to_owned(), (*p).to_owned()))
