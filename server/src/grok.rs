@@ -8,6 +8,7 @@ use std::time::Duration;
 
 use axum::Json;
 use axum::extract::State;
+use jobgraph_core::GrokRules;
 use jobgraph_core::grok::{BatchLimits, GrokBatchRequest, GrokBatchResponse, GrokError};
 use serde::Serialize;
 use serde_json::{Map, Value};
@@ -29,6 +30,19 @@ pub const LINE_TIME_LIMIT: Duration = Duration::from_millis(100);
 /// How long one request may spend matching; samples after it are answered with an error.
 pub const BATCH_TIME_LIMIT: Duration = Duration::from_secs(5);
 
+/// Grok rules: an array of strings, one `RuleName pattern` per item (the public service's
+/// shape), or one string with a rule per line. At most 64 KiB of text in all.
+#[derive(Serialize, ToSchema)]
+#[serde(untagged)]
+#[allow(dead_code)]
+pub enum GrokRulesDoc {
+    /// One rule per item.
+    List(#[schema(max_items = 10000)] Vec<String>),
+    /// One rule per line.
+    #[schema(max_length = 65536)]
+    Text(String),
+}
+
 /// The grok parser to try (the fields of a `grok-parser` vertex).
 #[derive(Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
@@ -36,13 +50,10 @@ pub const BATCH_TIME_LIMIT: Duration = Duration::from_secs(5);
 pub struct GrokParserDoc {
     /// A name for the parser (not used to parse).
     name: Option<String>,
-    /// The parsing rules, one `RuleName pattern` per line; the first rule that matches the
-    /// whole line wins.
-    #[schema(min_length = 1, max_length = 65536)]
-    grok_parsing_rules: String,
-    /// Helper rules (`name pattern` per line), usable as `%{name}` in the parsing rules.
-    #[schema(max_length = 65536)]
-    grok_helper_rules: Option<String>,
+    /// The parsing rules; the first rule that matches the whole line wins.
+    grok_parsing_rules: GrokRulesDoc,
+    /// Helper rules (`name pattern`), usable as `%{name}` in the parsing rules.
+    grok_helper_rules: Option<GrokRulesDoc>,
     /// The attribute a pipeline reads the line from (default: `message`); not used here.
     extract_attribute: Option<String>,
     /// `grok-parser`.
@@ -95,21 +106,22 @@ fn read_request(body: Value) -> Result<GrokBatchRequest, ApiError> {
     let request: GrokBatchRequest = serde_json::from_value(body)
         .map_err(|e| ApiError::BadRequest(format!("invalid grok request: {e}")))?;
     let parser = &request.grok_parser;
-    if parser.grok_parsing_rules.trim().is_empty() {
+    if parser.grok_parsing_rules.is_blank() {
         return Err(ApiError::BadRequest(
             "grokParser.grokParsingRules is empty: give at least one rule, `RuleName pattern`"
                 .into(),
         ));
     }
-    let helper = parser.grok_helper_rules.as_deref().unwrap_or("");
-    for (field, text) in [
-        ("grokParsingRules", parser.grok_parsing_rules.as_str()),
+    let no_helpers = GrokRules::default();
+    let helper = parser.grok_helper_rules.as_ref().unwrap_or(&no_helpers);
+    for (field, rules) in [
+        ("grokParsingRules", &parser.grok_parsing_rules),
         ("grokHelperRules", helper),
     ] {
-        if text.len() > MAX_RULES_BYTES {
+        if rules.len_bytes() > MAX_RULES_BYTES {
             return Err(ApiError::BadRequest(format!(
-                "grokParser.{field} is {} bytes, over the limit of {MAX_RULES_BYTES}",
-                text.len()
+                "grokParser.{field} has {} bytes of rules, over the limit of {MAX_RULES_BYTES}",
+                rules.len_bytes()
             )));
         }
     }
@@ -139,7 +151,7 @@ fn read_request(body: Value) -> Result<GrokBatchRequest, ApiError> {
     request_body = GrokBatchRequestDoc,
     responses(
         (status = 200, description = "One result per sample, in order; a sample that took over 100 ms (or came after the request's 5 s) has `match: false` and `error`", body = GrokBatchResponseDoc),
-        (status = 400, description = "Invalid request, or a rule does not compile: `error` starts with `Invalid grok rule NAME at LINE:COLUMN`", body = ErrorBody),
+        (status = 400, description = "Invalid request, or a rule does not compile: `error` starts with `Invalid grok rule NAME at LINE:COLUMN (POINTER)`, POINTER the rule's field and array item (`/grokParsingRules/2`)", body = ErrorBody),
         (status = 401, description = "Missing, malformed, expired or unknown access token (`WWW-Authenticate: Bearer`)", body = ErrorBody),
         (status = 413, description = "The request body is over `maxBodyBytes` (10 MiB by default)", body = ErrorBody),
         (status = 415, description = "The body is not `application/json`", body = ErrorBody),

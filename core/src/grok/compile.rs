@@ -147,7 +147,7 @@ impl<'a> Compiler<'_, 'a> {
                 Transformer::new(name, args)
                     .map_err(|m| rule.error(at, m))?
                     .ok_or_else(|| {
-                        rule.error(at, format!("unknown transformer {name}: use number, integer, boolean, lowercase, uppercase, json, keyvalue, useragent, scale, isoDateTimeToMillis or nullIf"))
+                        rule.error(at, format!("unknown transformer {name}: use number, integer, boolean, lowercase, uppercase, json, keyvalue, csv, useragent, scale, isoDateTimeToMillis or nullIf"))
                     })?,
             ),
         };
