@@ -65,7 +65,7 @@ pub(super) fn compile(
         rule.error(0, format!("the rule is not a valid regular expression: {e}; check its parentheses, brackets and escapes (ECMAScript syntax; escape a literal ( [ {{ . * + ? | with \\)"))
     })?;
     Ok(CompiledRule {
-        name: rule.name.to_owned(),
+        name: rule.label(),
         regex,
         captures: c.captures,
         first: first_char(rule.pattern),

@@ -62,15 +62,16 @@ impl KeyValue {
         self.quotes.iter().find(|(o, _)| *o == open).map(|(_, c)| *c)
     }
 
-    /// The key just before a separator: quoted (its closing character last, the matching
-    /// opening one before it) or the run of plain characters.
-    fn key<'t>(&self, before: &'t str) -> &'t str {
+    /// The key just before a separator and where it starts in `before` (its opening quote):
+    /// quoted (its closing character last, the matching opening one before it) or the run of
+    /// plain characters.
+    fn key<'t>(&self, before: &'t str) -> (&'t str, usize) {
         if let Some(close) = before.chars().next_back()
             && let Some((open, _)) = self.quotes.iter().find(|(_, c)| *c == close)
         {
             let inner = &before[..before.len() - close.len_utf8()];
             if let Some(start) = inner.rfind(*open) {
-                return &inner[start + open.len_utf8()..];
+                return (&inner[start + open.len_utf8()..], start);
             }
         }
         let start = before
@@ -79,18 +80,22 @@ impl KeyValue {
             .take_while(|&(_, c)| self.plain(c))
             .last()
             .map_or(before.len(), |(i, _)| i);
-        &before[start..]
+        (&before[start..], start)
     }
 
     /// The `key<separator>value` pairs of `text`: keys and values quoted or runs of plain
-    /// characters; a pair counts when its value ends the text or is followed by a delimiter;
-    /// empty keys and values and unquoted `null` values are skipped; a key seen twice keeps
-    /// its last value. Values are strings.
+    /// characters; a pair counts when it starts the text or follows a delimiter, and ends the
+    /// text or is followed by one; empty keys and values and unquoted `null` values are
+    /// skipped; a key seen twice keeps its last value. Values are strings.
     pub(super) fn apply(&self, text: &str) -> Map<String, Value> {
         let mut out = Map::new();
         let mut rest = text;
         while let Some(at) = rest.find(self.separator.as_str()) {
-            let key = self.key(&rest[..at]);
+            let (key, start) = self.key(&rest[..at]);
+            let opened = match rest[..start].chars().next_back() {
+                Some(c) => self.delimiters.contains(c),
+                None => rest.len() == text.len(),
+            };
             let after = &rest[at + self.separator.len()..];
             let (value, consumed, quoted) = match after.chars().next() {
                 Some(open) if self.closing(open).is_some() => {
@@ -114,7 +119,12 @@ impl KeyValue {
                 .chars()
                 .next()
                 .is_none_or(|c| self.delimiters.contains(c));
-            if bounded && !key.is_empty() && !value.is_empty() && (quoted || value != "null") {
+            if opened
+                && bounded
+                && !key.is_empty()
+                && !value.is_empty()
+                && (quoted || value != "null")
+            {
                 out.insert(key.to_owned(), Value::String(value.to_owned()));
             }
             rest = &after[consumed..];
@@ -278,6 +288,9 @@ mod tests {
         assert_eq!(kv(&["=", "", "<>"], "a=\"x\" b=<y>"), json!({"b": "y"}));
         // An unclosed quote is no value.
         assert_eq!(kv(&[], "a=\"x b=2"), json!({"b": "2"}));
+        // A pair must also start the text or follow a delimiter.
+        assert_eq!(kv(&[], "[a=1 b=2"), json!({"b": "2"}));
+        assert_eq!(kv(&["=", "", "", ";"], "a=1;b=2 c=3"), json!({"a": "1"}));
         assert!(KeyValue::new(&["=".into(), "".into(), "(".into()]).is_err());
         assert!(KeyValue::new(&vec![String::new(); 5]).is_err());
     }

@@ -19,10 +19,19 @@ pub(super) struct RuleLine<'a> {
 }
 
 impl RuleLine<'_> {
+    /// The rule's name; `#LINE` for a parsing rule written without one.
+    pub(super) fn label(&self) -> String {
+        if self.name.is_empty() {
+            format!("#{}", self.line)
+        } else {
+            self.name.to_owned()
+        }
+    }
+
     /// An error at `offset` characters into the pattern.
     pub(super) fn error(&self, offset: usize, message: impl Into<String>) -> GrokError {
         GrokError::Rule {
-            rule: self.name.to_owned(),
+            rule: self.label(),
             helper: self.helper,
             index: self.index,
             line: self.line,
@@ -43,6 +52,19 @@ pub(super) fn read(text: &GrokRules, helper: bool) -> Result<Vec<RuleLine<'_>>, 
         let indent = raw.chars().take_while(|c| c.is_whitespace()).count();
         let trimmed = raw.trim_start();
         if trimmed.is_empty() || trimmed.starts_with('#') {
+            continue;
+        }
+        // A parsing rule that starts with a token has no name (the public service's Terraform
+        // examples write them so): the whole line is its pattern, named `#LINE`.
+        if !helper && trimmed.starts_with("%{") {
+            rules.push(RuleLine {
+                name: "",
+                pattern: trimmed.trim_end(),
+                line: place.line,
+                index: place.index,
+                column: indent + 1,
+                helper,
+            });
             continue;
         }
         let name_len = trimmed.find(char::is_whitespace).unwrap_or(trimmed.len());
@@ -81,7 +103,7 @@ pub(super) fn read(text: &GrokRules, helper: bool) -> Result<Vec<RuleLine<'_>>, 
                 "the rule has no pattern: write `RuleName pattern` on one line",
             ));
         }
-        if rules.iter().any(|r| r.name == name) {
+        if rules.iter().any(|r| r.name == name && !name.is_empty()) {
             return Err(rule.error(
                 0,
                 format!("rule name {name} is already used by an earlier rule: rename one of them"),
