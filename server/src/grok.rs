@@ -12,7 +12,9 @@ use jobgraph_core::GrokRules;
 use jobgraph_core::grok::{BatchLimits, GrokBatchRequest, GrokBatchResponse, GrokError};
 use serde::Serialize;
 use serde_json::{Map, Value};
-use utoipa::ToSchema;
+use utoipa::openapi::schema::{ArrayBuilder, Object, ObjectBuilder, OneOfBuilder, Schema, Type};
+use utoipa::openapi::RefOr;
+use utoipa::{PartialSchema, ToSchema};
 
 use super::auth::Caller;
 use super::body::JsonBody;
@@ -30,18 +32,49 @@ pub const LINE_TIME_LIMIT: Duration = Duration::from_millis(100);
 /// How long one request may spend matching; samples after it are answered with an error.
 pub const BATCH_TIME_LIMIT: Duration = Duration::from_secs(5);
 
-/// Grok rules: an array of strings, one `RuleName pattern` per item (the public service's
-/// shape), or one string with a rule per line. At most 64 KiB of text in all.
-#[derive(Serialize, ToSchema)]
-#[serde(untagged)]
-#[allow(dead_code)]
-pub enum GrokRulesDoc {
-    /// One rule per item.
-    List(#[schema(max_items = 10000)] Vec<String>),
-    /// One rule per line.
-    #[schema(max_length = 65536)]
-    Text(String),
+/// Grok parsing rules in the OpenAPI document: an array of strings, one `RuleName pattern`
+/// per item (the public service's shape), or one string with a rule per line; not empty; at
+/// most 64 KiB of text.
+#[derive(Serialize)]
+pub struct GrokRulesDoc;
+
+/// Grok helper rules in the OpenAPI document: the same forms, possibly empty.
+#[derive(Serialize)]
+pub struct GrokHelperRulesDoc;
+
+/// The schema of rules: `oneOf` an array of strings (at least `min` items) and a string (at
+/// least `min` characters, at most [`MAX_RULES_BYTES`]); `min` 0 states no minimum.
+fn rules_schema(min: usize, description: &str) -> RefOr<Schema> {
+    let min = (min > 0).then_some(min);
+    let list = ArrayBuilder::new()
+        .items(Object::with_type(Type::String))
+        .min_items(min)
+        .description(Some("One rule per item."));
+    let text = ObjectBuilder::new()
+        .schema_type(Type::String)
+        .min_length(min)
+        .max_length(Some(MAX_RULES_BYTES))
+        .description(Some("One rule per line."));
+    OneOfBuilder::new()
+        .item(list)
+        .item(text)
+        .description(Some(description))
+        .into()
 }
+
+impl PartialSchema for GrokRulesDoc {
+    fn schema() -> RefOr<Schema> {
+        rules_schema(1, "Grok parsing rules: an array of strings, one `RuleName pattern` per item (the public service's shape), or one string with a rule per line; at most 64 KiB of text in all.")
+    }
+}
+impl ToSchema for GrokRulesDoc {}
+
+impl PartialSchema for GrokHelperRulesDoc {
+    fn schema() -> RefOr<Schema> {
+        rules_schema(0, "Grok helper rules (`name pattern`), usable as `%{name}` in the parsing rules: an array of strings or one string, as the parsing rules; may be empty.")
+    }
+}
+impl ToSchema for GrokHelperRulesDoc {}
 
 /// The grok parser to try (the fields of a `grok-parser` vertex).
 #[derive(Serialize, ToSchema)]
@@ -53,7 +86,7 @@ pub struct GrokParserDoc {
     /// The parsing rules; the first rule that matches the whole line wins.
     grok_parsing_rules: GrokRulesDoc,
     /// Helper rules (`name pattern`), usable as `%{name}` in the parsing rules.
-    grok_helper_rules: Option<GrokRulesDoc>,
+    grok_helper_rules: Option<GrokHelperRulesDoc>,
     /// The attribute a pipeline reads the line from (default: `message`); not used here.
     extract_attribute: Option<String>,
     /// `grok-parser`.
