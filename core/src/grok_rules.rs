@@ -172,7 +172,8 @@ mod tests {
 
     #[test]
     fn lines_are_numbered_across_items() {
-        let rules: GrokRules = serde_json::from_value(json!(["a x", "b y\nc z", "", "d w"])).unwrap();
+        let rules: GrokRules =
+            serde_json::from_value(json!(["a x", "b y\nc z", "", "d w"])).unwrap();
         let lines: Vec<_> = rules.lines().map(|l| (l.text, l.line, l.index)).collect();
         assert_eq!(
             lines,

@@ -57,8 +57,8 @@ mod vertex;
 pub use edge::{Edge, EdgeError, Endpoint, format_edge, parse_edge};
 pub use error::{Error, Location, ResolvedLimit};
 pub use graph::JobGraph;
-pub use inputs::{InputSchema, MatchBudget, SchemaBounds, SchemaError, fill_defaults};
 pub use grok_rules::{GrokRules, RulesLine};
+pub use inputs::{InputSchema, MatchBudget, SchemaBounds, SchemaError, fill_defaults};
 pub use json::{JsonError, MAX_JSON_DEPTH, ShapeError, parse_json};
 pub use resolver::{
     CacheLimits, CacheStats, ExecutionCache, MAX_DEPTH, Provenance, Resolution, ResolveOptions,

@@ -12,8 +12,8 @@ use jobgraph_core::GrokRules;
 use jobgraph_core::grok::{BatchLimits, GrokBatchRequest, GrokBatchResponse, GrokError};
 use serde::Serialize;
 use serde_json::{Map, Value};
-use utoipa::openapi::schema::{ArrayBuilder, Object, ObjectBuilder, OneOfBuilder, Schema, Type};
 use utoipa::openapi::RefOr;
+use utoipa::openapi::schema::{ArrayBuilder, Object, ObjectBuilder, OneOfBuilder, Schema, Type};
 use utoipa::{PartialSchema, ToSchema};
 
 use super::auth::Caller;
@@ -64,14 +64,20 @@ fn rules_schema(min: usize, description: &str) -> RefOr<Schema> {
 
 impl PartialSchema for GrokRulesDoc {
     fn schema() -> RefOr<Schema> {
-        rules_schema(1, "Grok parsing rules: an array of strings, one `RuleName pattern` per item (the public service's shape), or one string with a rule per line; at most 64 KiB of text in all.")
+        rules_schema(
+            1,
+            "Grok parsing rules: an array of strings, one `RuleName pattern` per item (the public service's shape), or one string with a rule per line; at most 64 KiB of text in all.",
+        )
     }
 }
 impl ToSchema for GrokRulesDoc {}
 
 impl PartialSchema for GrokHelperRulesDoc {
     fn schema() -> RefOr<Schema> {
-        rules_schema(0, "Grok helper rules (`name pattern`), usable as `%{name}` in the parsing rules: an array of strings or one string, as the parsing rules; may be empty.")
+        rules_schema(
+            0,
+            "Grok helper rules (`name pattern`), usable as `%{name}` in the parsing rules: an array of strings or one string, as the parsing rules; may be empty.",
+        )
     }
 }
 impl ToSchema for GrokHelperRulesDoc {}

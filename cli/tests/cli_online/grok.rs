@@ -191,12 +191,21 @@ fn grok_parse_exits_1_on_a_time_limited_sample() {
     }
     // Each -p is an item of the rules array: an error names it.
     let r = home.run(
-        &["grok:parse", "-p", "good %{word:a}", "-p", "bad %{nope:a}", "--sample", "x"],
+        &[
+            "grok:parse",
+            "-p",
+            "good %{word:a}",
+            "-p",
+            "bad %{nope:a}",
+            "--sample",
+            "x",
+        ],
         &env,
     );
     assert_eq!(r.code, Some(1), "{}", r.stderr);
     assert!(
-        r.stderr.contains("Invalid grok rule bad at 2:5 (/grokParsingRules/1)"),
+        r.stderr
+            .contains("Invalid grok rule bad at 2:5 (/grokParsingRules/1)"),
         "{}",
         r.stderr
     );

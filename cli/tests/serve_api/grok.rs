@@ -168,7 +168,9 @@ fn grok_batch_takes_the_public_clients_arrays() {
     assert_eq!(r.status, 400, "{}", r.body);
     let message = r.json()["message"].as_str().unwrap_or_default().to_owned();
     assert!(
-        message.starts_with("Invalid grok rule broken at 2:8 (/grokParsingRules/1): unknown matcher nosuch"),
+        message.starts_with(
+            "Invalid grok rule broken at 2:8 (/grokParsingRules/1): unknown matcher nosuch"
+        ),
         "{message}"
     );
     bad["grokParser"]["grokParsingRules"] = json!(["ok %{word:a}", 3]);

@@ -113,7 +113,9 @@ pub fn parse_batch_with(
     let spec = &request.grok_parser;
     let parser = GrokParser::from_rules(
         &spec.grok_parsing_rules,
-        spec.grok_helper_rules.as_ref().unwrap_or(&GrokRules::default()),
+        spec.grok_helper_rules
+            .as_ref()
+            .unwrap_or(&GrokRules::default()),
     )?;
     let start = Instant::now();
     let results = request

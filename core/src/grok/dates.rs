@@ -365,12 +365,21 @@ mod tests {
             Some(1_466_058_540_000)
         );
         assert_eq!(
-            parse("yyyy-MM-dd HH:mm:ss.SSS z", None, "2007-08-31 19:22:22.427 ADT"),
+            parse(
+                "yyyy-MM-dd HH:mm:ss.SSS z",
+                None,
+                "2007-08-31 19:22:22.427 ADT"
+            ),
             Some(1_188_598_942_427)
         );
         // An abbreviation not in the table does not match; 30 February sets nothing.
         assert_eq!(parse("HH:mm z", None, "10:00 XYZ"), None);
-        assert!(DateFormat::new("yyyy-MM-dd", None).unwrap().millis("2016-02-30", || 2000).is_none());
+        assert!(
+            DateFormat::new("yyyy-MM-dd", None)
+                .unwrap()
+                .millis("2016-02-30", || 2000)
+                .is_none()
+        );
         assert_eq!(
             iso_millis("2024-01-02T03:04:05.678Z"),
             Some(1_704_164_645_678)

@@ -137,7 +137,10 @@ impl GrokParser {
     ///
     /// # Errors
     /// [`GrokError::Rule`] for the first rule that does not compile.
-    pub fn from_rules(parsing_rules: &GrokRules, helper_rules: &GrokRules) -> Result<Self, GrokError> {
+    pub fn from_rules(
+        parsing_rules: &GrokRules,
+        helper_rules: &GrokRules,
+    ) -> Result<Self, GrokError> {
         let helper_list = rules::read(helper_rules, true)?;
         let helpers: HashMap<&str, rules::RuleLine<'_>> =
             helper_list.iter().map(|r| (r.name, r.clone())).collect();

@@ -59,7 +59,10 @@ impl KeyValue {
     }
 
     fn closing(&self, open: char) -> Option<char> {
-        self.quotes.iter().find(|(o, _)| *o == open).map(|(_, c)| *c)
+        self.quotes
+            .iter()
+            .find(|(o, _)| *o == open)
+            .map(|(_, c)| *c)
     }
 
     /// The key just before a separator and where it starts in `before` (its opening quote):
@@ -102,7 +105,11 @@ impl KeyValue {
                     let close = self.closing(open).unwrap_or(open);
                     let inner = &after[open.len_utf8()..];
                     match inner.find(close) {
-                        Some(end) => (&inner[..end], open.len_utf8() + end + close.len_utf8(), true),
+                        Some(end) => (
+                            &inner[..end],
+                            open.len_utf8() + end + close.len_utf8(),
+                            true,
+                        ),
                         // Not closed: not a quoted value (and no plain one either).
                         None => ("", 0, true),
                     }
@@ -277,7 +284,10 @@ mod tests {
 
     #[test]
     fn key_values() {
-        assert_eq!(kv(&[], "\"key\"=\"v\" k2=<w> n=null e="), json!({"key": "v", "k2": "w"}));
+        assert_eq!(
+            kv(&[], "\"key\"=\"v\" k2=<w> n=null e="),
+            json!({"key": "v", "k2": "w"})
+        );
         assert_eq!(kv(&[":", "/"], "/key:/value"), json!({"/key": "/value"}));
         // A value cut by a character that is neither allowed nor a delimiter drops its pair.
         assert_eq!(kv(&[], "d=11/08/2017 id=123"), json!({"id": "123"}));

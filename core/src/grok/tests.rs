@@ -117,13 +117,26 @@ fn rules_as_arrays_equal_rules_as_text() {
     assert_eq!(parser.rule_names().collect::<Vec<_>>(), ["a", "b"]);
     let text = GrokParser::new("a %{word:w}\nb %{integer:n}", "").unwrap();
     for line in ["x", "7", "x y"] {
-        assert_eq!(parser.parse(line).unwrap(), text.parse(line).unwrap(), "{line}");
+        assert_eq!(
+            parser.parse(line).unwrap(),
+            text.parse(line).unwrap(),
+            "{line}"
+        );
     }
     // Errors name the item as a JSON pointer; the line counts items as lines.
     let bad = GrokRules::List(vec!["a %{word:w}".into(), "b %{nope:x}".into()]);
     let e = GrokParser::from_rules(&bad, &helpers).unwrap_err();
     assert!(
-        matches!(e, GrokError::Rule { index: Some(1), line: 2, column: 3, helper: false, .. }),
+        matches!(
+            e,
+            GrokError::Rule {
+                index: Some(1),
+                line: 2,
+                column: 3,
+                helper: false,
+                ..
+            }
+        ),
         "{e}"
     );
     assert_eq!(e.pointer().as_deref(), Some("/grokParsingRules/1"));
@@ -157,5 +170,8 @@ fn quoted_arguments_are_string_literals() {
     let m = parse(r#"R %{regex("\"[a-z]+\""):q}"#, "", "\"hi\"").unwrap();
     assert_eq!(m.attributes["q"], json!("\"hi\""));
     let e = GrokParser::new(r#"R %{regex("a"b"):x}"#, "").unwrap_err();
-    assert!(e.to_string().contains("unterminated or unescaped string"), "{e}");
+    assert!(
+        e.to_string().contains("unterminated or unescaped string"),
+        "{e}"
+    );
 }

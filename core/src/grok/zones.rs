@@ -244,10 +244,16 @@ mod tests {
     fn the_fragment_matches_known_abbreviations_only() {
         let re = super::super::engine::compile(&format!("^{}$", fragment())).unwrap();
         for ok in ["ADT", "CEST", "UTC+2", "GMT-03:30", "+0200", "-03:30", "Z"] {
-            assert!(super::super::engine::Subject::new(ok).find(&re).is_some(), "{ok}");
+            assert!(
+                super::super::engine::Subject::new(ok).find(&re).is_some(),
+                "{ok}"
+            );
         }
         for bad in ["XYZ", "adt", "IST", "+2"] {
-            assert!(super::super::engine::Subject::new(bad).find(&re).is_none(), "{bad}");
+            assert!(
+                super::super::engine::Subject::new(bad).find(&re).is_none(),
+                "{bad}"
+            );
         }
     }
 }

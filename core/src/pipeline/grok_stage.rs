@@ -71,7 +71,9 @@ fn line_of<'e>(stage: &GrokStage, event: &'e LogEvent) -> Option<Cow<'e, str>> {
         return event.message.as_deref().map(Cow::Borrowed);
     }
     let raw = event.attribute(&stage.source)?;
-    serde_json::from_str::<String>(raw.get()).ok().map(Cow::Owned)
+    serde_json::from_str::<String>(raw.get())
+        .ok()
+        .map(Cow::Owned)
 }
 
 /// Parses one event in place; no match leaves it unchanged.
