@@ -306,6 +306,32 @@ mod tests {
     }
 
     #[test]
+    fn every_short_text_is_read_without_panicking() {
+        // All texts of up to five characters over an alphabet of separators, quotes,
+        // delimiters and a two-byte character: no panic, and reading is deterministic.
+        const ALPHABET: [char; 9] = ['a', '=', ' ', '"', '<', '>', '|', ',', 'é'];
+        let readers = [
+            KeyValue::new(&[]).unwrap(),
+            KeyValue::new(&["=|".into(), "é".into(), "<>".into(), "|".into()]).unwrap(),
+        ];
+        let csv = Csv::new(&["a,b".into(), "|".into(), "\"".into()]).unwrap();
+        let mut text = String::new();
+        for n in 0..=5_u32 {
+            for mut code in 0..ALPHABET.len().pow(n) {
+                text.clear();
+                for _ in 0..n {
+                    text.push(ALPHABET[code % ALPHABET.len()]);
+                    code /= ALPHABET.len();
+                }
+                for kv in &readers {
+                    assert_eq!(kv.apply(&text), kv.apply(&text), "{text:?}");
+                }
+                assert_eq!(csv.apply(&text), csv.apply(&text), "{text:?}");
+            }
+        }
+    }
+
+    #[test]
     fn csv_values() {
         assert_eq!(
             csv(&["a,b,c"], "1,\"x,\"\"y\"\"\",2.5"),

@@ -151,6 +151,9 @@ pub(super) fn offset(zone: &str) -> Option<i32> {
         b'-' => (-1, &signed[1..]),
         _ => return None,
     };
+    if !digits.bytes().all(|b| b.is_ascii_digit() || b == b':') {
+        return None;
+    }
     let parts: Vec<&str> = if digits.contains(':') {
         digits.split(':').collect()
     } else {
@@ -213,6 +216,9 @@ mod tests {
         assert_eq!(offset("+1:60"), None);
         assert_eq!(offset("XYZ"), None);
         assert_eq!(offset("+123"), None);
+        // Not digits (and never a slice inside a character).
+        assert_eq!(offset("+1é2"), None);
+        assert_eq!(offset("+é"), None);
     }
 
     #[test]
