@@ -169,7 +169,7 @@ fn quoted_arguments_are_string_literals() {
     // The quote inside its string.
     let m = parse(r#"R %{regex("\"[a-z]+\""):q}"#, "", "\"hi\"").unwrap();
     assert_eq!(m.attributes["q"], json!("\"hi\""));
-    let e = GrokParser::new(r#"R %{regex("a"b"):x}"#, "").unwrap_err();
+    let e = GrokParser::new(r#"R %{regex("a" b):x}"#, "").unwrap_err();
     assert!(
         e.to_string().contains("unterminated or unescaped string"),
         "{e}"
