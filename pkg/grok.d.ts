@@ -6,10 +6,13 @@ export { JobgraphError } from "./index.js";
 /** The rules `parseGrok` tries: the fields of a `grok-parser` vertex. */
 export interface GrokParser {
   name?: string;
-  /** One `RuleName pattern` per line; the first rule that matches the whole line wins. */
-  grokParsingRules: string;
-  /** `name pattern` per line, usable as `%{name}` in the rules. */
-  grokHelperRules?: string;
+  /**
+   * One `RuleName pattern` per item (the public service's shape), or one string with a rule per
+   * line; the first rule that matches the whole line wins.
+   */
+  grokParsingRules: string[] | string;
+  /** `name pattern` per item (or per line), usable as `%{name}` in the rules. */
+  grokHelperRules?: string[] | string;
   extractAttribute?: string;
   type?: "grok-parser";
 }
@@ -36,7 +39,8 @@ export interface GrokOptions {
 
 /**
  * Tries grok rules on sample lines, as `POST /v1/grok/parse/batch` does; throws
- * `INVALID_GROK_RULE` when a rule does not compile.
+ * `INVALID_GROK_RULE` when a rule does not compile, with the rule's `pointer`
+ * (`/grokParser/grokParsingRules/2` for the third item of an array), `line` and `column`.
  */
 export declare function parseGrok(
   request: { grokParser: GrokParser; logSamples: string[] },

@@ -1,11 +1,13 @@
-//! The grok conformance cases of `tests/conformance/grok/*.json`: rules (and helper rules), one
-//! sample, and either the sample's result (`{match, matchingRuleName?, attributes, tags,
-//! topLevelFields}`) or the compile error's prefix and fragments. A case's outcome is the same
+//! The grok conformance cases of `tests/conformance/grok/*.json`: rules (and helper rules, each
+//! an array of strings or a string), one sample, the `source` address of a case transcribed
+//! from public documentation, and either the sample's result (`{match, matchingRuleName?,
+//! attributes, tags, topLevelFields}`) or the compile error's prefix and fragments. A case's outcome is the same
 //! JSON natively, in Node and in Chromium: the sample's result as the batch API gives it, or
 //! `{"error": {"message"}}`.
 
 use std::path::{Path, PathBuf};
 
+use jobgraph_core::GrokRules;
 use jobgraph_core::grok::{GrokBatchRequest, GrokParserSpec, parse_batch};
 use serde::Deserialize;
 use serde_json::{Value, json};
@@ -26,11 +28,14 @@ pub struct GrokCase {
     /// What it checks (and why the expectation is right).
     #[serde(default)]
     pub why: String,
-    /// The parsing rules.
-    pub rules: String,
-    /// The helper rules.
+    /// The parsing rules: an array of strings (one rule per item) or one string.
+    pub rules: GrokRules,
+    /// The helper rules, same forms.
     #[serde(default)]
-    pub helpers: Option<String>,
+    pub helpers: Option<GrokRules>,
+    /// Where the case comes from, when it is transcribed from public documentation.
+    #[serde(default)]
+    pub source: Option<String>,
     /// The line to parse.
     pub sample: String,
     /// The expected result, or `{"error": {"prefix", "contains"}}`.

@@ -503,3 +503,49 @@ fn a_host_that_refuses_the_worker_filter_is_told_once() {
         "one warning line, got: {stderr}"
     );
 }
+
+/// `jobgraph resolve` accepts the public Terraform provider's example pipeline offline: its
+/// `grok-parser` has `grokParsingRules` as an array (grepr/terraform-provider-grepr,
+/// `examples/resources/grepr_pipeline/pipeline.json`); a rules field of another shape is
+/// refused naming it.
+#[test]
+fn resolve_accepts_grok_rules_as_arrays() {
+    let dir = tempfile::tempdir().unwrap();
+    let graph = serde_json::json!({
+        "vertices": [
+            {"type": "datadog-log-agent-source", "name": "source", "integrationId": "your-integration-id"},
+            {"type": "grok-parser", "name": "parser",
+             "grokParsingRules": ["%{TIMESTAMP_ISO8601:timestamp} %{LOGLEVEL:level} %{GREEDYDATA:message}"]},
+            {"type": "logs-iceberg-table-sink", "name": "sink", "datasetId": "your-dataset-id"}
+        ],
+        "edges": ["source -> parser", "parser -> sink"]
+    });
+    let file = dir.path().join("pipeline.json");
+    std::fs::write(&file, graph.to_string()).unwrap();
+    let templates = dir.path().join("templates");
+    std::fs::create_dir(&templates).unwrap();
+    let args = [
+        "resolve",
+        file.to_str().unwrap(),
+        "--templates",
+        templates.to_str().unwrap(),
+    ];
+    let out = jobgraph(&args);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(stdout_json(&out), graph);
+
+    let mut bad = graph.clone();
+    bad["vertices"][1]["grokHelperRules"] = serde_json::json!({"h": 1});
+    std::fs::write(&file, bad.to_string()).unwrap();
+    let out = jobgraph(&args);
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("grokHelperRules") && stderr.contains("an array of strings"),
+        "{stderr}"
+    );
+}

@@ -43,6 +43,7 @@ pub mod error;
 mod graph;
 #[cfg(feature = "grok")]
 pub mod grok;
+mod grok_rules;
 mod inputs;
 mod json;
 pub mod pipeline;
@@ -56,6 +57,7 @@ mod vertex;
 pub use edge::{Edge, EdgeError, Endpoint, format_edge, parse_edge};
 pub use error::{Error, Location, ResolvedLimit};
 pub use graph::JobGraph;
+pub use grok_rules::{GrokRules, RulesLine};
 pub use inputs::{InputSchema, MatchBudget, SchemaBounds, SchemaError, fill_defaults};
 pub use json::{JsonError, MAX_JSON_DEPTH, ShapeError, parse_json};
 pub use resolver::{

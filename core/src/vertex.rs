@@ -244,11 +244,12 @@ pub struct LogsSyncSink {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct GrokParserVertex {
-    /// The parsing rules, one `RuleName pattern` per line (`docs/grok.md`).
-    pub grok_parsing_rules: String,
-    /// Helper rules, same form.
+    /// The parsing rules: an array of `RuleName pattern` strings, or one string with a rule
+    /// per line (`docs/grok.md`).
+    pub grok_parsing_rules: crate::GrokRules,
+    /// Helper rules, same forms.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub grok_helper_rules: Option<String>,
+    pub grok_helper_rules: Option<crate::GrokRules>,
     /// The attribute holding the raw line; the event's `message` when absent.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub extract_attribute: Option<String>,
@@ -333,9 +334,10 @@ pub(crate) fn field_rules(vertex_type: &str) -> Option<&'static [FieldRule]> {
         rule("datasetName", false, Value::is_string, STRING),
         rule("table", false, Value::is_string, STRING),
     ];
+    const RULES: &str = "an array of strings (one `RuleName pattern` per item) or a string";
     static GROK: [FieldRule; 3] = [
-        rule("grokParsingRules", true, Value::is_string, STRING),
-        rule("grokHelperRules", false, Value::is_string, STRING),
+        rule("grokParsingRules", true, crate::GrokRules::is_shape, RULES),
+        rule("grokHelperRules", false, crate::GrokRules::is_shape, RULES),
         rule("extractAttribute", false, Value::is_string, STRING),
     ];
     static TEMPLATE_OP: [FieldRule; 4] = [
@@ -479,7 +481,14 @@ mod tests {
         let v =
             vertex(json!({"type": "grok-parser", "name": "g", "grokParsingRules": "R %{word:w}"}));
         assert!(
-            matches!(v.kind(), Ok(VertexKind::GrokParser(g)) if g.grok_parsing_rules == "R %{word:w}" && g.extract_attribute.is_none())
+            matches!(v.kind(), Ok(VertexKind::GrokParser(g)) if g.grok_parsing_rules == "R %{word:w}".into() && g.extract_attribute.is_none())
+        );
+        // The public service's shape: one rule per item.
+        let v = vertex(
+            json!({"type": "grok-parser", "name": "g", "grokParsingRules": ["R %{word:w}"], "grokHelperRules": []}),
+        );
+        assert!(
+            matches!(v.kind(), Ok(VertexKind::GrokParser(g)) if g.grok_parsing_rules == crate::GrokRules::List(vec!["R %{word:w}".into()]))
         );
         assert!(matches!(
             vertex(json!({"type": "x-y", "name": "n"})).kind(),

@@ -23,10 +23,11 @@ fn error(fields: Value) -> JsValue {
     JsValue::from_str(&fields.to_string())
 }
 
-/// Parses `requestJson` (`{grokParser: {grokParsingRules, grokHelperRules?, …}, logSamples}`)
-/// and returns the `{results: […]}` JSON; each sample may take `lineTimeLimitMs`, all of them
-/// `batchTimeLimitMs`. Throws the JSON text of `{code: "INVALID_GROK_RULE", prefix, message,
-/// pointer, line, column}` (the rule error's message; the field, line and column of the rule)
+/// Parses `requestJson` (`{grokParser: {grokParsingRules, grokHelperRules?, …}, logSamples}`,
+/// the rules arrays of strings or strings) and returns the `{results: […]}` JSON; each sample
+/// may take `lineTimeLimitMs`, all of them `batchTimeLimitMs`. Throws the JSON text of
+/// `{code: "INVALID_GROK_RULE", prefix, message, pointer, line, column}` (the rule error's
+/// message; the rule's field and array item as a JSON pointer, its line and column)
 /// when a rule does not compile, `INVALID_ARGUMENT` when the request is not such JSON.
 #[wasm_bindgen(js_name = grokParseBatch)]
 pub fn grok_parse_batch(
@@ -52,18 +53,8 @@ pub fn grok_parse_batch(
             "prefix": "Invalid grok rule",
             "message": e.to_string(),
         });
-        if let GrokError::Rule {
-            helper,
-            line,
-            column,
-            ..
-        } = e
-        {
-            fields["pointer"] = json!(if helper {
-                "/grokParser/grokHelperRules"
-            } else {
-                "/grokParser/grokParsingRules"
-            });
+        if let (Some(pointer), GrokError::Rule { line, column, .. }) = (e.pointer(), &e) {
+            fields["pointer"] = json!(format!("/grokParser{pointer}"));
             fields["line"] = json!(line);
             fields["column"] = json!(column);
         }

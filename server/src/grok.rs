@@ -8,10 +8,13 @@ use std::time::Duration;
 
 use axum::Json;
 use axum::extract::State;
+use jobgraph_core::GrokRules;
 use jobgraph_core::grok::{BatchLimits, GrokBatchRequest, GrokBatchResponse, GrokError};
 use serde::Serialize;
 use serde_json::{Map, Value};
-use utoipa::ToSchema;
+use utoipa::openapi::RefOr;
+use utoipa::openapi::schema::{ArrayBuilder, Object, ObjectBuilder, OneOfBuilder, Schema, Type};
+use utoipa::{PartialSchema, ToSchema};
 
 use super::auth::Caller;
 use super::body::JsonBody;
@@ -29,6 +32,56 @@ pub const LINE_TIME_LIMIT: Duration = Duration::from_millis(100);
 /// How long one request may spend matching; samples after it are answered with an error.
 pub const BATCH_TIME_LIMIT: Duration = Duration::from_secs(5);
 
+/// Grok parsing rules in the OpenAPI document: an array of strings, one `RuleName pattern`
+/// per item (the public service's shape), or one string with a rule per line; not empty; at
+/// most 64 KiB of text.
+#[derive(Serialize)]
+pub struct GrokRulesDoc;
+
+/// Grok helper rules in the OpenAPI document: the same forms, possibly empty.
+#[derive(Serialize)]
+pub struct GrokHelperRulesDoc;
+
+/// The schema of rules: `oneOf` an array of strings (at least `min` items) and a string (at
+/// least `min` characters, at most [`MAX_RULES_BYTES`]); `min` 0 states no minimum.
+fn rules_schema(min: usize, description: &str) -> RefOr<Schema> {
+    let min = (min > 0).then_some(min);
+    let list = ArrayBuilder::new()
+        .items(Object::with_type(Type::String))
+        .min_items(min)
+        .description(Some("One rule per item."));
+    let text = ObjectBuilder::new()
+        .schema_type(Type::String)
+        .min_length(min)
+        .max_length(Some(MAX_RULES_BYTES))
+        .description(Some("One rule per line."));
+    OneOfBuilder::new()
+        .item(list)
+        .item(text)
+        .description(Some(description))
+        .into()
+}
+
+impl PartialSchema for GrokRulesDoc {
+    fn schema() -> RefOr<Schema> {
+        rules_schema(
+            1,
+            "Grok parsing rules: an array of strings, one `RuleName pattern` per item (the public service's shape), or one string with a rule per line; at most 64 KiB of text in all.",
+        )
+    }
+}
+impl ToSchema for GrokRulesDoc {}
+
+impl PartialSchema for GrokHelperRulesDoc {
+    fn schema() -> RefOr<Schema> {
+        rules_schema(
+            0,
+            "Grok helper rules (`name pattern`), usable as `%{name}` in the parsing rules: an array of strings or one string, as the parsing rules; may be empty.",
+        )
+    }
+}
+impl ToSchema for GrokHelperRulesDoc {}
+
 /// The grok parser to try (the fields of a `grok-parser` vertex).
 #[derive(Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
@@ -36,13 +89,10 @@ pub const BATCH_TIME_LIMIT: Duration = Duration::from_secs(5);
 pub struct GrokParserDoc {
     /// A name for the parser (not used to parse).
     name: Option<String>,
-    /// The parsing rules, one `RuleName pattern` per line; the first rule that matches the
-    /// whole line wins.
-    #[schema(min_length = 1, max_length = 65536)]
-    grok_parsing_rules: String,
-    /// Helper rules (`name pattern` per line), usable as `%{name}` in the parsing rules.
-    #[schema(max_length = 65536)]
-    grok_helper_rules: Option<String>,
+    /// The parsing rules; the first rule that matches the whole line wins.
+    grok_parsing_rules: GrokRulesDoc,
+    /// Helper rules (`name pattern`), usable as `%{name}` in the parsing rules.
+    grok_helper_rules: Option<GrokHelperRulesDoc>,
     /// The attribute a pipeline reads the line from (default: `message`); not used here.
     extract_attribute: Option<String>,
     /// `grok-parser`.
@@ -95,21 +145,22 @@ fn read_request(body: Value) -> Result<GrokBatchRequest, ApiError> {
     let request: GrokBatchRequest = serde_json::from_value(body)
         .map_err(|e| ApiError::BadRequest(format!("invalid grok request: {e}")))?;
     let parser = &request.grok_parser;
-    if parser.grok_parsing_rules.trim().is_empty() {
+    if parser.grok_parsing_rules.is_blank() {
         return Err(ApiError::BadRequest(
             "grokParser.grokParsingRules is empty: give at least one rule, `RuleName pattern`"
                 .into(),
         ));
     }
-    let helper = parser.grok_helper_rules.as_deref().unwrap_or("");
-    for (field, text) in [
-        ("grokParsingRules", parser.grok_parsing_rules.as_str()),
+    let no_helpers = GrokRules::default();
+    let helper = parser.grok_helper_rules.as_ref().unwrap_or(&no_helpers);
+    for (field, rules) in [
+        ("grokParsingRules", &parser.grok_parsing_rules),
         ("grokHelperRules", helper),
     ] {
-        if text.len() > MAX_RULES_BYTES {
+        if rules.len_bytes() > MAX_RULES_BYTES {
             return Err(ApiError::BadRequest(format!(
-                "grokParser.{field} is {} bytes, over the limit of {MAX_RULES_BYTES}",
-                text.len()
+                "grokParser.{field} has {} bytes of rules, over the limit of {MAX_RULES_BYTES}",
+                rules.len_bytes()
             )));
         }
     }
@@ -139,7 +190,7 @@ fn read_request(body: Value) -> Result<GrokBatchRequest, ApiError> {
     request_body = GrokBatchRequestDoc,
     responses(
         (status = 200, description = "One result per sample, in order; a sample that took over 100 ms (or came after the request's 5 s) has `match: false` and `error`", body = GrokBatchResponseDoc),
-        (status = 400, description = "Invalid request, or a rule does not compile: `error` starts with `Invalid grok rule NAME at LINE:COLUMN`", body = ErrorBody),
+        (status = 400, description = "Invalid request, or a rule does not compile: `error` starts with `Invalid grok rule NAME at LINE:COLUMN (POINTER)`, POINTER the rule's field and array item (`/grokParsingRules/2`)", body = ErrorBody),
         (status = 401, description = "Missing, malformed, expired or unknown access token (`WWW-Authenticate: Bearer`)", body = ErrorBody),
         (status = 413, description = "The request body is over `maxBodyBytes` (10 MiB by default)", body = ErrorBody),
         (status = 415, description = "The body is not `application/json`", body = ErrorBody),

@@ -11,7 +11,9 @@ test("grok cases: Node equals native, byte for byte", async () => {
   const files = await loadGrokFiles();
   const native = await nativeGrokOutcomes();
   const outcomes = grokOutcomes(api, files);
-  assert.ok(Object.keys(outcomes).length >= 80, `only ${Object.keys(outcomes).length} cases`);
+  assert.ok(Object.keys(outcomes).length >= 190, `only ${Object.keys(outcomes).length} cases`);
+  // Datadog's documented examples (tests/conformance/grok/datadog-docs.json) run here too.
+  assert.ok(Object.keys(outcomes).filter((k) => k.startsWith("datadog-docs.json#")).length >= 30);
   assert.equal(Object.keys(native).length, Object.keys(outcomes).length);
   const differences = compare(native, outcomes);
   assert.deepEqual(differences, [], differences.join("\n"));
@@ -41,4 +43,21 @@ test("parseGrok: results, INVALID_GROK_RULE with the rule's place, the time limi
   assert.equal(hostile.results[0].match, false);
   assert.match(hostile.results[0].error, /^Grok time limit exceeded/);
   assert.equal(hostile.results[1].matchingRuleName, "word");
+});
+
+test("parseGrok: rules as arrays (one per item, the public service's shape) equal the same rules as text", () => {
+  const samples = ["ann 42", "x=1 y=2"];
+  const list = api.parseGrok({ grokParser: { grokParsingRules: ["num %{word:user} %{integer:n}", "kv %{data::keyvalue}"], grokHelperRules: [] }, logSamples: samples }, { text: true });
+  const text = api.parseGrok({ grokParser: { grokParsingRules: "num %{word:user} %{integer:n}\nkv %{data::keyvalue}" }, logSamples: samples }, { text: true });
+  assert.equal(list, text);
+  assert.deepEqual(JSON.parse(list).results.map((r) => r.matchingRuleName), ["num", "kv"]);
+  // An error names the array item as a JSON pointer, and the line over all the rules.
+  assert.throws(
+    () => api.parseGrok({ grokParser: { grokParsingRules: ["ok %{word:a}", "bad %{nosuch:b}"] }, logSamples: ["x"] }),
+    (e) => e.code === "INVALID_GROK_RULE" && e.pointer === "/grokParser/grokParsingRules/1" && e.line === 2 && e.column === 5 && e.message.includes("(/grokParsingRules/1)"),
+  );
+  assert.throws(
+    () => api.parseGrok({ grokParser: { grokParsingRules: ["ok %{word:a}", 7] }, logSamples: ["x"] }),
+    (e) => e.code === "INVALID_ARGUMENT" && e.message.includes("item 1 is a number"),
+  );
 });

@@ -4,6 +4,7 @@
 use std::io::Read;
 use std::path::Path;
 
+use jobgraph_core::GrokRules;
 use jobgraph_core::grok::{GrokBatchRequest, GrokBatchResponse, GrokParserSpec, parse_batch};
 use serde_json::{Map, Value};
 
@@ -45,14 +46,36 @@ pub fn run(
         parse_batch(&request).map_err(|e| Failure::failed(e.to_string()))?
     };
     print(&request.log_samples, &response, &args, global)?;
-    let unmatched = response.results.iter().filter(|r| !r.matched).count();
+    outcome(&response)
+}
+
+/// Exit status 1 when a sample matched no rule or hit the time limit (stderr counts each).
+fn outcome(response: &GrokBatchResponse) -> Result<(), Failure> {
+    let total = response.results.len();
+    let limited = response
+        .results
+        .iter()
+        .filter(|r| r.error.is_some())
+        .count();
+    let unmatched = response
+        .results
+        .iter()
+        .filter(|r| !r.matched && r.error.is_none())
+        .count();
+    let mut problems = Vec::new();
     if unmatched > 0 {
-        return Err(Failure::failed(format!(
-            "{unmatched} of {} samples matched no rule",
-            response.results.len()
-        )));
+        problems.push(format!("{unmatched} of {total} samples matched no rule"));
     }
-    Ok(())
+    if limited > 0 {
+        problems.push(format!(
+            "{limited} of {total} samples were not parsed (the grok time limit: see each sample's `error`)"
+        ));
+    }
+    if problems.is_empty() {
+        Ok(())
+    } else {
+        Err(Failure::failed(problems.join("; ")))
+    }
 }
 
 /// Text given inline, or read from the file after `@`.
@@ -64,14 +87,14 @@ fn text_or_file(flag: &str, text: &str) -> Result<String, Failure> {
     }
 }
 
-/// The request: the rules in order, the samples of `--sample` then of `--samples-file`.
+/// The request: the rules in order (one array item per `-p`, as the public client sends
+/// them), the samples of `--sample` then of `--samples-file`.
 fn request(args: &GrokParseArgs) -> Result<GrokBatchRequest, Failure> {
     let rules = args
         .pattern
         .iter()
         .map(|p| text_or_file("--pattern", p))
-        .collect::<Result<Vec<_>, _>>()?
-        .join("\n");
+        .collect::<Result<Vec<_>, _>>()?;
     let helper_rules = args
         .helper_rules
         .as_deref()
@@ -89,8 +112,8 @@ fn request(args: &GrokParseArgs) -> Result<GrokBatchRequest, Failure> {
     Ok(GrokBatchRequest {
         grok_parser: GrokParserSpec {
             name: None,
-            grok_parsing_rules: rules,
-            grok_helper_rules: helper_rules,
+            grok_parsing_rules: GrokRules::List(rules),
+            grok_helper_rules: helper_rules.map(GrokRules::Text),
             extract_attribute: args.extract_attribute.clone(),
             r#type: Some("grok-parser".into()),
         },

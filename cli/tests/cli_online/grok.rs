@@ -141,3 +141,72 @@ fn grok_parse_here_and_in_the_service_print_the_same() {
     assert_eq!(r.code, Some(2), "{}", r.stderr);
     assert!(r.stderr.contains("--sample"), "{}", r.stderr);
 }
+
+/// A sample that hits the per-line time limit is printed with its `error` and makes
+/// `grok:parse` exit 1 (docs/cli.md), here and in the service; rules go as an array, one per
+/// `-p`, and an error names the item.
+#[test]
+fn grok_parse_exits_1_on_a_time_limited_sample() {
+    let home = Home::new();
+    let env = home.configure("local", "every");
+    let hostile = "a".repeat(40);
+    for remote in [false, true] {
+        let mut args = vec![
+            "grok:parse",
+            "-p",
+            "bad %{regex(\"(a+)+b\")}",
+            "-p",
+            "word %{word:w}",
+            "--sample",
+            &hostile,
+            "--sample",
+            "hello",
+            "-f",
+            "compact",
+        ];
+        if remote {
+            args.push("--remote");
+        }
+        let r = home.run(&args, &env);
+        assert_eq!(r.code, Some(1), "remote {remote}: {}", r.stderr);
+        let lines: Vec<Value> = r
+            .stdout
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect();
+        assert_eq!(lines.len(), 2, "{}", r.stdout);
+        assert_eq!(lines[0]["match"], false);
+        assert!(
+            lines[0]["error"]
+                .as_str()
+                .is_some_and(|e| e.starts_with("Grok time limit exceeded")),
+            "{}",
+            r.stdout
+        );
+        assert_eq!(lines[1]["matchingRuleName"], "word");
+        assert_eq!(
+            r.stderr.trim(),
+            "1 of 2 samples were not parsed (the grok time limit: see each sample's `error`)"
+        );
+    }
+    // Each -p is an item of the rules array: an error names it.
+    let r = home.run(
+        &[
+            "grok:parse",
+            "-p",
+            "good %{word:a}",
+            "-p",
+            "bad %{nope:a}",
+            "--sample",
+            "x",
+        ],
+        &env,
+    );
+    assert_eq!(r.code, Some(1), "{}", r.stderr);
+    assert!(
+        r.stderr
+            .contains("Invalid grok rule bad at 2:5 (/grokParsingRules/1)"),
+        "{}",
+        r.stderr
+    );
+}

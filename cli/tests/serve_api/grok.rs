@@ -121,3 +121,97 @@ fn grok_batch_stops_a_catastrophic_rule_per_sample() {
     );
     assert_eq!(results[1]["matchingRuleName"], "level");
 }
+
+/// The public client's `grok:parse` body as its source builds it (`grokParsingRules: [pattern]`,
+/// `grokHelperRules` an array, `name: "cli_test_parser"`), and the fields it reads back.
+#[test]
+fn grok_batch_takes_the_public_clients_arrays() {
+    let request = json!({
+        "grokParser": {
+            "name": "cli_test_parser",
+            "grokParsingRules": ["MyRule %{user} connected from %{ipv4:ip} at %{date(\"HH:mm:ss z\"):at}"],
+            "type": "grok-parser",
+            "extractAttribute": "message",
+            "grokHelperRules": ["user %{word:user.name}"],
+        },
+        "logSamples": ["john connected from 10.0.0.1 at 14:20:15 ADT", "nothing"],
+    });
+    let r = call(
+        "POST",
+        "/v1/grok/parse/batch",
+        Some(alice()),
+        Some(&request),
+    );
+    assert_eq!(r.status, 200, "{}", r.body);
+    let results = r.json()["results"].clone();
+    assert_eq!(results[0]["match"], true);
+    assert_eq!(results[0]["matchingRuleName"], "MyRule");
+    // 14:20:15 ADT (UTC-3) on the epoch day: 17:20:15 UTC.
+    assert_eq!(
+        results[0]["attributes"],
+        json!({"user": {"name": "john"}, "ip": "10.0.0.1", "at": 62_415_000})
+    );
+    assert_eq!(results[0]["tags"], json!({}));
+    assert_eq!(results[0]["topLevelFields"], json!({}));
+    assert_eq!(results[1]["match"], false);
+    // The same rules as one string give the same answer.
+    let mut text = request.clone();
+    text["grokParser"]["grokParsingRules"] =
+        json!(request["grokParser"]["grokParsingRules"][0].clone());
+    let again = call("POST", "/v1/grok/parse/batch", Some(alice()), Some(&text));
+    assert_eq!(again.body, r.body);
+
+    // A rule error names the item; an item that is not a string is refused naming it.
+    let mut bad = request.clone();
+    bad["grokParser"]["grokParsingRules"] = json!(["ok %{word:a}", "broken %{nosuch:c}"]);
+    let r = call("POST", "/v1/grok/parse/batch", Some(alice()), Some(&bad));
+    assert_eq!(r.status, 400, "{}", r.body);
+    let message = r.json()["message"].as_str().unwrap_or_default().to_owned();
+    assert!(
+        message.starts_with(
+            "Invalid grok rule broken at 2:8 (/grokParsingRules/1): unknown matcher nosuch"
+        ),
+        "{message}"
+    );
+    bad["grokParser"]["grokParsingRules"] = json!(["ok %{word:a}", 3]);
+    let r = call("POST", "/v1/grok/parse/batch", Some(alice()), Some(&bad));
+    assert_eq!(r.status, 400, "{}", r.body);
+    assert!(r.body.contains("item 1 is a number"), "{}", r.body);
+}
+
+/// The public Terraform provider's example pipeline (`examples/resources/grepr_pipeline/
+/// pipeline.json` of grepr/terraform-provider-grepr): a `grok-parser` whose rules are an array
+/// (its one rule written without a name) is accepted by `POST /v1/jobs`.
+#[test]
+fn the_terraform_example_pipeline_is_accepted() {
+    let job = json!({
+        "name": "example_pipeline",
+        "execution": "ASYNCHRONOUS",
+        "processing": "STREAMING",
+        "jobGraph": {
+            "vertices": [
+                {"type": "datadog-log-agent-source", "name": "source", "integrationId": "your-integration-id"},
+                {"type": "grok-parser", "name": "parser",
+                 "grokParsingRules": ["%{TIMESTAMP_ISO8601:timestamp} %{LOGLEVEL:level} %{GREEDYDATA:message}"]},
+                {"type": "logs-iceberg-table-sink", "name": "sink", "datasetId": "your-dataset-id"}
+            ],
+            "edges": ["source -> parser", "parser -> sink"]
+        }
+    });
+    let r = call("POST", "/v1/jobs", Some(alice()), Some(&job));
+    assert_eq!(r.status, 201, "{}", r.body);
+    assert_eq!(
+        r.json()["jobGraph"]["vertices"][1]["grokParsingRules"],
+        job["jobGraph"]["vertices"][1]["grokParsingRules"]
+    );
+    // A rules field of the wrong shape is refused naming the field.
+    let mut bad = job.clone();
+    bad["jobGraph"]["vertices"][1]["grokParsingRules"] = json!([1]);
+    let r = call("POST", "/v1/jobs", Some(alice()), Some(&bad));
+    assert_eq!(r.status, 400, "{}", r.body);
+    assert!(
+        r.body.contains("grokParsingRules") && r.body.contains("an array of strings"),
+        "{}",
+        r.body
+    );
+}

@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 use web_time::Instant;
 
-use super::{DEFAULT_LINE_TIME_LIMIT, GrokError, GrokParser};
+use super::{DEFAULT_LINE_TIME_LIMIT, GrokError, GrokParser, GrokRules};
 
 /// The body of a batch parse: a parser and the lines to run through it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -26,11 +26,12 @@ pub struct GrokParserSpec {
     /// A display name (not used for parsing).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
-    /// The parsing rules, one `Name pattern` per line.
-    pub grok_parsing_rules: String,
-    /// The helper rules, same form.
+    /// The parsing rules: an array of `Name pattern` strings (one rule per item, as the public
+    /// service has them) or one string with a rule per line.
+    pub grok_parsing_rules: GrokRules,
+    /// The helper rules, same forms.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub grok_helper_rules: Option<String>,
+    pub grok_helper_rules: Option<GrokRules>,
     /// The attribute holding the raw line in a pipeline (informative here: samples are lines).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub extract_attribute: Option<String>,
@@ -110,9 +111,11 @@ pub fn parse_batch_with(
     limits: &BatchLimits,
 ) -> Result<GrokBatchResponse, GrokError> {
     let spec = &request.grok_parser;
-    let parser = GrokParser::new(
+    let parser = GrokParser::from_rules(
         &spec.grok_parsing_rules,
-        spec.grok_helper_rules.as_deref().unwrap_or_default(),
+        spec.grok_helper_rules
+            .as_ref()
+            .unwrap_or(&GrokRules::default()),
     )?;
     let start = Instant::now();
     let results = request

@@ -65,7 +65,7 @@ pub(super) fn compile(
         rule.error(0, format!("the rule is not a valid regular expression: {e}; check its parentheses, brackets and escapes (ECMAScript syntax; escape a literal ( [ {{ . * + ? | with \\)"))
     })?;
     Ok(CompiledRule {
-        name: rule.name.to_owned(),
+        name: rule.label(),
         regex,
         captures: c.captures,
         first: first_char(rule.pattern),
@@ -147,7 +147,7 @@ impl<'a> Compiler<'_, 'a> {
                 Transformer::new(name, args)
                     .map_err(|m| rule.error(at, m))?
                     .ok_or_else(|| {
-                        rule.error(at, format!("unknown transformer {name}: use number, integer, boolean, lowercase, uppercase, json, keyvalue, useragent, scale, isoDateTimeToMillis or nullIf"))
+                        rule.error(at, format!("unknown transformer {name}: use number, integer, boolean, lowercase, uppercase, json, keyvalue, csv, useragent, scale, isoDateTimeToMillis or nullIf"))
                     })?,
             ),
         };

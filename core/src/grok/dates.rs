@@ -1,7 +1,9 @@
 //! `date("format"[, "zone"])`: Java `DateTimeFormatter` / `SimpleDateFormat` symbols turned
 //! into a regular-expression fragment that matches such dates, and a parser that turns the
-//! matched text into epoch milliseconds. Zones are fixed offsets (`UTC`, `GMT`, `Z`, `+02:00`,
-//! `-0500`, `UTC+2`) and a few common abbreviations; the IANA database is not embedded.
+//! matched text into epoch milliseconds. Zones (offsets, abbreviations, IANA names) are in
+//! [`super::zones`].
+
+use super::zones::{self, Civil, Zone};
 
 const MONTHS: [&str; 12] = [
     "january",
@@ -20,22 +22,6 @@ const MONTHS: [&str; 12] = [
 const DAYS: &str = "(?:[Mm]on|[Tt]ue|[Ww]ed|[Tt]hu|[Ff]ri|[Ss]at|[Ss]un)";
 const DAYS_FULL: &str =
     "(?:[Mm]onday|[Tt]uesday|[Ww]ednesday|[Tt]hursday|[Ff]riday|[Ss]aturday|[Ss]unday)";
-/// Zone abbreviations understood in the text (`z`) and as the zone argument, minutes east.
-const ZONES: [(&str, i64); 13] = [
-    ("UTC", 0),
-    ("GMT", 0),
-    ("Z", 0),
-    ("EST", -300),
-    ("EDT", -240),
-    ("CST", -360),
-    ("CDT", -300),
-    ("MST", -420),
-    ("MDT", -360),
-    ("PST", -480),
-    ("PDT", -420),
-    ("CET", 60),
-    ("CEST", 120),
-];
 
 /// One piece of a date format.
 #[derive(Debug, Clone, PartialEq)]
@@ -59,17 +45,17 @@ enum Item {
 #[derive(Debug, Clone, PartialEq)]
 pub(super) struct DateFormat {
     items: Vec<Item>,
-    /// Minutes east of UTC when the text carries no offset.
-    default_offset: i64,
+    /// The zone when the text carries no offset (the zone argument, else UTC).
+    zone: Zone,
 }
 
 impl DateFormat {
     /// Parses a Java date format and the optional zone argument.
     pub(super) fn new(format: &str, zone: Option<&str>) -> Result<Self, String> {
-        let default_offset = match zone {
-            None => 0,
-            Some(z) => zone_offset(z).ok_or_else(|| {
-                format!("unknown time zone \"{z}\": use UTC, GMT, a fixed offset such as \"+02:00\" or \"UTC+2\", or a zone abbreviation such as EST (IANA names are not supported)")
+        let zone = match zone {
+            None => Zone::Fixed(0),
+            Some(z) => Zone::parse(z).ok_or_else(|| {
+                format!("unknown time zone \"{z}\": use an IANA name such as \"Europe/Paris\", UTC, GMT, an offset such as \"+02:00\", \"+3\" or \"UTC+2\", or an abbreviation such as EST (docs/grok.md, \"Dates and zones\")")
             })?,
         };
         let chars: Vec<char> = format.chars().collect();
@@ -115,10 +101,7 @@ impl DateFormat {
             items.push(item);
             i += run;
         }
-        Ok(DateFormat {
-            items,
-            default_offset,
-        })
+        Ok(DateFormat { items, zone })
     }
 
     /// The fragment that matches dates of this format (no capturing group).
@@ -153,9 +136,7 @@ impl DateFormat {
                 Item::Weekday(_) => out.push_str(DAYS),
                 Item::Offset('Z', _) | Item::Offset('x', _) => out.push_str(r"[+-]\d{2}:?\d{2}"),
                 Item::Offset('X', _) => out.push_str(r"(?:Z|[+-]\d{2}(?::?\d{2})?)"),
-                Item::Offset(..) => {
-                    out.push_str(r"(?:[A-Z]{1,5}(?:[+-]\d{1,2}(?::?\d{2})?)?|[+-]\d{2}:?\d{2})")
-                }
+                Item::Offset(..) => out.push_str(&zones::fragment()),
                 Item::Literal(text) => out.push_str(&regress::escape(text)),
             }
         }
@@ -163,13 +144,15 @@ impl DateFormat {
     }
 
     /// Epoch milliseconds of `text` (which the fragment matched), or `None` when a field is out
-    /// of range (month 13, hour 25…).
+    /// of range (month 13, hour 25, 30 February…). A format without a year uses
+    /// `current_year`; one without any date field (a time only) is read on 1970-01-01, as
+    /// Datadog does.
     pub(super) fn millis(&self, text: &str, current_year: impl Fn() -> i64) -> Option<i64> {
         let mut rest = text;
         let (mut year, mut month, mut day) = (None, 1, 1);
         let (mut hour, mut minute, mut second, mut millis) = (0, 0, 0, 0);
         let mut pm = None;
-        let mut offset = self.default_offset;
+        let mut offset = None;
         for item in &self.items {
             match item {
                 Item::Year(n) => {
@@ -210,7 +193,7 @@ impl DateFormat {
                         .char_indices()
                         .find(|(_, c)| !(c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | ':')))
                         .map_or(rest.len(), |(i, _)| i);
-                    offset = zone_offset(&rest[..len])?;
+                    offset = Some(zones::offset(&rest[..len])?);
                     rest = &rest[len..];
                 }
                 Item::Literal(text) => rest = rest.strip_prefix(text.as_str())?,
@@ -222,17 +205,26 @@ impl DateFormat {
             }
             hour = hour % 12 + if pm { 12 } else { 0 };
         }
-        let year = year.unwrap_or_else(current_year);
-        if !(1..=12).contains(&month)
-            || !(1..=31).contains(&day)
-            || hour > 23
-            || minute > 59
-            || second > 60
-        {
+        let has_date = self
+            .items
+            .iter()
+            .any(|i| matches!(i, Item::Year(_) | Item::Month(_) | Item::Day(_)));
+        let year = match year {
+            Some(y) => y,
+            None if has_date => current_year(),
+            None => 1970,
+        };
+        if hour > 23 || minute > 59 || second > 60 {
             return None;
         }
-        let days = days_from_civil(year, month, day);
-        Some(((days * 24 + hour) * 60 + minute - offset) * 60_000 + second * 1000 + millis)
+        let civil = Civil {
+            fields: [year, month, day, hour, minute, second],
+            millis,
+        };
+        match offset {
+            Some(east) => Zone::Fixed(east).millis(civil),
+            None => self.zone.millis(civil),
+        }
     }
 }
 
@@ -248,32 +240,6 @@ fn take_digits(rest: &mut &str, max: usize) -> Option<i64> {
     let v = rest[..len].parse().ok()?;
     *rest = &rest[len..];
     Some(v)
-}
-
-/// Minutes east of UTC for a zone: an abbreviation, `+02:00`, `-0500`, `+2`, `UTC+2`, `GMT-03:30`.
-pub(super) fn zone_offset(zone: &str) -> Option<i64> {
-    if let Some((_, m)) = ZONES.iter().find(|(name, _)| *name == zone) {
-        return Some(*m);
-    }
-    let signed = ["UTC", "GMT"]
-        .iter()
-        .find_map(|p| zone.strip_prefix(p))
-        .unwrap_or(zone);
-    let (sign, digits) = match signed.as_bytes().first()? {
-        b'+' => (1, &signed[1..]),
-        b'-' => (-1, &signed[1..]),
-        _ => return None,
-    };
-    let (h, m) = match digits.split_once(':') {
-        Some((h, m)) => (h, m),
-        None if digits.len() == 4 => digits.split_at(2),
-        None => (digits, "0"),
-    };
-    if h.is_empty() || h.len() > 2 || !h.bytes().chain(m.bytes()).all(|b| b.is_ascii_digit()) {
-        return None;
-    }
-    let (h, m): (i64, i64) = (h.parse().ok()?, m.parse().ok()?);
-    (h <= 18 && m < 60).then_some(sign * (h * 60 + m))
 }
 
 /// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's algorithm).
@@ -336,12 +302,12 @@ pub(super) fn iso_millis(text: &str) -> Option<i64> {
         }
         let zone = &text[i..];
         if !zone.is_empty() {
-            offset = zone_offset(zone)?;
+            offset = i64::from(zones::offset(zone)?);
         }
         if h > 23 || m > 59 || s > 60 {
             return None;
         }
-        ms += ((h * 60 + m - offset) * 60 + s) * 1000;
+        ms += ((h * 60 + m) * 60 + s - offset) * 1000;
     }
     if !(1..=12).contains(&month) || !(1..=31).contains(&day) {
         return None;
@@ -390,7 +356,30 @@ mod tests {
             parse("MMM d HH:mm:ss", None, "Jan 2 03:04:05"),
             Some(946_782_245_000)
         );
-        assert!(DateFormat::new("yyyy", Some("Europe/Paris")).is_err());
+        assert!(DateFormat::new("yyyy", Some("Mars/Olympus")).is_err());
+        // A time only is read on the epoch day; a named zone follows summer time.
+        assert_eq!(parse("HH:mm:ss", None, "14:20:15"), Some(51_615_000));
+        assert_eq!(parse("hh:mm:ss a", None, "02:20:15 PM"), Some(51_615_000));
+        assert_eq!(
+            parse("yyyy-MM-dd HH:mm", Some("Europe/Paris"), "2016-06-16 08:29"),
+            Some(1_466_058_540_000)
+        );
+        assert_eq!(
+            parse(
+                "yyyy-MM-dd HH:mm:ss.SSS z",
+                None,
+                "2007-08-31 19:22:22.427 ADT"
+            ),
+            Some(1_188_598_942_427)
+        );
+        // An abbreviation not in the table does not match; 30 February sets nothing.
+        assert_eq!(parse("HH:mm z", None, "10:00 XYZ"), None);
+        assert!(
+            DateFormat::new("yyyy-MM-dd", None)
+                .unwrap()
+                .millis("2016-02-30", || 2000)
+                .is_none()
+        );
         assert_eq!(
             iso_millis("2024-01-02T03:04:05.678Z"),
             Some(1_704_164_645_678)

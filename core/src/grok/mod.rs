@@ -9,10 +9,12 @@ mod engine;
 mod extract;
 mod limit;
 mod matchers;
+mod pairs;
 mod patterns;
 mod rules;
 mod transform;
 mod useragent;
+mod zones;
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -20,6 +22,8 @@ use std::time::Duration;
 
 use serde::Serialize;
 use serde_json::{Map, Value};
+
+pub use crate::GrokRules;
 
 pub use batch::{
     BatchLimits, GrokBatchRequest, GrokBatchResponse, GrokParserSpec, GrokSampleResult,
@@ -35,15 +39,18 @@ pub const DEFAULT_LINE_TIME_LIMIT: Duration = Duration::from_millis(100);
 /// Why rules do not compile or a line could not be parsed.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum GrokError {
-    /// A rule (parsing or helper) is wrong: its name, where (1-based line of the rules text
-    /// and column within that line) and what.
-    #[error("Invalid grok rule {rule} at {line}:{column}: {message}")]
+    /// A rule (parsing or helper) is wrong: its name, where (1-based line over the rules and
+    /// column within that line, and the rules field with the array item as a JSON pointer) and
+    /// what: `Invalid grok rule bad at 2:5 (/grokParsingRules/1): …`.
+    #[error("Invalid grok rule {rule} at {line}:{column} ({}): {message}", rule_pointer(*.helper, *.index))]
     Rule {
         /// The rule's name (or the line's first word when the name itself is missing).
         rule: String,
         /// Whether it is a helper rule.
         helper: bool,
-        /// 1-based line within its rules text.
+        /// The array item holding the rule, when the rules are an array.
+        index: Option<usize>,
+        /// 1-based line over the rules (array items count as lines of their own).
         line: usize,
         /// 1-based column (characters) within that line.
         column: usize,
@@ -60,6 +67,30 @@ pub enum GrokError {
         /// The limit, in milliseconds.
         limit_ms: u64,
     },
+}
+
+/// The JSON pointer of a rule within its parser: `/grokParsingRules/2`, `/grokHelperRules`.
+fn rule_pointer(helper: bool, index: Option<usize>) -> String {
+    let field = if helper {
+        "grokHelperRules"
+    } else {
+        "grokParsingRules"
+    };
+    match index {
+        Some(i) => format!("/{field}/{i}"),
+        None => format!("/{field}"),
+    }
+}
+
+impl GrokError {
+    /// For [`GrokError::Rule`], the rule's JSON pointer within its parser (`/grokParsingRules/2`,
+    /// or `/grokHelperRules` when the rules are one string); `None` otherwise.
+    pub fn pointer(&self) -> Option<String> {
+        match self {
+            GrokError::Rule { helper, index, .. } => Some(rule_pointer(*helper, *index)),
+            GrokError::TimeLimit { .. } => None,
+        }
+    }
 }
 
 /// What a matching rule extracted from one line.
@@ -90,6 +121,26 @@ impl GrokParser {
     /// # Errors
     /// [`GrokError::Rule`] for the first rule that does not compile.
     pub fn new(parsing_rules: &str, helper_rules: &str) -> Result<Self, GrokError> {
+        Self::from_rules(&parsing_rules.into(), &helper_rules.into())
+    }
+
+    /// Compiles rules given as strings or arrays ([`GrokRules`]): the same rules give the same
+    /// parser either way; errors name the array item.
+    ///
+    /// ```
+    /// use jobgraph_core::GrokRules;
+    /// use jobgraph_core::grok::GrokParser;
+    /// let rules = GrokRules::List(vec!["a %{word:w}".into(), "b %{nope:x}".into()]);
+    /// let e = GrokParser::from_rules(&rules, &GrokRules::default()).unwrap_err();
+    /// assert!(e.to_string().starts_with("Invalid grok rule b at 2:3 (/grokParsingRules/1): unknown matcher nope"));
+    /// ```
+    ///
+    /// # Errors
+    /// [`GrokError::Rule`] for the first rule that does not compile.
+    pub fn from_rules(
+        parsing_rules: &GrokRules,
+        helper_rules: &GrokRules,
+    ) -> Result<Self, GrokError> {
         let helper_list = rules::read(helper_rules, true)?;
         let helpers: HashMap<&str, rules::RuleLine<'_>> =
             helper_list.iter().map(|r| (r.name, r.clone())).collect();
@@ -98,6 +149,7 @@ impl GrokParser {
             return Err(GrokError::Rule {
                 rule: String::new(),
                 helper: false,
+                index: None,
                 line: 1,
                 column: 1,
                 message: "there is no parsing rule: write one `RuleName pattern` per line".into(),

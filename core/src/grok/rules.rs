@@ -2,25 +2,38 @@
 //! splitting a `%{…}` token into its matcher (with arguments), extractor and transformer.
 
 use super::GrokError;
+use crate::GrokRules;
 
 /// One rule of a rules text.
 #[derive(Debug, Clone)]
 pub(super) struct RuleLine<'a> {
     pub name: &'a str,
     pub pattern: &'a str,
-    /// 1-based line in its text.
+    /// 1-based line over all the rules (items joined with line breaks).
     pub line: usize,
+    /// The array item holding the rule (`None` when the rules are one string).
+    pub index: Option<usize>,
     /// 1-based column (characters) of the pattern's first character.
     pub column: usize,
     pub helper: bool,
 }
 
 impl RuleLine<'_> {
+    /// The rule's name; `#LINE` for a parsing rule written without one.
+    pub(super) fn label(&self) -> String {
+        if self.name.is_empty() {
+            format!("#{}", self.line)
+        } else {
+            self.name.to_owned()
+        }
+    }
+
     /// An error at `offset` characters into the pattern.
     pub(super) fn error(&self, offset: usize, message: impl Into<String>) -> GrokError {
         GrokError::Rule {
-            rule: self.name.to_owned(),
+            rule: self.label(),
             helper: self.helper,
+            index: self.index,
             line: self.line,
             column: self.column + offset,
             message: message.into(),
@@ -28,16 +41,30 @@ impl RuleLine<'_> {
     }
 }
 
-/// The rules of a text, in order.
+/// The rules, in order.
 ///
 /// # Errors
 /// A line with a name but no pattern, or a name used twice.
-pub(super) fn read(text: &str, helper: bool) -> Result<Vec<RuleLine<'_>>, GrokError> {
+pub(super) fn read(text: &GrokRules, helper: bool) -> Result<Vec<RuleLine<'_>>, GrokError> {
     let mut rules: Vec<RuleLine<'_>> = Vec::new();
-    for (index, raw) in text.lines().enumerate() {
+    for place in text.lines() {
+        let raw = place.text;
         let indent = raw.chars().take_while(|c| c.is_whitespace()).count();
         let trimmed = raw.trim_start();
         if trimmed.is_empty() || trimmed.starts_with('#') {
+            continue;
+        }
+        // A parsing rule that starts with a token has no name (the public service's Terraform
+        // examples write them so): the whole line is its pattern, named `#LINE`.
+        if !helper && trimmed.starts_with("%{") {
+            rules.push(RuleLine {
+                name: "",
+                pattern: trimmed.trim_end(),
+                line: place.line,
+                index: place.index,
+                column: indent + 1,
+                helper,
+            });
             continue;
         }
         let name_len = trimmed.find(char::is_whitespace).unwrap_or(trimmed.len());
@@ -48,7 +75,8 @@ pub(super) fn read(text: &str, helper: bool) -> Result<Vec<RuleLine<'_>>, GrokEr
         let rule = RuleLine {
             name,
             pattern,
-            line: index + 1,
+            line: place.line,
+            index: place.index,
             column: indent + name.chars().count() + gap + 1,
             helper,
         };
@@ -60,7 +88,8 @@ pub(super) fn read(text: &str, helper: bool) -> Result<Vec<RuleLine<'_>>, GrokEr
             return Err(GrokError::Rule {
                 rule: name.to_owned(),
                 helper,
-                line: index + 1,
+                index: place.index,
+                line: place.line,
                 column: indent + col + 1,
                 message: format!(
                     "a rule name has letters, digits, '_', '.' and '-' only, not '{}'; write `RuleName pattern`",
@@ -74,10 +103,10 @@ pub(super) fn read(text: &str, helper: bool) -> Result<Vec<RuleLine<'_>>, GrokEr
                 "the rule has no pattern: write `RuleName pattern` on one line",
             ));
         }
-        if rules.iter().any(|r| r.name == name) {
+        if rules.iter().any(|r| r.name == name && !name.is_empty()) {
             return Err(rule.error(
                 0,
-                format!("rule name {name} is already used on an earlier line: rename one of them"),
+                format!("rule name {name} is already used by an earlier rule: rename one of them"),
             ));
         }
         rules.push(rule);
@@ -137,8 +166,10 @@ pub(super) fn split_token(inside: &str) -> Result<Token, String> {
     })
 }
 
-/// `name` or `name(arg, …)`: arguments quoted (`"…"`, `'…'`, where `\"` is a quote and every
-/// other backslash stays) or bare.
+/// `name` or `name(arg, …)`: arguments quoted (`"…"`, `'…'`) or bare. A quoted argument is read
+/// as a string literal first, as Datadog reads it: `\\` is one backslash and `\"` (`\'` in single
+/// quotes) the quote; every other backslash stays as written, so `regex("\d+")` and
+/// `regex("\\d+")` are both `\d+`.
 fn call(text: &str) -> Result<(String, Vec<String>), String> {
     let Some(open) = text.find('(') else {
         return Ok((text.to_owned(), Vec::new()));
@@ -157,13 +188,12 @@ fn call(text: &str) -> Result<(String, Vec<String>), String> {
         let arg = arg.trim();
         let quote = arg.chars().next().filter(|c| *c == '"' || *c == '\'');
         match quote {
-            Some(q) if arg.len() >= 2 && arg.ends_with(q) => {
-                let body = &arg[1..arg.len() - 1];
-                args.push(body.replace(&format!("\\{q}"), &q.to_string()));
+            Some(q) if closes_at_end(arg, q) => {
+                args.push(unescape(&arg[1..arg.len() - 1], q));
             }
             Some(_) => {
                 return Err(format!(
-                    "unterminated string in {name}'s arguments: close it with a quote"
+                    "unterminated or unescaped string in {name}'s arguments: close each string with its quote and write a quote inside it as \\\""
                 ));
             }
             None if arg.is_empty() => return Err(format!("empty argument in {name}(…)")),
@@ -171,6 +201,42 @@ fn call(text: &str) -> Result<(String, Vec<String>), String> {
         }
     }
     Ok((name, args))
+}
+
+/// Whether the quoted `arg` (starting with `quote`) ends with its closing quote, not before
+/// and not with an escaped one.
+fn closes_at_end(arg: &str, quote: char) -> bool {
+    let mut chars = arg.char_indices().skip(1);
+    while let Some((i, c)) = chars.next() {
+        if c == '\\' {
+            chars.next();
+        } else if c == quote {
+            return i + c.len_utf8() == arg.len();
+        }
+    }
+    false
+}
+
+/// A quoted argument's text as a string literal: `\\` → `\`, `\<quote>` → the quote, any other
+/// backslash kept with the character after it.
+fn unescape(body: &str, quote: char) -> String {
+    let mut out = String::with_capacity(body.len());
+    let mut chars = body.chars();
+    while let Some(c) = chars.next() {
+        if c != '\\' {
+            out.push(c);
+            continue;
+        }
+        match chars.next() {
+            Some(next) if next == '\\' || next == quote => out.push(next),
+            Some(next) => {
+                out.push('\\');
+                out.push(next);
+            }
+            None => out.push('\\'),
+        }
+    }
+    out
 }
 
 /// Splits at `sep` outside quotes and parentheses.

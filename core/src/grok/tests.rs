@@ -108,3 +108,70 @@ fn first_character_prefilter_keeps_results() {
     assert_eq!(parse(rules, "", "a").unwrap().matching_rule_name, "D");
     assert!(parse(rules, "", "]").is_none());
 }
+
+#[test]
+fn rules_as_arrays_equal_rules_as_text() {
+    let list = GrokRules::List(vec!["a %{word:w}".into(), "b %{integer:n}".into()]);
+    let helpers = GrokRules::List(vec![]);
+    let parser = GrokParser::from_rules(&list, &helpers).unwrap();
+    assert_eq!(parser.rule_names().collect::<Vec<_>>(), ["a", "b"]);
+    let text = GrokParser::new("a %{word:w}\nb %{integer:n}", "").unwrap();
+    for line in ["x", "7", "x y"] {
+        assert_eq!(
+            parser.parse(line).unwrap(),
+            text.parse(line).unwrap(),
+            "{line}"
+        );
+    }
+    // Errors name the item as a JSON pointer; the line counts items as lines.
+    let bad = GrokRules::List(vec!["a %{word:w}".into(), "b %{nope:x}".into()]);
+    let e = GrokParser::from_rules(&bad, &helpers).unwrap_err();
+    assert!(
+        matches!(
+            e,
+            GrokError::Rule {
+                index: Some(1),
+                line: 2,
+                column: 3,
+                helper: false,
+                ..
+            }
+        ),
+        "{e}"
+    );
+    assert_eq!(e.pointer().as_deref(), Some("/grokParsingRules/1"));
+    assert!(
+        e.to_string()
+            .starts_with("Invalid grok rule b at 2:3 (/grokParsingRules/1): unknown matcher nope"),
+        "{e}"
+    );
+    let e = GrokParser::from_rules(
+        &"r %{h}".into(),
+        &GrokRules::List(vec!["h %{word:a}".into(), "g %{word".into()]),
+    )
+    .unwrap_err();
+    assert_eq!(e.pointer().as_deref(), Some("/grokHelperRules/1"));
+    // A string keeps its pointer without an item.
+    let e = GrokParser::new("a %{nope}", "").unwrap_err();
+    assert_eq!(e.pointer().as_deref(), Some("/grokParsingRules"));
+}
+
+#[test]
+fn quoted_arguments_are_string_literals() {
+    // `\\` is one backslash (Datadog's spelling), a single one stays (ours before): both are \d.
+    for rule in [r#"R %{regex("\\d{2}"):n}"#, r#"R %{regex("\d{2}"):n}"#] {
+        let m = parse(rule, "", "42").unwrap_or_else(|| panic!("{rule}"));
+        assert_eq!(m.attributes["n"], json!("42"), "{rule}");
+    }
+    // Four backslashes are a regular expression matching one backslash.
+    assert!(parse(r#"R %{regex("a\\\\b")}"#, "", r"a\b").is_some());
+    assert!(parse(r#"R %{regex("a\\\\b")}"#, "", "ab").is_none());
+    // The quote inside its string.
+    let m = parse(r#"R %{regex("\"[a-z]+\""):q}"#, "", "\"hi\"").unwrap();
+    assert_eq!(m.attributes["q"], json!("\"hi\""));
+    let e = GrokParser::new(r#"R %{regex("a" b):x}"#, "").unwrap_err();
+    assert!(
+        e.to_string().contains("unterminated or unescaped string"),
+        "{e}"
+    );
+}

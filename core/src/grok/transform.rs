@@ -2,10 +2,11 @@
 //! third part of `%{MATCHER:EXTRACTOR:TRANSFORMER}`). A value that cannot be converted is
 //! dropped (the attribute is not set), as is `nullIf`'s null.
 
-use serde_json::{Map, Number, Value};
+use serde_json::{Number, Value};
 
 use super::dates;
 use super::matchers::Conversion;
+use super::pairs::{Csv, KeyValue};
 use super::useragent;
 
 /// A transformer.
@@ -18,18 +19,11 @@ pub(super) enum Transformer {
     Uppercase,
     Json,
     KeyValue(KeyValue),
+    Csv(Csv),
     UserAgent,
     Scale(f64),
     IsoDateTimeToMillis,
     NullIf(String),
-}
-
-/// `keyvalue([separator[, allowed characters[, quoting]]])`.
-#[derive(Debug, Clone, PartialEq)]
-pub(super) struct KeyValue {
-    separator: String,
-    allowed: String,
-    quotes: Vec<(char, char)>,
 }
 
 impl Transformer {
@@ -64,31 +58,8 @@ impl Transformer {
                 [v] => Ok(Some(Transformer::NullIf(v.clone()))),
                 _ => Err("nullIf takes one value: nullIf(\"-\")".into()),
             },
-            "keyvalue" => {
-                if args.len() > 3 {
-                    return Err("keyvalue takes at most three arguments: keyvalue(\"=\", \"allowed characters\", \"quotes\")".into());
-                }
-                let separator = args.first().cloned().unwrap_or_else(|| "=".into());
-                if separator.is_empty() {
-                    return Err("keyvalue's separator cannot be empty".into());
-                }
-                let allowed = args.get(1).cloned().unwrap_or_default();
-                let quotes = match args.get(2) {
-                    None => vec![('"', '"'), ('\'', '\''), ('<', '>')],
-                    Some(q) => {
-                        let q: Vec<char> = q.chars().collect();
-                        if !q.len().is_multiple_of(2) {
-                            return Err("keyvalue's quoting is pairs of opening and closing characters, such as \"()[]\"".into());
-                        }
-                        q.chunks(2).map(|p| (p[0], p[1])).collect()
-                    }
-                };
-                Ok(Some(Transformer::KeyValue(KeyValue {
-                    separator,
-                    allowed,
-                    quotes,
-                })))
-            }
+            "keyvalue" => KeyValue::new(args).map(|kv| Some(Transformer::KeyValue(kv))),
+            "csv" => Csv::new(args).map(|csv| Some(Transformer::Csv(csv))),
             _ => Ok(None),
         }
     }
@@ -97,7 +68,10 @@ impl Transformer {
     pub(super) fn makes_object(&self) -> bool {
         matches!(
             self,
-            Transformer::Json | Transformer::KeyValue(_) | Transformer::UserAgent
+            Transformer::Json
+                | Transformer::KeyValue(_)
+                | Transformer::Csv(_)
+                | Transformer::UserAgent
         )
     }
 }
@@ -132,7 +106,8 @@ pub(super) fn apply(transformer: &Transformer, value: Value) -> Option<Value> {
         Transformer::Lowercase => Some(Value::String(text.to_lowercase())),
         Transformer::Uppercase => Some(Value::String(text.to_uppercase())),
         Transformer::Json => serde_json::from_str(&text).ok(),
-        Transformer::KeyValue(kv) => Some(Value::Object(key_values(kv, &text))),
+        Transformer::KeyValue(kv) => Some(Value::Object(kv.apply(&text))),
+        Transformer::Csv(csv) => Some(Value::Object(csv.apply(&text))),
         Transformer::UserAgent => Some(useragent::parse(&text)),
         Transformer::Scale(f) => {
             let n = match &value {
@@ -167,52 +142,4 @@ fn boolean(text: &str) -> Option<Value> {
     } else {
         None
     }
-}
-
-/// Datadog's key-value filter: `key<sep>value` pairs anywhere in the text; keys are word
-/// characters (and `.`, `-`, `@`), values either quoted (any quoting pair) or a run of word
-/// characters, `.`, `-`, `_`, `@` and the allowed characters; empty values are skipped; a key
-/// seen twice keeps its last value.
-fn key_values(kv: &KeyValue, text: &str) -> Map<String, Value> {
-    let is_key = |c: char| c.is_alphanumeric() || matches!(c, '_' | '.' | '-' | '@');
-    let is_value = |c: char| is_key(c) || kv.allowed.contains(c);
-    let mut out = Map::new();
-    let mut rest = text;
-    while let Some(at) = rest.find(kv.separator.as_str()) {
-        let before = &rest[..at];
-        let key_start = before
-            .char_indices()
-            .rev()
-            .take_while(|&(_, c)| is_key(c))
-            .last()
-            .map_or(at, |(i, _)| i);
-        let key = &before[key_start..];
-        let after = &rest[at + kv.separator.len()..];
-        let (value, consumed) = match after.chars().next() {
-            Some(open) if kv.quotes.iter().any(|(o, _)| *o == open) => {
-                let close = kv
-                    .quotes
-                    .iter()
-                    .find(|(o, _)| *o == open)
-                    .map_or(open, |(_, c)| *c);
-                let inner = &after[open.len_utf8()..];
-                match inner.find(close) {
-                    Some(end) => (&inner[..end], open.len_utf8() + end + close.len_utf8()),
-                    None => (inner, after.len()),
-                }
-            }
-            _ => {
-                let end = after
-                    .char_indices()
-                    .find(|&(_, c)| !is_value(c))
-                    .map_or(after.len(), |(i, _)| i);
-                (&after[..end], end)
-            }
-        };
-        if !key.is_empty() && !value.is_empty() {
-            out.insert(key.to_owned(), Value::String(value.to_owned()));
-        }
-        rest = &after[consumed..];
-    }
-    out
 }

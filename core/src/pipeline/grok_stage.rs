@@ -1,12 +1,19 @@
 //! The `grok-parser` vertex: its rules compiled once per run, each event's raw line
 //! (`extractAttribute`, default `message`) parsed, and a match's attributes deep-merged into
 //! the event's, its tags added and `severity` / `eventTimestamp` set (`docs/pipeline.md`).
+//!
+//! [`apply`] has three steps, each its own function: which text to parse ([`line_of`]), the
+//! parse, and the merge ([`merge`]). A check that only some events are parsed (the vertex's
+//! `predicate`) belongs before [`line_of`]: an event it rejects leaves unchanged.
+
+use std::borrow::Cow;
 
 use serde_json::{Map, Value};
 
 use super::RunError;
 use super::event::LogEvent;
-use crate::grok::{GrokError, GrokParser, merge_attributes};
+use crate::GrokRules;
+use crate::grok::{GrokError, GrokMatch, GrokParser, merge_attributes};
 
 /// A compiled `grok-parser`.
 #[derive(Debug, Clone)]
@@ -23,56 +30,70 @@ fn vertex_error(vertex: &str, message: String) -> RunError {
     }
 }
 
-/// Reads and compiles the vertex's fields.
+/// Reads and compiles the vertex's fields: `grokParsingRules` and `grokHelperRules` as arrays
+/// of strings (one rule per item) or strings (one rule per line), `extractAttribute` a path.
 pub(crate) fn compile(vertex: &str, fields: &Map<String, Value>) -> Result<GrokStage, RunError> {
-    let text = |field: &str| -> Result<Option<&str>, RunError> {
+    let rules = |field: &str| -> Result<Option<GrokRules>, RunError> {
         match fields.get(field) {
             None | Some(Value::Null) => Ok(None),
-            Some(Value::String(s)) => Ok(Some(s.as_str())),
-            Some(_) => Err(vertex_error(vertex, format!("`{field}` must be a string"))),
+            Some(value) => serde_json::from_value(value.clone()).map(Some).map_err(|e| {
+                vertex_error(vertex, format!("`{field}` must be an array of strings (one `RuleName pattern` per item) or a string: {e}"))
+            }),
         }
     };
-    let Some(rules) = text("grokParsingRules")? else {
+    let Some(parsing) = rules("grokParsingRules")? else {
         return Err(vertex_error(
             vertex,
-            "`grokParsingRules` is missing: give the parsing rules, one `RuleName pattern` per line".into(),
+            "`grokParsingRules` is missing: give the parsing rules, an array of `RuleName pattern` strings".into(),
         ));
     };
-    let helpers = text("grokHelperRules")?.unwrap_or_default();
-    let parser =
-        GrokParser::new(rules, helpers).map_err(|e| vertex_error(vertex, e.to_string()))?;
-    let source = match text("extractAttribute")? {
-        None | Some("message") | Some("") => Vec::new(),
-        Some(path) => path.split('.').map(str::to_owned).collect(),
+    let helpers = rules("grokHelperRules")?.unwrap_or_default();
+    let parser = GrokParser::from_rules(&parsing, &helpers)
+        .map_err(|e| vertex_error(vertex, e.to_string()))?;
+    let source = match fields.get("extractAttribute") {
+        None | Some(Value::Null) => Vec::new(),
+        Some(Value::String(path)) if path.is_empty() || path == "message" => Vec::new(),
+        Some(Value::String(path)) => path.split('.').map(str::to_owned).collect(),
+        Some(_) => {
+            return Err(vertex_error(
+                vertex,
+                "`extractAttribute` must be a string: the attribute path of the text to parse, such as \"command.line\"".into(),
+            ));
+        }
     };
     Ok(GrokStage { parser, source })
 }
 
+/// The text an event is parsed from: its `message`, or the `extractAttribute` attribute when
+/// that is a string; `None` (the event is left as it is) when there is none.
+fn line_of<'e>(stage: &GrokStage, event: &'e LogEvent) -> Option<Cow<'e, str>> {
+    if stage.source.is_empty() {
+        return event.message.as_deref().map(Cow::Borrowed);
+    }
+    let raw = event.attribute(&stage.source)?;
+    serde_json::from_str::<String>(raw.get())
+        .ok()
+        .map(Cow::Owned)
+}
+
 /// Parses one event in place; no match leaves it unchanged.
 pub(crate) fn apply(stage: &GrokStage, vertex: &str, event: &mut LogEvent) -> Result<(), RunError> {
-    let owned;
-    let line = if stage.source.is_empty() {
-        match &event.message {
-            Some(m) => m.as_str(),
-            None => return Ok(()),
-        }
-    } else {
-        let Some(raw) = event.attribute(&stage.source) else {
-            return Ok(());
-        };
-        let Ok(text) = serde_json::from_str::<String>(raw.get()) else {
-            return Ok(());
-        };
-        owned = text;
-        owned.as_str()
+    let Some(line) = line_of(stage, event) else {
+        return Ok(());
     };
-    let found = stage.parser.parse(line).map_err(|e| match e {
+    let found = stage.parser.parse(&line).map_err(|e| match e {
         GrokError::TimeLimit { .. } => RunError::Limit(format!("vertex {vertex}: {e}")),
         GrokError::Rule { .. } => vertex_error(vertex, e.to_string()),
     })?;
-    let Some(found) = found else {
-        return Ok(());
-    };
+    if let Some(found) = found {
+        merge(event, found);
+    }
+    Ok(())
+}
+
+/// Puts a match into the event: attributes deep-merged, tags' values appended, `severity` and
+/// `eventTimestamp` set.
+fn merge(event: &mut LogEvent, found: GrokMatch) {
     if !found.attributes.is_empty() {
         let mut attributes: Map<String, Value> = event
             .attributes
@@ -99,5 +120,4 @@ pub(crate) fn apply(stage: &GrokStage, vertex: &str, event: &mut LogEvent) -> Re
             _ => {}
         }
     }
-    Ok(())
 }

@@ -84,8 +84,10 @@ async function main(): Promise<void> {
   const firstRule: string | undefined = grok.results[0].matchingRuleName;
   const grokTags: string[] | undefined = grok.results[0].tags["level"];
   const grokText: string = parseGrok({ grokParser: { grokParsingRules: "r %{word:w}" }, logSamples: [] }, { text: true });
-  // @ts-expect-error: the rules are text, not a list
-  parseGrok({ grokParser: { grokParsingRules: ["r %{word:w}"] }, logSamples: [] });
+  // The rules as the public service has them: one per item.
+  parseGrok({ grokParser: { grokParsingRules: ["r %{word:w}"], grokHelperRules: [] }, logSamples: [] });
+  // @ts-expect-error: rules are strings, not numbers
+  parseGrok({ grokParser: { grokParsingRules: [1] }, logSamples: [] });
   console.log(firstRule, grokTags, grokText);
   // Events read once, run many times.
   const set: EventSet = loadEvents('{"id": "e1", "message": "disk full"}\n');
