@@ -149,6 +149,10 @@ pub fn validate_job_graph(graph: &Value) -> Vec<Problem> {
                 {
                     check_predicate(fields, required, &at, t, &mut report);
                 }
+                #[cfg(feature = "grok")]
+                if vertex_type == Some("grok-parser") {
+                    check_grok_rules(fields, &at, &mut report);
+                }
                 check_table_or_dataset(fields, vertex_type, &at, &mut report);
                 if vertex_type == Some("log-transform")
                     && let Some(Value::Array(transforms)) = fields.get("transforms")
@@ -272,6 +276,49 @@ fn check_predicate(
     };
     if let Err(e) = Query::from_predicate_strict(value) {
         report(format!("{at}/{field}{}", e.pointer), e.message);
+    }
+}
+
+/// A `grok-parser`'s rules compile, the error pointing at the rule's item
+/// (`/vertices/1/grokParsingRules/2`). Only when both fields have their shape: a wrong shape
+/// is reported by the field rules already.
+#[cfg(feature = "grok")]
+fn check_grok_rules(
+    fields: &serde_json::Map<String, Value>,
+    at: &str,
+    report: &mut impl FnMut(String, String),
+) {
+    use crate::GrokRules;
+    use crate::grok::{GrokError, GrokParser};
+    let rules = |field: &str| -> Option<GrokRules> {
+        match fields.get(field) {
+            None | Some(Value::Null) => Some(GrokRules::default()),
+            Some(value) => serde_json::from_value(value.clone()).ok(),
+        }
+    };
+    let (Some(parsing), Some(helpers)) = (rules("grokParsingRules"), rules("grokHelperRules"))
+    else {
+        return;
+    };
+    if !fields.contains_key("grokParsingRules") {
+        return;
+    }
+    if let Err(error) = GrokParser::from_rules(&parsing, &helpers) {
+        let pointer = match &error {
+            GrokError::Rule { helper, index, .. } => {
+                let field = if *helper {
+                    "grokHelperRules"
+                } else {
+                    "grokParsingRules"
+                };
+                match index {
+                    Some(i) => format!("{at}/{field}/{i}"),
+                    None => format!("{at}/{field}"),
+                }
+            }
+            GrokError::TimeLimit { .. } => format!("{at}/grokParsingRules"),
+        };
+        report(pointer, error.to_string());
     }
 }
 
@@ -423,6 +470,33 @@ mod tests {
             )),
             "{}",
             last.message
+        );
+    }
+
+    #[cfg(feature = "grok")]
+    #[test]
+    fn grok_rules_compile_where_the_graph_is_checked() {
+        let graph = json!({"vertices": [
+            {"type": "grok-parser", "name": "ok", "grokParsingRules": ["r %{word:w}"]},
+            {"type": "grok-parser", "name": "bad", "grokParsingRules": ["r %{word:w}", "s %{nosuch:x}"]},
+            {"type": "grok-parser", "name": "helper", "grokParsingRules": ["r %{h}"], "grokHelperRules": ["h %{word"]},
+            {"type": "grok-parser", "name": "shape", "grokParsingRules": 3}
+        ]});
+        let problems = validate_job_graph(&graph);
+        let pointers: Vec<_> = problems.iter().map(|p| p.pointer.as_str()).collect();
+        assert_eq!(
+            pointers,
+            [
+                "/vertices/1/grokParsingRules/1",
+                "/vertices/2/grokHelperRules/0",
+                "/vertices/3/grokParsingRules"
+            ],
+            "{problems:?}"
+        );
+        assert!(
+            problems[0].message.starts_with("Invalid grok rule s at 2:"),
+            "{}",
+            problems[0].message
         );
     }
 

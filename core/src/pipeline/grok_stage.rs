@@ -2,9 +2,9 @@
 //! (`extractAttribute`, default `message`) parsed, and a match's attributes deep-merged into
 //! the event's, its tags added and `severity` / `eventTimestamp` set (`docs/pipeline.md`).
 //!
-//! [`apply`] has three steps, each its own function: which text to parse ([`line_of`]), the
-//! parse, and the merge ([`merge`]). A check that only some events are parsed (the vertex's
-//! `predicate`) belongs before [`line_of`]: an event it rejects leaves unchanged.
+//! [`apply`] has four steps: whether the event is parsed at all (the vertex's `predicate`,
+//! when it has one: an event it does not match leaves unchanged), which text to parse
+//! ([`line_of`]), the parse, and the merge ([`merge`]).
 
 use std::borrow::Cow;
 
@@ -12,6 +12,7 @@ use serde_json::{Map, Value};
 
 use super::RunError;
 use super::event::LogEvent;
+use super::query::Query;
 use crate::GrokRules;
 use crate::grok::{GrokError, GrokMatch, GrokParser, merge_attributes};
 
@@ -21,6 +22,8 @@ pub(crate) struct GrokStage {
     parser: GrokParser,
     /// The attribute path of the raw line; empty: `message`.
     source: Vec<String>,
+    /// Only the events it matches are parsed (`predicate`, or `query`).
+    only: Option<Query>,
 }
 
 fn vertex_error(vertex: &str, message: String) -> RunError {
@@ -61,7 +64,14 @@ pub(crate) fn compile(vertex: &str, fields: &Map<String, Value>) -> Result<GrokS
             ));
         }
     };
-    Ok(GrokStage { parser, source })
+    let only = super::query::vertex_predicate(fields)
+        .map(|(field, value)| super::stages::read_predicate(vertex, field, value))
+        .transpose()?;
+    Ok(GrokStage {
+        parser,
+        source,
+        only,
+    })
 }
 
 /// The text an event is parsed from: its `message`, or the `extractAttribute` attribute when
@@ -78,6 +88,9 @@ fn line_of<'e>(stage: &GrokStage, event: &'e LogEvent) -> Option<Cow<'e, str>> {
 
 /// Parses one event in place; no match leaves it unchanged.
 pub(crate) fn apply(stage: &GrokStage, vertex: &str, event: &mut LogEvent) -> Result<(), RunError> {
+    if stage.only.as_ref().is_some_and(|only| !only.matches(event)) {
+        return Ok(());
+    }
     let Some(line) = line_of(stage, event) else {
         return Ok(());
     };
