@@ -45,6 +45,7 @@ mod graph;
 pub mod grok;
 mod inputs;
 mod json;
+pub mod names;
 pub mod pipeline;
 mod resolver;
 mod sandbox;

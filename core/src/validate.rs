@@ -144,6 +144,7 @@ pub fn validate_job_graph(graph: &Value) -> Vec<Problem> {
                     check_fields(fields, rules, &at, vertex_type.unwrap_or(""), &mut report);
                 }
                 check_table_or_dataset(fields, vertex_type, &at, &mut report);
+                crate::names::check_vertex_names(fields, vertex_type, &at, &mut report);
                 if vertex_type == Some("log-transform")
                     && let Some(Value::Array(transforms)) = fields.get("transforms")
                 {

@@ -10,6 +10,7 @@ mod common;
 
 mod duckdb;
 mod limits;
+mod names;
 mod order;
 mod queries;
 mod stream;
