@@ -201,3 +201,24 @@ fn parse_lines(text: &[u8], line_no: &mut u64) -> Result<Vec<LogEvent>, ApiError
 fn internal(error: jobgraph_lake::LakeError) -> ApiError {
     lake_error("writing the lake", error)
 }
+
+#[cfg(test)]
+mod tests {
+    /// The document states the names rule of `table` as `jobgraph_core::names` defines it.
+    #[test]
+    fn the_documented_table_parameter_is_the_names_rule() {
+        let document = serde_json::to_value(crate::routes::openapi()).unwrap_or_default();
+        let parameters = document["paths"]["/v1/datasets/{id}/load"]["post"]["parameters"]
+            .as_array()
+            .cloned()
+            .unwrap_or_default();
+        let table = parameters
+            .iter()
+            .find(|p| p["name"] == "table")
+            .map(|p| p["schema"].clone())
+            .unwrap_or_default();
+        assert_eq!(table["pattern"], jobgraph_core::names::PATH_NAME_PATTERN);
+        assert_eq!(table["maxLength"], jobgraph_core::names::PATH_NAME_MAX);
+        assert_eq!(table["minLength"], 1);
+    }
+}
