@@ -366,7 +366,10 @@ async fn arbitrary_ids_write_inside_their_dataset_or_are_refused_with_the_rule()
                     let path = std::fs::canonicalize(root.join(&file.path))
                         .unwrap_or_else(|e| panic!("{value:?}: {}: {e}", file.path));
                     assert!(path.starts_with(&folder), "{value:?}: {}", path.display());
-                    let name = path.file_name().and_then(|n| n.to_str()).unwrap_or_default();
+                    let name = path
+                        .file_name()
+                        .and_then(|n| n.to_str())
+                        .unwrap_or_default();
                     assert!(name.starts_with(&format!("{run}-")), "{value:?}: {name}");
                 }
                 // Nothing else appeared (a name drawn twice rewrites its own earlier file).
@@ -391,5 +394,8 @@ async fn arbitrary_ids_write_inside_their_dataset_or_are_refused_with_the_rule()
             (outcome, expected) => panic!("{value:?}: {outcome:?}, rule says {expected:?}"),
         }
     }
-    assert!(accepted > 100 && refused > 100, "{accepted} accepted, {refused} refused");
+    assert!(
+        accepted > 100 && refused > 100,
+        "{accepted} accepted, {refused} refused"
+    );
 }

@@ -360,7 +360,9 @@ mod tests {
         assert!(":x".parse::<ClientSpec>().is_err());
         // The organization is a folder of the data lake: the names rule, stated when refused.
         for org in ["a/b", "..", "x y", "50%", "a\\b", "é"] {
-            let error = format!("ci:s3cret:{org}").parse::<ClientSpec>().unwrap_err();
+            let error = format!("ci:s3cret:{org}")
+                .parse::<ClientSpec>()
+                .unwrap_err();
             assert!(
                 error.contains(jobgraph_core::names::PATH_NAME_RULE),
                 "{org:?}: {error}"

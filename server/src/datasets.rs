@@ -1,25 +1,25 @@
 //! `/v1/datasets`: create, list, get, update, delete, and the committed files of a dataset
 //! (`docs/api.md`, "Datasets"; `docs/lake.md` §3.1).
 
+use std::sync::{Arc, Mutex};
+
 use axum::Json;
 use axum::extract::{OriginalUri, Path, State};
 use axum::http::StatusCode;
 use axum::response::Response;
-use std::sync::LazyLock;
-
 use serde_json::Value;
 
 use super::auth::Caller;
 use super::body::{JsonBody, QueryPairs};
 use super::error::{ApiError, ErrorBody};
-use super::field_limits::within;
+use super::field_limits::FieldLimits;
 use super::ids::{iso8601, new_id};
 use super::page::{answer, page_request, scope};
 use super::state::AppState;
 use super::store::{DatasetFields, DatasetRecord, LakeFileRecord, StoreError};
 use super::validate::{BodySchema, object, optional_version};
+use jobgraph_sdk::api::dataset_schema::dataset_input_schema;
 use jobgraph_sdk::api::{DEFAULT_PROMOTED_TAGS, DatasetFile, DatasetInput, DatasetOut, Items};
-use utoipa::PartialSchema;
 
 fn bad(message: String) -> ApiError {
     ApiError::BadRequest(message)
@@ -34,29 +34,33 @@ fn not_found(id: &str) -> impl Fn(StoreError) -> ApiError + '_ {
     }
 }
 
-/// The published schema of a create or update body ([`DatasetInput`]'s), compiled once.
-fn body_schema() -> Result<&'static BodySchema, ApiError> {
-    static SCHEMA: LazyLock<Result<BodySchema, String>> =
-        LazyLock::new(|| BodySchema::new("dataset", DatasetInput::schema()));
-    SCHEMA.as_ref().map_err(|e| ApiError::Internal(e.clone()))
+/// The published schema of a create or update body ([`DatasetInput`]'s) with this server's
+/// `fieldLimits` of `name` and `description`, compiled once per pair of limits.
+fn body_schema(limits: &FieldLimits) -> Result<Arc<BodySchema>, ApiError> {
+    type Compiled = Vec<((usize, usize), Arc<BodySchema>)>;
+    static COMPILED: Mutex<Compiled> = Mutex::new(Vec::new());
+    let key = (limits.name, limits.description);
+    let mut compiled = COMPILED
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    if let Some((_, schema)) = compiled.iter().find(|(k, _)| *k == key) {
+        return Ok(Arc::clone(schema));
+    }
+    let schema = BodySchema::new("dataset", dataset_input_schema(key.0, key.1))
+        .map(Arc::new)
+        .map_err(ApiError::Internal)?;
+    compiled.push((key, Arc::clone(&schema)));
+    Ok(schema)
 }
 
 /// The fields of a create or update body: checked against the schema the OpenAPI document
-/// publishes (a 400 names the field's JSON pointer and its rule), then against the server's
-/// byte limits of `name` and `description`; absent fields take their defaults.
+/// publishes, with this server's limits (a 400 names the field's JSON pointer and its rule);
+/// absent fields take their defaults.
 fn dataset_fields(state: &AppState, body: &Value) -> Result<DatasetFields, ApiError> {
-    body_schema()?.check(body)?;
+    body_schema(&state.config.field_limits)?.check(body)?;
     let text = |key: &str| body.get(key).and_then(Value::as_str);
-    let limits = &state.config.field_limits;
     let name = text("name").unwrap_or_default().to_owned();
-    within("/name", name.len(), limits.name, "name")?;
     let description = text("description").unwrap_or_default().to_owned();
-    within(
-        "/description",
-        description.len(),
-        limits.description,
-        "description",
-    )?;
     let partitioning = text("partitioning").unwrap_or("HOUR").to_owned();
     // An integer the schema accepted, written as one (`30`) or as a float (`30.0`).
     let retention_days = body.get("retentionDays").and_then(|v| {
@@ -341,20 +345,38 @@ mod tests {
     /// The published schema compiles, and refuses what the issue found accepted.
     #[test]
     fn bodies_follow_the_published_schema() {
-        let schema = body_schema().unwrap_or_else(|e| panic!("{e}"));
+        let schema = body_schema(&FieldLimits::default()).unwrap_or_else(|e| panic!("{e}"));
         let refused = |body: Value, pointer: &str| {
             let message = schema.check(&body).unwrap_err().to_string();
-            assert!(message.contains(&format!("`{pointer}`")), "{body}: {message}");
+            assert!(
+                message.contains(&format!("`{pointer}`")),
+                "{body}: {message}"
+            );
         };
-        refused(serde_json::json!({"name": "a", "retentionDays": 2_147_483_648u64}), "/retentionDays");
+        refused(
+            serde_json::json!({"name": "a", "retentionDays": 2_147_483_648u64}),
+            "/retentionDays",
+        );
         refused(serde_json::json!({"name": "a", "version": []}), "/version");
-        refused(serde_json::json!({"name": "a", "promotedTags": [1]}), "/promotedTags/0");
-        refused(serde_json::json!({"name": "a", "promotedTags": ["x", "x"]}), "/promotedTags/1");
+        refused(
+            serde_json::json!({"name": "a", "promotedTags": [1]}),
+            "/promotedTags/0",
+        );
+        refused(
+            serde_json::json!({"name": "a", "promotedTags": ["x", "x"]}),
+            "/promotedTags/1",
+        );
         refused(serde_json::json!({"name": " \u{3000}"}), "/name");
         refused(serde_json::json!({"description": "d"}), "/name");
         refused(serde_json::json!({"name": "a", "colour": "red"}), "/colour");
+        refused(serde_json::json!({"name": "😀".repeat(257)}), "/name");
+        refused(
+            serde_json::json!({"name": "a", "version": 1e19}),
+            "/version",
+        );
         for ok in [
             serde_json::json!({"name": "a"}),
+            serde_json::json!({"name": "😀".repeat(256), "description": null}),
             serde_json::json!({"name": "a", "retentionDays": 36_500, "version": 2, "partitioning": null,
                                "promotedTags": [], "id": "x", "createdAt": 1}),
         ] {

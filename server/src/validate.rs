@@ -65,12 +65,13 @@ pub fn optional_version(
 ) -> Result<Option<u64>, ApiError> {
     match map.get(name) {
         None | Some(Value::Null) => Ok(None),
-        // An integer written as a float (`3.0`) is an integer, as JSON Schema says.
+        // An integer written as a float (`3.0`, `4e18`) is an integer, as JSON Schema says;
+        // up to 2^63 (the documents' int64), past which no version is stored.
         Some(v) => v
             .as_u64()
             .or_else(|| {
                 v.as_f64()
-                    .filter(|f| f.fract() == 0.0 && *f >= 1.0 && *f < 9.0e15)
+                    .filter(|f| f.fract() == 0.0 && *f >= 1.0 && *f <= 9.223_372_036_854_775_807e18)
                     .map(|f| f as u64)
             })
             .filter(|n| *n > 0)
@@ -306,7 +307,11 @@ impl BodySchema {
 
     /// The rule of a top-level property, from its description (empty when none).
     fn rule(&self, pointer: &str) -> String {
-        let field = pointer.trim_start_matches('/').split('/').next().unwrap_or("");
+        let field = pointer
+            .trim_start_matches('/')
+            .split('/')
+            .next()
+            .unwrap_or("");
         match self.schema["properties"][field]["description"].as_str() {
             Some(text) if !field.is_empty() => format!(" ({field}: {text})"),
             _ => String::new(),
@@ -338,7 +343,10 @@ impl BodySchema {
                 && map.get(key).is_none_or(Value::is_null)
             {
                 let pointer = format!("/{key}");
-                return Err(bad(format!("`{pointer}` is required{}", self.rule(&pointer))));
+                return Err(bad(format!(
+                    "`{pointer}` is required{}",
+                    self.rule(&pointer)
+                )));
             }
         }
         let problems = self.compiled.problems(body);

@@ -127,7 +127,9 @@ fn arbitrary_table_names_load_inside_the_dataset_or_are_refused() {
         state.wrapping_mul(0x2545_F491_4F6C_DD1D) % n
     };
     const ALLOWED: &[u8] = b"aZ09-_.:@=+~";
-    const ODD: &[char] = &['/', '\\', '%', ' ', '\n', '?', '#', '&', '=', 'é', '\u{FF0F}', '\0'];
+    const ODD: &[char] = &[
+        '/', '\\', '%', ' ', '\n', '?', '#', '&', '=', 'é', '\u{FF0F}', '\0',
+    ];
     let (mut accepted, mut refused) = (0, 0);
     for _ in 0..48 {
         let length = match below(6) {
@@ -160,11 +162,17 @@ fn arbitrary_table_names_load_inside_the_dataset_or_are_refused() {
             }
         }
     }
-    assert!(accepted > 5 && refused > 5, "{accepted} accepted, {refused} refused");
+    assert!(
+        accepted > 5 && refused > 5,
+        "{accepted} accepted, {refused} refused"
+    );
     for file in files(server, &token, &dataset) {
         let table = file["table"].as_str().unwrap_or_default();
         let path = file["path"].as_str().unwrap_or_default();
-        assert!(path.starts_with(&format!("acme/{dataset}/{table}/")), "{path}");
+        assert!(
+            path.starts_with(&format!("acme/{dataset}/{table}/")),
+            "{path}"
+        );
     }
     assert_lake_layout(server);
 }

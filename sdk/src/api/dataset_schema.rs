@@ -1,9 +1,10 @@
 //! The OpenAPI schema of [`DatasetInput`] (feature `openapi`): what the service publishes in
 //! its document **and** checks every `POST /v1/datasets` and `PUT /v1/datasets/{id}` body
 //! against (jobgraph-server compiles this schema and validates with it), so the document and
-//! the checks cannot disagree. What a schema cannot say is in the descriptions: the byte limits
-//! of `name` and `description` are the server's `fieldLimits` settings, and a name is unique
-//! among the organization's live datasets (409).
+//! the checks cannot disagree. The `maxLength` of `name` and `description` are the server's
+//! `fieldLimits` settings: the document states their defaults, and a server checks with
+//! [`dataset_input_schema`] of its own settings. What a schema cannot say is in the
+//! descriptions: a name is unique among the organization's live datasets (409).
 //!
 //! Fields of an answer (`id`, `organizationId`, `createdAt`, `updatedAt`) are accepted and
 //! ignored, so that a fetched dataset can be sent back; any other field is refused
@@ -23,7 +24,13 @@ use super::datasets::{
 
 /// Holds a character other than white space (Unicode `White_Space`, what Rust's `trim` removes,
 /// spelled out because `\s` differs between regular-expression engines).
-pub const NOT_BLANK_PATTERN: &str = r"[^\t\n\u000B\f\r \u0085\u00A0\u1680\u2000-\u200A\u2028\u2029\u202F\u205F\u3000]";
+pub const NOT_BLANK_PATTERN: &str =
+    r"[^\t\n\u000B\f\r \u0085\u00A0\u1680\u2000-\u200A\u2028\u2029\u202F\u205F\u3000]";
+
+/// The default `fieldLimits.name`: characters of a name.
+pub const DEFAULT_NAME_CHARS: usize = 256;
+/// The default `fieldLimits.description`: characters of a description.
+pub const DEFAULT_DESCRIPTION_CHARS: usize = 4096;
 
 /// The answer's fields a body may carry (ignored).
 pub const READ_ONLY_FIELDS: &[&str] = &["id", "organizationId", "createdAt", "updatedAt"];
@@ -32,23 +39,25 @@ fn nullable(kind: Type) -> SchemaType {
     SchemaType::from_iter([kind, Type::Null])
 }
 
-fn name() -> Object {
+fn name(max: usize) -> Object {
     ObjectBuilder::new()
         .schema_type(Type::String)
         .min_length(Some(1))
+        .max_length(Some(max))
         .pattern(Some(NOT_BLANK_PATTERN))
-        .description(Some(
-            "Required: a name unique among the organization's live datasets (409 otherwise), not only white space, at most `fieldLimits.name` bytes (256 by default).",
-        ))
+        .description(Some(format!(
+            "Required: a name unique among the organization's live datasets (409 otherwise), not only white space, at most {max} characters (`fieldLimits.name`)."
+        )))
         .build()
 }
 
-fn description() -> Object {
+fn description(max: usize) -> Object {
     ObjectBuilder::new()
         .schema_type(nullable(Type::String))
-        .description(Some(
-            "Description (default `\"\"`), at most `fieldLimits.description` bytes (4 KiB by default).",
-        ))
+        .max_length(Some(max))
+        .description(Some(format!(
+            "Description (default `\"\"`), at most {max} characters (`fieldLimits.description`)."
+        )))
         .build()
 }
 
@@ -95,6 +104,7 @@ fn version() -> Object {
     ObjectBuilder::new()
         .schema_type(nullable(Type::Integer))
         .minimum(Some(1))
+        .maximum(Some(i64::MAX))
         .description(Some(
             "Update only (a create ignores it): the version this update replaces, the current one; another is a 409 carrying `currentVersion`. Absent or `null`: replace whatever is current.",
         ))
@@ -111,25 +121,32 @@ fn read_only(field: &str) -> Object {
         .build()
 }
 
+/// The schema of a create or update body on a server whose `fieldLimits.name` is `name_max`
+/// and `fieldLimits.description` is `description_max` (characters).
+pub fn dataset_input_schema(name_max: usize, description_max: usize) -> RefOr<Schema> {
+    let mut builder = ObjectBuilder::new()
+        .schema_type(Type::Object)
+        .description(Some(
+            "The body of `POST /v1/datasets` and `PUT /v1/datasets/{id}`: absent fields take their defaults (a `PUT` replaces every field). The service checks every body against this schema; a field not listed is a 400.",
+        ))
+        .property("version", version())
+        .property("name", name(name_max))
+        .property("description", description(description_max))
+        .property("partitioning", partitioning())
+        .property("retentionDays", retention_days())
+        .property("promotedTags", promoted_tags())
+        .required("name")
+        .additional_properties(Some(AdditionalProperties::FreeForm(false)));
+    for field in READ_ONLY_FIELDS {
+        builder = builder.property(*field, read_only(field));
+    }
+    RefOr::T(Schema::Object(builder.build()))
+}
+
 impl utoipa::PartialSchema for DatasetInput {
+    /// The schema with the default limits, as the document publishes it.
     fn schema() -> RefOr<Schema> {
-        let mut builder = ObjectBuilder::new()
-            .schema_type(Type::Object)
-            .description(Some(
-                "The body of `POST /v1/datasets` and `PUT /v1/datasets/{id}`: absent fields take their defaults (a `PUT` replaces every field). The service checks every body against this schema; a field not listed is a 400.",
-            ))
-            .property("version", version())
-            .property("name", name())
-            .property("description", description())
-            .property("partitioning", partitioning())
-            .property("retentionDays", retention_days())
-            .property("promotedTags", promoted_tags())
-            .required("name")
-            .additional_properties(Some(AdditionalProperties::FreeForm(false)));
-        for field in READ_ONLY_FIELDS {
-            builder = builder.property(*field, read_only(field));
-        }
-        RefOr::T(Schema::Object(builder.build()))
+        dataset_input_schema(DEFAULT_NAME_CHARS, DEFAULT_DESCRIPTION_CHARS)
     }
 }
 

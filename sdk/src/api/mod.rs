@@ -16,7 +16,7 @@
 //! Field names are the wire's (`camelCase`); `docs/api.md` lists every endpoint.
 
 #[cfg(feature = "openapi")]
-mod dataset_schema;
+pub mod dataset_schema;
 mod datasets;
 #[cfg(feature = "openapi")]
 pub mod request_docs;

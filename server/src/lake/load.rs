@@ -44,7 +44,7 @@ const BATCH: usize = 8192;
         ("table" = Option<String>, Query, min_length = 1, max_length = 128, pattern = r"^([A-Za-z0-9_.:@=+~-]*[A-Za-z0-9_:@=+~-][A-Za-z0-9_.:@=+~-]*|\.{3,})$",
             description = "The dataset's table to write (default `logs`): 1 to 128 characters, each a letter (A-Z, a-z), a digit or one of - _ . : @ = + ~, and not `.` or `..` (it is part of the files' paths; another name is a 400 stating this rule)"),
     ),
-    request_body(content = String, content_type = "application/octet-stream", description = "NDJSON: events, one JSON object per line, sent as `application/x-ndjson` (as `jobgraph dataset:load` does), `application/jsonl`, `application/x-jsonlines`, `text/plain` or `application/octet-stream` (the type documented here, which generated clients send as a file upload), or with no `Content-Type`"),
+    request_body(content = Option<String>, content_type = "application/octet-stream", description = "NDJSON (an empty or absent body loads nothing): events, one JSON object per line, sent as `application/x-ndjson` (as `jobgraph dataset:load` does), `application/jsonl`, `application/x-jsonlines`, `text/plain` or `application/octet-stream` (the type documented here, which generated clients send as a file upload), or with no `Content-Type`"),
     responses(
         (status = 200, description = "Loaded and committed: `{datasetId, table, runId, events, files, bytes, elapsedMs}`", body = Object),
         (status = 400, description = "A line is not an event (the line number says which), `table` is not a valid table name (the message states the rule), or the service has no lake", body = ErrorBody),
