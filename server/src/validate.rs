@@ -71,7 +71,7 @@ pub fn optional_version(
             .as_u64()
             .or_else(|| {
                 v.as_f64()
-                    .filter(|f| f.fract() == 0.0 && *f >= 1.0 && *f <= 9.223_372_036_854_775_807e18)
+                    .filter(|f| f.fract() == 0.0 && *f >= 1.0 && *f <= i64::MAX as f64)
                     .map(|f| f as u64)
             })
             .filter(|n| *n > 0)
