@@ -2,7 +2,8 @@
 # Installs what the build and the tests need, skipping whatever is already present at the
 # right version: the wasm32 target, rustfmt/clippy, wasm-bindgen-cli (pinned to the crate's
 # version), the Node dev tools (npm ci), Debian's Chromium for the browser tests and Debian's
-# PostgreSQL for the service's second store, and target/lake-venv (moto, DuckDB) for the lake's tests.
+# PostgreSQL for the service's second store, target/lake-venv (moto, DuckDB) for the lake's tests
+# and target/st-venv (Schemathesis) for scripts/schemathesis.sh.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -47,6 +48,18 @@ if [ ! -x "$lake_venv/bin/moto_server" ] || ! "$lake_venv/bin/python" -c 'import
   if ! { python3 -m venv "$lake_venv" \
       && "$lake_venv/bin/pip" install --quiet --disable-pip-version-check 'moto[server]==5.2.5' 'duckdb==1.5.5'; }; then
     echo "setup: could not create $lake_venv (needs python3 with venv and PyPI); the lake's S3 and DuckDB tests fail in CI without it" >&2
+    exit 1
+  fi
+fi
+
+# Schemathesis, pinned, in target/st-venv: scripts/schemathesis.sh fuzzes the served API with it.
+st_version=$(sed -n 's/^SCHEMATHESIS_VERSION=//p' scripts/schemathesis.sh)
+st_venv=target/st-venv
+if [[ $("$st_venv/bin/schemathesis" --version 2>/dev/null) != *"$st_version" ]]; then
+  echo "setup: creating $st_venv (schemathesis==$st_version)" >&2
+  if ! { { [ -x "$st_venv/bin/python" ] || python3 -m venv "$st_venv"; } \
+      && "$st_venv/bin/pip" install --quiet --disable-pip-version-check "schemathesis==$st_version"; }; then
+    echo "setup: could not create $st_venv (needs python3 with venv and PyPI); scripts/schemathesis.sh fails in CI without it" >&2
     exit 1
   fi
 fi

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs every check and test of the project:
 #   Rust: format, lints, API docs (warnings denied), unit + conformance + JSON Schema suite + CLI + doc tests, wasm32 check;
-#   the OpenAPI document through openapi-spec-validator and generated Python and TypeScript clients;
+#   the OpenAPI document through openapi-spec-validator and generated Python and TypeScript clients,
+#   and Schemathesis against the real service for 60 s;
 #   npm package: build, size budget of the .wasm, conformance parity and the JSON Schema Test
 #   Suite in Node and in headless Chromium, worker and trap recovery, the draft-preview page,
 #   the packed package in Node 20 and 22 (ESM and require) and bundled by Vite, webpack, esbuild
@@ -54,6 +55,8 @@ target/debug/conformance-outcomes pipelines > target/conformance/native-pipeline
 target/debug/conformance-outcomes grok > target/conformance/native-grok.json
 echo "== the served OpenAPI document: openapi-spec-validator, a generated Python client and TypeScript types against the real service" >&2
 bash scripts/openapi-clients.sh target/debug/jobgraph
+echo "== Schemathesis against the real service, 60 s (scripts/schemathesis.sh; docs/api.md)" >&2
+bash scripts/schemathesis.sh 60 target/debug/jobgraph
 echo "== TypeScript types of the package (tsc --strict)" >&2
 node_modules/.bin/tsc -p tests/js/types/tsconfig.json
 echo "== npm package tests (Node and headless Chromium)" >&2

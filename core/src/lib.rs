@@ -46,6 +46,7 @@ pub mod grok;
 mod grok_rules;
 mod inputs;
 mod json;
+pub mod names;
 pub mod pipeline;
 mod resolver;
 mod sandbox;

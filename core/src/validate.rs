@@ -154,6 +154,7 @@ pub fn validate_job_graph(graph: &Value) -> Vec<Problem> {
                     check_grok_rules(fields, &at, &mut report);
                 }
                 check_table_or_dataset(fields, vertex_type, &at, &mut report);
+                crate::names::check_vertex_names(fields, vertex_type, &at, &mut report);
                 if vertex_type == Some("log-transform")
                     && let Some(Value::Array(transforms)) = fields.get("transforms")
                 {

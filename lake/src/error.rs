@@ -13,18 +13,10 @@ pub enum LakeError {
         /// The budget.
         budget: u64,
     },
-    /// An organization, dataset, table or run id unfit for an object path.
-    #[error(
-        "{what} {value:?} cannot be part of a lake path: {reason} (use letters, digits and -_.:@=+~, not `.` or `..`)"
-    )]
-    InvalidId {
-        /// Which id (`organization`, `dataset id`, `table`, `run id`).
-        what: &'static str,
-        /// The value given.
-        value: String,
-        /// What is wrong with it.
-        reason: &'static str,
-    },
+    /// An organization, dataset, table or run id unfit for an object path; the message states
+    /// the rule ([`jobgraph_core::names::PATH_NAME_RULE`]).
+    #[error("{0} (it would be part of a lake path)")]
+    InvalidId(jobgraph_core::names::NameError),
     /// A lake URL that cannot be opened.
     #[error("lake URL {url:?}: {reason}")]
     BadUrl {

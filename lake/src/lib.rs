@@ -79,7 +79,8 @@ pub enum Partitioning {
 /// Which table a writer writes, and how.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct TableSpec {
-    /// The organization owning the dataset (a path component: letters, digits, `-_.:@=+~`).
+    /// The organization owning the dataset: a path component, so a name of
+    /// [`jobgraph_core::names::PATH_NAME_RULE`] (letters, digits, `-_.:@=+~`, not `.` or `..`).
     pub organization: String,
     /// The dataset id (a path component, same rules).
     pub dataset_id: String,

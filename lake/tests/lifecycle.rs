@@ -285,3 +285,117 @@ fn urls_and_options() {
         Ok(_) => panic!("s3 without the feature"),
     }
 }
+
+/// Arbitrary strings for the property test below: xorshift64* over allowed characters, dots,
+/// separators, escapes, white space, control characters and odd Unicode, 0 to 140 long.
+struct Strings(u64);
+
+impl Strings {
+    fn below(&mut self, n: u64) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D) % n
+    }
+
+    fn string(&mut self) -> String {
+        const ALLOWED: &[u8] = b"azAZ09-_.:@=+~";
+        const ODD: &[char] = &[
+            '/', '\\', '%', ' ', '\n', '\0', '?', '#', '*', 'é', '中', '\u{202E}', '\u{FF0F}',
+        ];
+        let length = match self.below(8) {
+            0 => 0,
+            1 => 1 + self.below(2) as usize,
+            2 => 127 + self.below(3) as usize,
+            _ => 1 + self.below(12) as usize,
+        };
+        let odd_rate = [0, 3, 30][self.below(3) as usize];
+        let dots_only = self.below(10) == 0;
+        (0..length)
+            .map(|_| {
+                if dots_only {
+                    '.'
+                } else if self.below(100) < odd_rate {
+                    ODD[self.below(ODD.len() as u64) as usize]
+                } else {
+                    char::from(ALLOWED[self.below(ALLOWED.len() as u64) as usize])
+                }
+            })
+            .collect()
+    }
+}
+
+/// Property: for arbitrary strings as each id (table, dataset id, organization, run id), the
+/// writer either writes under `<root>/<organization>/<dataset>/<table>/` and nowhere else, or
+/// refuses with `InvalidId` stating the rule and writes nothing; it never panics.
+#[tokio::test]
+async fn arbitrary_ids_write_inside_their_dataset_or_are_refused_with_the_rule() {
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let base = std::fs::canonicalize(dir.path()).unwrap_or_else(|e| panic!("{e}"));
+    let root = base.join("root");
+    let lake = Lake::local(&root).unwrap_or_else(|e| panic!("{e}"));
+    let events = hourly(1, 3, 0);
+    let mut strings = Strings(0x1a2e_5eed);
+    let (mut accepted, mut refused) = (0, 0);
+    for case in 0..400 {
+        let value = strings.string();
+        let mut spec = spec(Partitioning::Hour);
+        let mut run = format!("run-{case}");
+        match case % 4 {
+            0 => spec.table = value.clone(),
+            1 => spec.dataset_id = value.clone(),
+            2 => spec.organization = value.clone(),
+            _ => run = value.clone(),
+        }
+        let expected = jobgraph_core::names::check_path_name("id", &value);
+        let before = files_under(&base);
+        let mut writer = lake.writer(spec.clone(), &run, WriteOptions::default());
+        let outcome = match writer.write(&events).await {
+            Ok(()) => writer.finish().await,
+            Err(e) => Err(e),
+        };
+        match (outcome, expected) {
+            (Ok(files), Ok(())) => {
+                accepted += 1;
+                let folder = root
+                    .join(&spec.organization)
+                    .join(&spec.dataset_id)
+                    .join(&spec.table);
+                assert!(!files.is_empty());
+                for file in &files {
+                    let path = std::fs::canonicalize(root.join(&file.path))
+                        .unwrap_or_else(|e| panic!("{value:?}: {}: {e}", file.path));
+                    assert!(path.starts_with(&folder), "{value:?}: {}", path.display());
+                    let name = path
+                        .file_name()
+                        .and_then(|n| n.to_str())
+                        .unwrap_or_default();
+                    assert!(name.starts_with(&format!("{run}-")), "{value:?}: {name}");
+                }
+                // Nothing else appeared (a name drawn twice rewrites its own earlier file).
+                let written: Vec<_> = files.iter().map(|f| root.join(&f.path)).collect();
+                for path in files_under(&base) {
+                    assert!(
+                        before.contains(&path) || written.contains(&path),
+                        "{value:?} wrote {}",
+                        path.display()
+                    );
+                }
+            }
+            (Err(e @ LakeError::InvalidId { .. }), Err(_)) => {
+                refused += 1;
+                let message = e.to_string();
+                assert!(
+                    message.contains(jobgraph_core::names::PATH_NAME_RULE),
+                    "{message}"
+                );
+                assert_eq!(files_under(&base), before, "{value:?} wrote something");
+            }
+            (outcome, expected) => panic!("{value:?}: {outcome:?}, rule says {expected:?}"),
+        }
+    }
+    assert!(
+        accepted > 100 && refused > 100,
+        "{accepted} accepted, {refused} refused"
+    );
+}

@@ -48,6 +48,9 @@ impl FromStr for ClientSpec {
         if id.is_empty() || secret.is_empty() || organization.is_empty() {
             return Err("expected ID:SECRET or ID:SECRET:ORG, each part non-empty".into());
         }
+        // The organization names a folder of the data lake (docs/lake.md, "Names").
+        jobgraph_core::names::check_path_name("organization", &organization)
+            .map_err(|e| e.to_string())?;
         Ok(ClientSpec {
             id: id.to_owned(),
             secret: secret.to_owned(),
@@ -246,6 +249,11 @@ fn read_file(path: &Path) -> Result<FileConfig, ConfigError> {
     }
     let file: FileConfig = serde_json::from_value(value).map_err(|e| invalid(e.to_string()))?;
     super::integration_spec::check_integrations(&file.service.integrations).map_err(invalid)?;
+    for (i, client) in file.clients.iter().enumerate() {
+        // The organization names a folder of the data lake (docs/lake.md, "Names").
+        jobgraph_core::names::check_path_name("organization", &client.organization)
+            .map_err(|e| invalid(format!("clients[{i}] (client {:?}): {e}", client.id)))?;
+    }
     if let Some(url) = &file.database {
         url.0
             .parse::<DatabaseUrl>()
@@ -350,6 +358,16 @@ mod tests {
         assert_eq!(c.organization, "default");
         assert!("ci".parse::<ClientSpec>().is_err());
         assert!(":x".parse::<ClientSpec>().is_err());
+        // The organization is a folder of the data lake: the names rule, stated when refused.
+        for org in ["a/b", "..", "x y", "50%", "a\\b", "é"] {
+            let error = format!("ci:s3cret:{org}")
+                .parse::<ClientSpec>()
+                .unwrap_err();
+            assert!(
+                error.contains(jobgraph_core::names::PATH_NAME_RULE),
+                "{org:?}: {error}"
+            );
+        }
         assert!(!format!("{c:?}").contains("s3cret"));
     }
 

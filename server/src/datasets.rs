@@ -1,43 +1,25 @@
 //! `/v1/datasets`: create, list, get, update, delete, and the committed files of a dataset
 //! (`docs/api.md`, "Datasets"; `docs/lake.md` §3.1).
 
+use std::sync::{Arc, Mutex};
+
 use axum::Json;
 use axum::extract::{OriginalUri, Path, State};
 use axum::http::StatusCode;
 use axum::response::Response;
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 use super::auth::Caller;
 use super::body::{JsonBody, QueryPairs};
 use super::error::{ApiError, ErrorBody};
-use super::field_limits::within;
+use super::field_limits::FieldLimits;
 use super::ids::{iso8601, new_id};
 use super::page::{answer, answer_array, page_request, page_request_or, scope};
 use super::state::AppState;
 use super::store::{DatasetFields, DatasetRecord, LakeFileRecord, StoreError};
-use super::validate::{object, optional_version};
-use jobgraph_sdk::api::{DatasetFile, DatasetInput, DatasetOut, Items};
-
-/// The partitionings a dataset may have.
-const PARTITIONINGS: &[&str] = &["HOUR", "DAY", "MONTH", "YEAR"];
-/// The promoted tags of a dataset that does not name them.
-const DEFAULT_TAGS: &[&str] = &["service", "host", "level", "env"];
-/// Most promoted tags.
-const MAX_TAGS: usize = 8;
-/// Fields a body may have: the writable ones, `version`, and the read-only ones of an answer
-/// (ignored, so that the output of `dataset:get` can be sent back).
-const KNOWN: &[&str] = &[
-    "version",
-    "name",
-    "description",
-    "partitioning",
-    "retentionDays",
-    "promotedTags",
-    "id",
-    "organizationId",
-    "createdAt",
-    "updatedAt",
-];
+use super::validate::{BodySchema, object, optional_version};
+use jobgraph_sdk::api::dataset_schema::dataset_input_schema;
+use jobgraph_sdk::api::{DEFAULT_PROMOTED_TAGS, DatasetFile, DatasetInput, DatasetOut, Items};
 
 fn bad(message: String) -> ApiError {
     ApiError::BadRequest(message)
@@ -52,72 +34,50 @@ fn not_found(id: &str) -> impl Fn(StoreError) -> ApiError + '_ {
     }
 }
 
-/// Whether `key` is a tag key a dataset may promote: `[A-Za-z0-9_.-]{1,64}`.
-fn valid_tag(key: &str) -> bool {
-    (1..=64).contains(&key.len())
-        && key
-            .bytes()
-            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b'-'))
+/// The published schema of a create or update body ([`DatasetInput`]'s) with this server's
+/// `fieldLimits` of `name` and `description`, compiled once per pair of limits.
+fn body_schema(limits: &FieldLimits) -> Result<Arc<BodySchema>, ApiError> {
+    type Compiled = Vec<((usize, usize), Arc<BodySchema>)>;
+    static COMPILED: Mutex<Compiled> = Mutex::new(Vec::new());
+    let key = (limits.name, limits.description);
+    let mut compiled = COMPILED
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    if let Some((_, schema)) = compiled.iter().find(|(k, _)| *k == key) {
+        return Ok(Arc::clone(schema));
+    }
+    let schema = BodySchema::new("dataset", dataset_input_schema(key.0, key.1))
+        .map(Arc::new)
+        .map_err(ApiError::Internal)?;
+    compiled.push((key, Arc::clone(&schema)));
+    Ok(schema)
 }
 
-/// The fields of a create or update body, each checked (a 400 names the field's JSON
-/// pointer), with defaults for absent ones.
+/// The fields of a create or update body: checked against the schema the OpenAPI document
+/// publishes, with this server's limits (a 400 names the field's JSON pointer and its rule);
+/// absent fields take their defaults.
 fn dataset_fields(state: &AppState, body: &Value) -> Result<DatasetFields, ApiError> {
-    let map: &Map<String, Value> = object(body, "the body")?;
-    if let Some(key) = map.keys().find(|k| !KNOWN.contains(&k.as_str())) {
-        return Err(bad(format!(
-            "`/{key}` is not a dataset field (known: name, description, partitioning, retentionDays, promotedTags, version)"
-        )));
-    }
-    let limits = &state.config.field_limits;
-    let name = match map.get("name") {
-        Some(Value::String(s)) if !s.trim().is_empty() => s.clone(),
-        Some(Value::String(_)) => return Err(bad("`/name` must not be empty".into())),
-        None | Some(Value::Null) => return Err(bad("`/name` is required".into())),
-        Some(_) => return Err(bad("`/name` must be a string".into())),
-    };
-    within("/name", name.len(), limits.name, "name")?;
-    let description = match map.get("description") {
-        None | Some(Value::Null) => String::new(),
-        Some(Value::String(s)) => s.clone(),
-        Some(_) => return Err(bad("`/description` must be a string".into())),
-    };
-    within(
-        "/description",
-        description.len(),
-        limits.description,
-        "description",
-    )?;
-    let partitioning = match map.get("partitioning") {
-        None | Some(Value::Null) => "HOUR".to_owned(),
-        Some(Value::String(s)) if PARTITIONINGS.contains(&s.as_str()) => s.clone(),
-        Some(other) => {
-            return Err(bad(format!(
-                "`/partitioning` must be one of {}, not {other}",
-                PARTITIONINGS.join(", ")
-            )));
-        }
-    };
-    let retention_days = match map.get("retentionDays") {
-        None | Some(Value::Null) => None,
-        Some(v) => Some(
-            v.as_u64()
-                .filter(|n| *n >= 1)
-                .and_then(|n| u32::try_from(n).ok())
-                .ok_or_else(|| {
-                    bad(format!(
-                        "`/retentionDays` must be null (keep forever) or an integer from 1 to {}, not {v}",
-                        u32::MAX
-                    ))
-                })?,
-        ),
-    };
-    let promoted_tags = match map.get("promotedTags") {
-        None | Some(Value::Null) => DEFAULT_TAGS.iter().map(|t| (*t).to_owned()).collect(),
-        Some(Value::Array(items)) => promoted_tags(items)?,
-        Some(_) => {
-            return Err(bad("`/promotedTags` must be an array of tag keys".into()));
-        }
+    body_schema(&state.config.field_limits)?.check(body)?;
+    let text = |key: &str| body.get(key).and_then(Value::as_str);
+    let name = text("name").unwrap_or_default().to_owned();
+    let description = text("description").unwrap_or_default().to_owned();
+    let partitioning = text("partitioning").unwrap_or("HOUR").to_owned();
+    // An integer the schema accepted, written as one (`30`) or as a float (`30.0`).
+    let retention_days = body.get("retentionDays").and_then(|v| {
+        v.as_u64()
+            .or_else(|| v.as_f64().map(|f| f as u64))
+            .and_then(|n| u32::try_from(n).ok())
+    });
+    let promoted_tags = match body.get("promotedTags").and_then(Value::as_array) {
+        Some(items) => items
+            .iter()
+            .filter_map(Value::as_str)
+            .map(str::to_owned)
+            .collect(),
+        None => DEFAULT_PROMOTED_TAGS
+            .iter()
+            .map(|t| (*t).to_owned())
+            .collect(),
     };
     Ok(DatasetFields {
         name,
@@ -126,30 +86,6 @@ fn dataset_fields(state: &AppState, body: &Value) -> Result<DatasetFields, ApiEr
         retention_days,
         promoted_tags,
     })
-}
-
-fn promoted_tags(items: &[Value]) -> Result<Vec<String>, ApiError> {
-    if items.len() > MAX_TAGS {
-        return Err(bad(format!(
-            "`/promotedTags` has {} keys, more than the {MAX_TAGS} a dataset may promote: keep the ones queries filter on most",
-            items.len()
-        )));
-    }
-    let mut tags: Vec<String> = Vec::with_capacity(items.len());
-    for (i, item) in items.iter().enumerate() {
-        let key = item.as_str().filter(|k| valid_tag(k)).ok_or_else(|| {
-            bad(format!(
-                "`/promotedTags/{i}` must be a tag key of 1 to 64 characters from A-Z, a-z, 0-9, `_`, `.`, `-`, not {item}"
-            ))
-        })?;
-        if tags.iter().any(|t| t == key) {
-            return Err(bad(format!(
-                "`/promotedTags/{i}` repeats the key {key:?}: list each key once"
-            )));
-        }
-        tags.push(key.to_owned());
-    }
-    Ok(tags)
 }
 
 /// A dataset as the API answers it.
@@ -402,13 +338,55 @@ mod tests {
     use super::*;
 
     #[test]
-    fn tag_keys_and_microsecond_times() {
-        assert!(valid_tag("service") && valid_tag("k8s.pod-name_1"));
-        assert!(!valid_tag("") && !valid_tag("a b") && !valid_tag(&"x".repeat(65)));
+    fn microsecond_times() {
         assert_eq!(
             iso8601_us(1_700_000_000_123_456),
             "2023-11-14T22:13:20.123456Z"
         );
         assert_eq!(iso8601_us(-1), "1969-12-31T23:59:59.999999Z");
+    }
+
+    /// The published schema compiles, and refuses what the issue found accepted.
+    #[test]
+    fn bodies_follow_the_published_schema() {
+        let schema = body_schema(&FieldLimits::default()).unwrap_or_else(|e| panic!("{e}"));
+        let refused = |body: Value, pointer: &str| {
+            let message = schema.check(&body).unwrap_err().to_string();
+            assert!(
+                message.contains(&format!("`{pointer}`")),
+                "{body}: {message}"
+            );
+        };
+        refused(
+            serde_json::json!({"name": "a", "retentionDays": 2_147_483_648u64}),
+            "/retentionDays",
+        );
+        refused(serde_json::json!({"name": "a", "version": []}), "/version");
+        refused(
+            serde_json::json!({"name": "a", "promotedTags": [1]}),
+            "/promotedTags/0",
+        );
+        refused(
+            serde_json::json!({"name": "a", "promotedTags": ["x", "x"]}),
+            "/promotedTags/1",
+        );
+        refused(serde_json::json!({"name": " \u{3000}"}), "/name");
+        refused(serde_json::json!({"description": "d"}), "/name");
+        refused(serde_json::json!({"name": "a", "colour": "red"}), "/colour");
+        refused(serde_json::json!({"name": "😀".repeat(257)}), "/name");
+        refused(
+            serde_json::json!({"name": "a", "version": 1e19}),
+            "/version",
+        );
+        for ok in [
+            serde_json::json!({"name": "a"}),
+            serde_json::json!({"name": "😀".repeat(256), "description": null}),
+            serde_json::json!({"name": "a", "retentionDays": 36_500, "version": 2, "partitioning": null,
+                               "promotedTags": [], "id": "x", "createdAt": 1}),
+        ] {
+            if let Err(e) = schema.check(&ok) {
+                panic!("{ok}: {e}");
+            }
+        }
     }
 }

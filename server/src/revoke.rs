@@ -23,7 +23,7 @@ use super::token_cache::sha256;
 #[derive(Deserialize, ToSchema, Default)]
 pub struct RevokeRequest {
     /// The access token to revoke (required: its absence is a 400 `invalid_request`).
-    #[schema(required = true, min_length = 1)]
+    #[schema(required = true, nullable = false, min_length = 1)]
     pub token: Option<String>,
     /// `access_token` or `refresh_token` (RFC 7009 §2.1); only a hint: ignored, every token
     /// is looked up as an access token.

@@ -65,12 +65,13 @@ pub fn optional_version(
 ) -> Result<Option<u64>, ApiError> {
     match map.get(name) {
         None | Some(Value::Null) => Ok(None),
-        // An integer written as a float (`3.0`) is an integer, as JSON Schema says.
+        // An integer written as a float (`3.0`, `4e18`) is an integer, as JSON Schema says;
+        // up to 2^63 (the documents' int64), past which no version is stored.
         Some(v) => v
             .as_u64()
             .or_else(|| {
                 v.as_f64()
-                    .filter(|f| f.fract() == 0.0 && *f >= 1.0 && *f < 9.0e15)
+                    .filter(|f| f.fract() == 0.0 && *f >= 1.0 && *f <= i64::MAX as f64)
                     .map(|f| f as u64)
             })
             .filter(|n| *n > 0)
@@ -272,4 +273,122 @@ pub fn job_graph(value: &Value, field: &str) -> Result<Value, ApiError> {
         return Err(bad(format!("`{field}.edges` must be an array")));
     }
     Ok(value.clone())
+}
+
+/// A request body checked against the schema the OpenAPI document publishes for it, compiled
+/// once: the document and the checks are one definition. A refusal names the field's JSON
+/// pointer, what is wrong and the field's rule (its `description` in the schema); an unknown
+/// field is named with the known ones; a missing required one with its rule.
+pub struct BodySchema {
+    /// What the body is, for messages (`dataset`).
+    what: &'static str,
+    schema: Value,
+    compiled: InputSchema,
+}
+
+/// Longest excerpt of a validator message (it quotes the offending value, which may be large).
+const MAX_MESSAGE: usize = 300;
+
+impl BodySchema {
+    /// Compiles the published schema of a body (`T::schema()` of a `utoipa::ToSchema` type).
+    pub fn new(
+        what: &'static str,
+        schema: utoipa::openapi::RefOr<utoipa::openapi::schema::Schema>,
+    ) -> Result<BodySchema, String> {
+        let schema = serde_json::to_value(schema).map_err(|e| e.to_string())?;
+        let compiled = InputSchema::compile(Some(&schema))
+            .map_err(|e| format!("the {what} schema does not compile: {e}"))?;
+        Ok(BodySchema {
+            what,
+            schema,
+            compiled,
+        })
+    }
+
+    /// The rule of a top-level property, from its description (empty when none).
+    fn rule(&self, pointer: &str) -> String {
+        let field = pointer
+            .trim_start_matches('/')
+            .split('/')
+            .next()
+            .unwrap_or("");
+        match self.schema["properties"][field]["description"].as_str() {
+            Some(text) if !field.is_empty() => format!(" ({field}: {text})"),
+            _ => String::new(),
+        }
+    }
+
+    /// A 400 naming every field of `body` that breaks the schema; `Ok` when it is valid.
+    pub fn check(&self, body: &Value) -> Result<(), ApiError> {
+        let what = self.what;
+        let map = object(body, "the body")?;
+        let properties = self.schema["properties"].as_object();
+        let known = |key: &str| properties.is_some_and(|p| p.contains_key(key));
+        if self.schema["additionalProperties"] == Value::Bool(false)
+            && let Some(key) = map.keys().find(|k| !known(k))
+        {
+            let writable: Vec<&str> = properties
+                .into_iter()
+                .flatten()
+                .filter(|(_, s)| s["readOnly"] != Value::Bool(true))
+                .map(|(k, _)| k.as_str())
+                .collect();
+            return Err(bad(format!(
+                "`/{key}` is not a {what} field (known: {})",
+                writable.join(", ")
+            )));
+        }
+        for required in self.schema["required"].as_array().into_iter().flatten() {
+            if let Some(key) = required.as_str()
+                && map.get(key).is_none_or(Value::is_null)
+            {
+                let pointer = format!("/{key}");
+                return Err(bad(format!(
+                    "`{pointer}` is required{}",
+                    self.rule(&pointer)
+                )));
+            }
+        }
+        let problems = self.compiled.problems(body);
+        if problems.is_empty() {
+            return Ok(());
+        }
+        let described: Vec<String> = problems
+            .iter()
+            .map(|p| {
+                let (pointer, message) = if p.message.ends_with("has non-unique elements") {
+                    repeated_item(body, &p.pointer)
+                        .unwrap_or_else(|| (p.pointer.clone(), p.message.clone()))
+                } else {
+                    (p.pointer.clone(), p.message.clone())
+                };
+                format!("`{pointer}`: {}{}", excerpt(&message), self.rule(&pointer))
+            })
+            .collect();
+        Err(bad(format!(
+            "the body is not a valid {what}: {}",
+            described.join("; ")
+        )))
+    }
+}
+
+/// For an array with repeated items: the pointer of the first item that repeats an earlier
+/// one, and which.
+fn repeated_item(body: &Value, pointer: &str) -> Option<(String, String)> {
+    let items = body.pointer(pointer)?.as_array()?;
+    (1..items.len()).find_map(|i| {
+        let first = items[..i].iter().position(|item| *item == items[i])?;
+        Some((
+            format!("{pointer}/{i}"),
+            format!("{} repeats item {first}: list each once", items[i]),
+        ))
+    })
+}
+
+/// At most [`MAX_MESSAGE`] characters of `text`, with `…` when cut.
+fn excerpt(text: &str) -> String {
+    match text.char_indices().nth(MAX_MESSAGE) {
+        Some((cut, _)) => format!("{}…", &text[..cut]),
+        None => text.to_owned(),
+    }
 }

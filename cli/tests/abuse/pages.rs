@@ -135,8 +135,8 @@ fn oversized_fields_are_refused_naming_the_field() {
     eprintln!("9.9 MB name: {} {}", r.status, r.error());
     assert_eq!(r.status, 400);
     assert!(r.error().contains("`/name`"), "{}", r.error());
-    assert!(r.error().contains("9900000 bytes"), "{}", r.error());
-    assert!(r.error().contains("256 bytes"), "{}", r.error());
+    assert!(r.error().contains("9900000 characters"), "{}", r.error());
+    assert!(r.error().contains("256 characters"), "{}", r.error());
     let mut body = filter_template("x");
     body["template"] = json!(format!("// {}\n1", "x".repeat(9_900_000)));
     let r = server.call("POST", "/v1/templates", Some(token), Some(&body));

@@ -12,6 +12,7 @@ mod common;
 mod duckdb;
 mod engines;
 mod limits;
+mod names;
 mod order;
 mod public_client;
 mod queries;

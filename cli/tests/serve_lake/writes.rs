@@ -8,7 +8,11 @@ use crate::{
     run_sync, server,
 };
 
-fn lake_objects(server: &crate::common::Server, organization: &str, dataset: &str) -> usize {
+pub(crate) fn lake_objects(
+    server: &crate::common::Server,
+    organization: &str,
+    dataset: &str,
+) -> usize {
     let dir = server
         .data
         .join("db")

@@ -3,15 +3,28 @@
 
 use serde::{Deserialize, Serialize};
 
+/// The time partitionings a dataset may have (`partitioning`).
+pub const PARTITIONINGS: &[&str] = &["HOUR", "DAY", "MONTH", "YEAR"];
+/// The promoted tags of a dataset whose body names none.
+pub const DEFAULT_PROMOTED_TAGS: &[&str] = &["service", "host", "level", "env"];
+/// Most promoted tags a dataset may have.
+pub const MAX_PROMOTED_TAGS: usize = 8;
+/// A promoted tag key: `[A-Za-z0-9_.-]{1,64}` (it names a Parquet column).
+pub const TAG_KEY_PATTERN: &str = "^[A-Za-z0-9_.-]{1,64}$";
+/// Longest `retentionDays`: 36 500 days (100 years; keeping data longer is `null`, forever).
+pub const MAX_RETENTION_DAYS: u32 = 36_500;
+
 /// The body of `POST /v1/datasets` and `PUT /v1/datasets/{id}` (a dataset file of
 /// `jobgraph dataset:create`). Absent fields take their defaults; a `PUT` replaces every
-/// field.
+/// field. With the feature `openapi` its schema is the one the service publishes and checks
+/// every body against (`dataset_schema.rs`): required `name`, the enumerations, bounds and
+/// patterns below.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "camelCase", default)]
 pub struct DatasetInput {
-    /// Update only: the version this update replaces (the current one); the service answers
-    /// 409 with the current version otherwise. `None`: replace whatever is current.
+    /// Update only (ignored by a create): the version this update replaces (the current one,
+    /// ≥ 1); the service answers 409 with the current version otherwise. `None`: replace
+    /// whatever is current.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub version: Option<u64>,
     /// Name, unique among the organization's live datasets (required).
@@ -22,7 +35,7 @@ pub struct DatasetInput {
     /// Time partitioning of the files: `HOUR` (default), `DAY`, `MONTH` or `YEAR`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub partitioning: Option<String>,
-    /// Days data is kept (≥ 1); absent or `null`: kept forever.
+    /// Days data is kept, 1 to [`MAX_RETENTION_DAYS`]; absent or `null`: kept forever.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub retention_days: Option<u32>,
     /// Tag keys copied into their own prunable columns (at most 8, each

@@ -16,6 +16,8 @@
 //!
 //! Field names are the wire's (`camelCase`); `docs/api.md` lists every endpoint.
 
+#[cfg(feature = "openapi")]
+pub mod dataset_schema;
 mod datasets;
 mod integrations;
 #[cfg(feature = "openapi")]
@@ -23,7 +25,10 @@ pub mod request_docs;
 mod requests;
 mod responses;
 
-pub use datasets::{DatasetFile, DatasetInput, DatasetOut, IntegrationJob, IntegrationOut};
+pub use datasets::{
+    DEFAULT_PROMOTED_TAGS, DatasetFile, DatasetInput, DatasetOut, IntegrationJob, IntegrationOut,
+    MAX_PROMOTED_TAGS, MAX_RETENTION_DAYS, PARTITIONINGS, TAG_KEY_PATTERN,
+};
 pub use integrations::{INTEGRATION_TYPES, IntegrationRead};
 pub use requests::{
     CreateJob, Execution, Processing, TemplateInput, TemplateTest, TestValues, UpdateJob,

@@ -136,16 +136,18 @@ pub struct DraftOutputDoc {
 #[derive(Debug, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct TemplateCreateDoc {
-    /// Required, non-empty.
-    #[schema(min_length = 1)]
+    /// Required, non-empty; at most `fieldLimits.name` characters (256 by default).
+    #[schema(min_length = 1, max_length = 256)]
     name: String,
-    /// Optional.
+    /// Optional; at most `fieldLimits.description` characters (4096 by default).
+    #[schema(max_length = 4096)]
     description: Option<String>,
     /// A JSON Schema of the parameters.
     #[schema(schema_with = input_schema)]
     input_schema: Option<Value>,
-    /// Required, non-empty JavaScript source whose final expression is the job graph.
-    #[schema(min_length = 1)]
+    /// Required, non-empty JavaScript source whose final expression is the job graph; at most
+    /// `fieldLimits.template` characters (262 144 by default).
+    #[schema(min_length = 1, max_length = 262144)]
     template: String,
     /// External input name → internal target `vertex[:port]`.
     #[schema(schema_with = endpoint_map)]
@@ -166,16 +168,17 @@ pub struct TemplateUpdateDoc {
     /// 409 carrying `currentVersion`. Absent: the write appends.
     #[schema(minimum = 1)]
     version: Option<u64>,
-    /// Required, non-empty.
-    #[schema(min_length = 1)]
+    /// Required, non-empty; at most `fieldLimits.name` characters (256 by default).
+    #[schema(min_length = 1, max_length = 256)]
     name: String,
-    /// Optional.
+    /// Optional; at most `fieldLimits.description` characters (4096 by default).
+    #[schema(max_length = 4096)]
     description: Option<String>,
     /// A JSON Schema of the parameters.
     #[schema(schema_with = input_schema)]
     input_schema: Option<Value>,
-    /// Required, non-empty.
-    #[schema(min_length = 1)]
+    /// Required, non-empty; at most `fieldLimits.template` characters (262 144 by default).
+    #[schema(min_length = 1, max_length = 262144)]
     template: String,
     /// External input name → internal target `vertex[:port]`.
     #[schema(schema_with = endpoint_map)]
@@ -276,8 +279,8 @@ pub enum Processing {
 #[derive(Debug, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct CreateJobDoc {
-    /// Required, non-empty.
-    #[schema(min_length = 1)]
+    /// Required, non-empty; at most `fieldLimits.name` characters (256 by default).
+    #[schema(min_length = 1, max_length = 256)]
     name: String,
     /// Required.
     execution: Execution,
@@ -305,8 +308,8 @@ pub struct UpdateJobDoc {
     /// Default: unchanged; `RUNNING` or `STOPPED` (empty = unchanged).
     #[schema(pattern = "^(RUNNING|STOPPED)?$")]
     desired_state: Option<String>,
-    /// Default: unchanged.
-    #[schema(min_length = 1)]
+    /// Default: unchanged; at most `fieldLimits.name` characters (256 by default).
+    #[schema(min_length = 1, max_length = 256)]
     name: Option<String>,
     /// Default: unchanged.
     tags: Option<BTreeMap<String, String>>,

@@ -13,7 +13,7 @@ use jobgraph_lake::WriteOptions;
 use serde_json::{Value, json};
 
 use super::sink::{DEFAULT_TABLE, record};
-use super::{lake_of, table_spec};
+use super::{check_table, lake_error, lake_of, table_spec};
 use crate::auth::Caller;
 use crate::body::{QueryPairs, media_type};
 use crate::error::{ApiError, ErrorBody};
@@ -41,12 +41,13 @@ const BATCH: usize = 8192;
     post, path = "/v1/datasets/{id}/load", operation_id = "loadDataset", tag = "datasets",
     params(
         ("id" = String, Path, description = "Dataset id"),
-        ("table" = Option<String>, Query, description = "The dataset's table to write (default `logs`)"),
+        ("table" = Option<String>, Query, min_length = 1, max_length = 128, pattern = r"^([A-Za-z0-9_.:@=+~-]*[A-Za-z0-9_:@=+~-][A-Za-z0-9_.:@=+~-]*|\.{3,})$",
+            description = "The dataset's table to write (default `logs`): 1 to 128 characters, each a letter (A-Z, a-z), a digit or one of - _ . : @ = + ~, and not `.` or `..` (it is part of the files' paths; another name is a 400 stating this rule)"),
     ),
-    request_body(content = String, content_type = "application/octet-stream", description = "NDJSON: events, one JSON object per line, sent as `application/x-ndjson` (as `jobgraph dataset:load` does), `application/jsonl`, `application/x-jsonlines`, `text/plain` or `application/octet-stream` (the type documented here, which generated clients send as a file upload), or with no `Content-Type`"),
+    request_body(content = Option<String>, content_type = "application/octet-stream", description = "NDJSON (an empty or absent body loads nothing): events, one JSON object per line, sent as `application/x-ndjson` (as `jobgraph dataset:load` does), `application/jsonl`, `application/x-jsonlines`, `text/plain` or `application/octet-stream` (the type documented here, which generated clients send as a file upload), or with no `Content-Type`"),
     responses(
         (status = 200, description = "Loaded and committed: `{datasetId, table, runId, events, files, bytes, elapsedMs}`", body = Object),
-        (status = 400, description = "A line is not an event (the line number says which), or the service has no lake", body = ErrorBody),
+        (status = 400, description = "A line is not an event (the line number says which), `table` is not a valid table name (the message states the rule), or the service has no lake", body = ErrorBody),
         (status = 401, description = "Missing, malformed, expired or unknown access token (`WWW-Authenticate: Bearer`)", body = ErrorBody),
         (status = 404, description = "No such dataset in the caller's organization", body = ErrorBody),
         (status = 408, description = "The body stopped arriving for `connections.bodyReadTimeoutMs`", body = ErrorBody),
@@ -71,6 +72,7 @@ pub async fn load(
         )));
     }
     let table = query.single("table")?.unwrap_or(DEFAULT_TABLE).to_owned();
+    check_table(&table, "query parameter `table`")?;
     let lake = lake_of(&state)?;
     let dataset = state
         .store
@@ -197,5 +199,26 @@ fn parse_lines(text: &[u8], line_no: &mut u64) -> Result<Vec<LogEvent>, ApiError
 }
 
 fn internal(error: jobgraph_lake::LakeError) -> ApiError {
-    ApiError::Internal(format!("writing the lake: {error}"))
+    lake_error("writing the lake", error)
+}
+
+#[cfg(test)]
+mod tests {
+    /// The document states the names rule of `table` as `jobgraph_core::names` defines it.
+    #[test]
+    fn the_documented_table_parameter_is_the_names_rule() {
+        let document = serde_json::to_value(crate::routes::openapi()).unwrap_or_default();
+        let parameters = document["paths"]["/v1/datasets/{id}/load"]["post"]["parameters"]
+            .as_array()
+            .cloned()
+            .unwrap_or_default();
+        let table = parameters
+            .iter()
+            .find(|p| p["name"] == "table")
+            .map(|p| p["schema"].clone())
+            .unwrap_or_default();
+        assert_eq!(table["pattern"], jobgraph_core::names::PATH_NAME_PATTERN);
+        assert_eq!(table["maxLength"], jobgraph_core::names::PATH_NAME_MAX);
+        assert_eq!(table["minLength"], 1);
+    }
 }

@@ -60,6 +60,23 @@ pub(crate) async fn named_dataset(
     })
 }
 
+/// A table name checked against the one rule of names in storage paths
+/// ([`jobgraph_core::names`]): a 400 that says where it came from (`where_`: "query parameter
+/// `table`", "vertex sink (/vertices/2/table)"), what is wrong and the rule.
+pub(crate) fn check_table(table: &str, where_: &str) -> Result<(), ApiError> {
+    jobgraph_core::names::check_path_name("table", table)
+        .map_err(|e| ApiError::BadRequest(format!("{where_}: {e}")))
+}
+
+/// A lake error as an answer: an id unfit for a path (a name that passed no entry check, such
+/// as an organization stored before the rule) is the caller's 400; anything else is ours.
+pub(crate) fn lake_error(context: &str, error: jobgraph_lake::LakeError) -> ApiError {
+    match error {
+        jobgraph_lake::LakeError::InvalidId(e) => ApiError::BadRequest(format!("{context}: {e}")),
+        other => ApiError::Internal(format!("{context}: {other}")),
+    }
+}
+
 /// The writer's view of a dataset's table.
 pub(crate) fn table_spec(dataset: &DatasetRecord, table: &str) -> jobgraph_lake::TableSpec {
     let partitioning = match dataset.fields.partitioning.as_str() {

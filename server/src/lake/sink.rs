@@ -7,7 +7,7 @@ use jobgraph_core::pipeline::LogEvent;
 use jobgraph_lake::{DataFile, TableWriter, WriteOptions};
 use serde_json::{Value, json};
 
-use super::{lake_of, named_dataset, table_spec};
+use super::{check_table, lake_of, named_dataset, table_spec};
 use crate::error::ApiError;
 use crate::ids::new_id;
 use crate::state::AppState;
@@ -56,6 +56,9 @@ impl LakeSinks {
                 .get("table")
                 .and_then(Value::as_str)
                 .unwrap_or(DEFAULT_TABLE);
+            // Graph validation refused such a table already (core's names rule); checked again
+            // here because this is where it becomes a path.
+            check_table(table, &format!("vertex {} (field `table`)", vertex.name()))?;
             let run_id = format!("{run}-{i}");
             let writer = lake.writer(
                 table_spec(&dataset, table),
