@@ -15,6 +15,8 @@ pub struct SyncStream {
     reader: BufReader<TcpStream>,
     chunked: bool,
     pending: Vec<u8>,
+    /// Bytes of `pending` already read as records.
+    read: usize,
     done: bool,
 }
 
@@ -57,6 +59,7 @@ pub fn open_sync(server: &Server, token: &str, job: &Value) -> SyncStream {
         reader,
         chunked,
         pending: Vec::new(),
+        read: 0,
         done: false,
     }
 }
@@ -99,13 +102,19 @@ impl SyncStream {
     /// The next record, `None` at the end.
     pub fn next_record(&mut self) -> Option<Value> {
         loop {
-            if let Some(i) = self.pending.windows(2).position(|w| w == b"\r\n") {
-                let line: Vec<u8> = self.pending.drain(..i + 2).collect();
-                if line.len() > 2 {
-                    return Some(serde_json::from_slice(&line[..i]).expect("a JSON record"));
+            let rest = &self.pending[self.read..];
+            if let Some(i) = rest.windows(2).position(|w| w == b"\r\n") {
+                // Read in place: a piece of the answer holds hundreds of one-event records,
+                // and dropping each from the front would copy the rest every time.
+                let line = &rest[..i];
+                self.read += i + 2;
+                if !line.is_empty() {
+                    return Some(serde_json::from_slice(line).expect("a JSON record"));
                 }
                 continue;
             }
+            self.pending.drain(..self.read);
+            self.read = 0;
             if !self.fill() {
                 return None;
             }

@@ -128,12 +128,17 @@ impl SyncStream {
     pub fn push(&mut self, chunk: &[u8]) -> Result<Vec<SyncRecord>, String> {
         self.pending.extend_from_slice(chunk);
         let mut records = Vec::new();
-        while let Some(end) = self.pending.iter().position(|b| *b == b'\n') {
-            let line: Vec<u8> = self.pending.drain(..=end).collect();
-            if let Some(record) = parse_line(&line)? {
+        // Every complete line is parsed in place, then the consumed bytes are dropped at once
+        // (a chunk holds hundreds of one-event records: no copy of the rest per record).
+        let mut start = 0;
+        while let Some(end) = self.pending[start..].iter().position(|b| *b == b'\n') {
+            let line = &self.pending[start..start + end + 1];
+            start += end + 1;
+            if let Some(record) = parse_line(line)? {
                 records.push(record);
             }
         }
+        self.pending.drain(..start);
         Ok(records)
     }
 
@@ -376,6 +381,25 @@ mod tests {
         assert_eq!(seen[2].data, Some(serde_json::json!({"n": 1})));
         assert!(seen[3].is_final() && seen[3].is_success());
         assert!(!seen[2].is_final());
+    }
+
+    #[test]
+    fn a_chunk_of_many_one_event_records_is_read_whole() {
+        let mut text = String::new();
+        for i in 0..1000 {
+            text.push_str(&format!(
+                "{{\"jobState\":\"RUNNING\",\"data\":{{\"id\":\"{i}\"}}}}\r\n"
+            ));
+        }
+        text.push_str("{\"jobState\":\"RUNN");
+        let mut stream = SyncStream::new();
+        let records = stream.push(text.as_bytes()).unwrap();
+        assert_eq!(records.len(), 1000);
+        assert_eq!(records[999].events(), [serde_json::json!({"id": "999"})]);
+        let rest = stream.push(b"ING\"}\r\n").unwrap();
+        assert_eq!(rest.len(), 1);
+        assert!(rest[0].events().is_empty());
+        assert_eq!(stream.finish().unwrap(), None);
     }
 
     #[test]
