@@ -48,6 +48,7 @@ mod inputs;
 mod json;
 pub mod names;
 pub mod pipeline;
+mod problem;
 mod resolver;
 mod sandbox;
 mod source;

@@ -4,44 +4,14 @@
 //! even shaped like a graph, each with the JSON pointer of the offending value.
 
 use std::collections::HashMap;
-use std::fmt;
 
-use serde::Serialize;
 use serde_json::Value;
 
 use crate::edge::{Edge, is_valid_vertex_name, parse_edge};
 use crate::json::kind_of;
 use crate::pipeline::{Query, vertex_predicate};
+pub use crate::problem::{Problem, join_problems};
 use crate::vertex::{FieldRule, field_rules, predicate_requirement, tag_action_rules};
-
-/// One validation problem: where (a JSON pointer) and what.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct Problem {
-    /// JSON pointer of the offending value, for example `/vertices/3/name`.
-    pub pointer: String,
-    /// What is wrong there.
-    pub message: String,
-}
-
-impl fmt::Display for Problem {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let pointer = if self.pointer.is_empty() {
-            "(root)"
-        } else {
-            &self.pointer
-        };
-        write!(f, "{pointer}: {}", self.message)
-    }
-}
-
-/// Joins problems into one line: `"/a: x; /b: y"`.
-pub fn join_problems(problems: &[Problem]) -> String {
-    problems
-        .iter()
-        .map(Problem::to_string)
-        .collect::<Vec<_>>()
-        .join("; ")
-}
 
 /// At most this many problems are listed by [`validate_job_graph`]; more are counted in one
 /// last problem, so that a huge invalid graph (a million copies of one edge) gets a short answer.

@@ -13,8 +13,8 @@ mod patterns;
 
 use serde_json::Value;
 
+use crate::problem::Problem;
 use crate::sandbox::Limits;
-use crate::validate::Problem;
 
 pub use bounds::SchemaBounds;
 pub use budget::MatchBudget;

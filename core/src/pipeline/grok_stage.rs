@@ -65,7 +65,7 @@ pub(crate) fn compile(vertex: &str, fields: &Map<String, Value>) -> Result<GrokS
         }
     };
     let only = super::query::vertex_predicate(fields)
-        .map(|(field, value)| super::stages::read_predicate(vertex, field, value))
+        .map(|(field, value)| super::query::read_predicate(vertex, field, value))
         .transpose()?;
     Ok(GrokStage {
         parser,

@@ -73,23 +73,9 @@ fn field_error(vertex: &str, field: &str, problem: impl std::fmt::Display) -> Ru
     }
 }
 
-/// Compiles a predicate (every form of `docs/pipeline.md`, "Predicates") of `vertex`'s `field`.
-pub(crate) fn read_predicate(vertex: &str, field: &str, value: &Value) -> Result<Query, RunError> {
-    Query::from_predicate(value).map_err(|e| match e.query {
-        Some(error) => RunError::Query {
-            vertex: vertex.to_owned(),
-            error,
-        },
-        None => RunError::Vertex {
-            vertex: vertex.to_owned(),
-            message: format!("/{field}{}: {}", e.pointer, e.message),
-        },
-    })
-}
-
 fn optional_query(vertex: &str, fields: &Map<String, Value>) -> Result<Option<Query>, RunError> {
     super::query::vertex_predicate(fields)
-        .map(|(field, value)| read_predicate(vertex, field, value))
+        .map(|(field, value)| super::query::read_predicate(vertex, field, value))
         .transpose()
 }
 

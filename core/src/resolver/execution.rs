@@ -10,9 +10,10 @@ use super::schemas::SchemaCache;
 use crate::error::{Error, Location};
 use crate::graph::JobGraph;
 use crate::inputs::{InputSchema, MatchBudget};
+use crate::problem::{Problem, join_problems};
 use crate::sandbox::ScriptError;
 use crate::template::Template;
-use crate::validate::{Problem, join_problems, validate_job_graph};
+use crate::validate::validate_job_graph;
 
 /// Globals every script gets; inputs may not use these names.
 pub(crate) const RESERVED_NAMES: [&str; 2] = ["draft", "user"];

@@ -38,9 +38,10 @@ use serde_json::Value;
 
 use crate::error::Error;
 use crate::graph::JobGraph;
+use crate::problem::Problem;
 use crate::sandbox::{InProcess, Limits, Sandbox};
 use crate::source::TemplateSource;
-use crate::validate::{Problem, validate_job_graph};
+use crate::validate::validate_job_graph;
 
 pub use cache::{CacheLimits, CacheStats, ExecutionCache};
 pub use test_operation::{TestInput, TestRequest};

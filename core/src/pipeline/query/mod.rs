@@ -15,6 +15,7 @@ pub use constraints::TagConstraints;
 pub use lex::CompareOp;
 use parse::{Bound, Node, Test, is_word_char};
 pub use parse::{MAX_QUERY_CHARS, MAX_QUERY_DEPTH};
+pub(crate) use predicate::read_predicate;
 pub use predicate::{MAX_PREDICATE_DEPTH, MAX_PREDICATE_PARTS, PredicateError, vertex_predicate};
 
 use super::LogEvent;

@@ -36,6 +36,7 @@ use serde_json::{Map, Value};
 use super::parse::{self, Node};
 use super::{Query, QueryError};
 use crate::json::kind_of;
+use crate::pipeline::RunError;
 
 /// Deepest nesting of `and-predicate`s accepted.
 pub const MAX_PREDICATE_DEPTH: usize = 32;
@@ -138,6 +139,20 @@ pub fn vertex_predicate(fields: &Map<String, Value>) -> Option<(&'static str, &V
         (None, Some(q)) => Some(("query", q)),
         (None, None) => None,
     }
+}
+
+/// Compiles a predicate (every form of `docs/pipeline.md`, "Predicates") of `vertex`'s `field`.
+pub(crate) fn read_predicate(vertex: &str, field: &str, value: &Value) -> Result<Query, RunError> {
+    Query::from_predicate(value).map_err(|e| match e.query {
+        Some(error) => RunError::Query {
+            vertex: vertex.to_owned(),
+            error,
+        },
+        None => RunError::Vertex {
+            vertex: vertex.to_owned(),
+            message: format!("/{field}{}: {}", e.pointer, e.message),
+        },
+    })
 }
 
 /// The text of a language query object (`datadog-query`, `simple-query` or no `type`; the
