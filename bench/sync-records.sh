@@ -2,7 +2,7 @@
 # What the records of `POST /v1/jobs/sync` cost (issue 34; bench/RESULTS.md "One event per
 # sync record"): N events (default 1 000 000, ~230 MB of NDJSON from bench/lake-gen.py, 30 days)
 # loaded into a dataset, then
-#   1. every event of DAYS days (default 3: ~100 000 events) streamed by `POST /v1/jobs/sync`
+#   1. every event of the last DAYS days (default 3: 100 000 events; 30: all) streamed by `POST /v1/jobs/sync`
 #      with curl (the service alone: its records written, read and thrown away), 5 runs;
 #   2. the same with `jobgraph query -f raw > /dev/null` (a client parsing every record), 3 runs;
 #   3. lake.sh's query (one hour, `(level:warn OR level:error) AND service:checkout`), 5 runs.
@@ -44,9 +44,10 @@ ms() { python3 -c "import sys; print(round((float(sys.argv[2]) - float(sys.argv[
 job() {  # dataset start end query limit
   python3 -c "import json,sys; print(json.dumps({'name':'q','execution':'SYNCHRONOUS','processing':'BATCH','jobGraph':{'vertices':[{'type':'logs-iceberg-table-source','name':'s','datasetId':sys.argv[1],'start':sys.argv[2],'end':sys.argv[3],'limit':int(sys.argv[5]),'sortOrder':'UNSORTED','query':{'type':'datadog-query','query':sys.argv[4]}},{'type':'logs-sync-sink','name':'o'}],'edges':['s -> o']}}))" "$@"
 }
-BS=2026-11-20T00:00:00Z
-BE=$(python3 -c "import datetime,sys; print((datetime.datetime(2026,11,20,tzinfo=datetime.timezone.utc)+datetime.timedelta(days=int(sys.argv[1]))).strftime('%Y-%m-%dT%H:%M:%SZ'))" "$DAYS")
-BIG=$(job "$ID" $BS "$BE" "" 100000000)
+# The last DAYS days of the data (which ends 2026-11-25).
+BE=2026-11-25T00:00:00Z
+BS=$(python3 -c "import datetime,sys; print((datetime.datetime(2026,11,25,tzinfo=datetime.timezone.utc)-datetime.timedelta(days=int(sys.argv[1]))).strftime('%Y-%m-%dT%H:%M:%SZ'))" "$DAYS")
+BIG=$(job "$ID" "$BS" $BE "" 100000000)
 curl -sf "$URL/v1/jobs/sync" -H "Authorization: Bearer $TOKEN" -H 'Content-Type: application/json' \
   -d "$BIG" -o "$WORK/big.ndjson"
 python3 - "$WORK/big.ndjson" <<'PY'
@@ -65,7 +66,7 @@ done
 cli_runs=()
 for i in 1 2 3; do
   S=$(date +%s.%N)
-  "$BIN" query --dataset-id "$ID" --start $BS --end "$BE" --limit 100000000 -q -f raw > "$WORK/cli.ndjson"
+  "$BIN" query --dataset-id "$ID" --start "$BS" --end $BE --limit 100000000 -q -f raw > "$WORK/cli.ndjson"
   E=$(date +%s.%N)
   cli_runs+=("$(ms "$S" "$E")")
 done
