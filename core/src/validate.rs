@@ -245,7 +245,7 @@ fn check_predicate(
         }
         None => return,
     };
-    if let Err(e) = Query::from_predicate_strict(value) {
+    if let Err(e) = Query::check_predicate(value) {
         report(format!("{at}/{field}{}", e.pointer), e.message);
     }
 }
@@ -260,7 +260,7 @@ fn check_grok_rules(
     report: &mut impl FnMut(String, String),
 ) {
     use crate::GrokRules;
-    use crate::grok::{GrokError, GrokParser};
+    use crate::grok::GrokParser;
     let rules = |field: &str| -> Option<GrokRules> {
         match fields.get(field) {
             None | Some(Value::Null) => Some(GrokRules::default()),
@@ -275,21 +275,10 @@ fn check_grok_rules(
         return;
     }
     if let Err(error) = GrokParser::from_rules(&parsing, &helpers) {
-        let pointer = match &error {
-            GrokError::Rule { helper, index, .. } => {
-                let field = if *helper {
-                    "grokHelperRules"
-                } else {
-                    "grokParsingRules"
-                };
-                match index {
-                    Some(i) => format!("{at}/{field}/{i}"),
-                    None => format!("{at}/{field}"),
-                }
-            }
-            GrokError::TimeLimit { .. } => format!("{at}/grokParsingRules"),
-        };
-        report(pointer, error.to_string());
+        let within = error
+            .pointer()
+            .unwrap_or_else(|| "/grokParsingRules".to_owned());
+        report(format!("{at}{within}"), error.to_string());
     }
 }
 

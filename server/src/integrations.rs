@@ -161,18 +161,28 @@ pub async fn get(
     if let Some(kind) = PUBLIC_TYPES.iter().find(|t| **t == id) {
         return Ok(Json(of_type(&state, &caller, kind).await?).into_response());
     }
-    let spec = state
+    let spec = visible(&state, &caller, &id, &format!("GET /v1/integrations/{id}"))?;
+    let jobs = jobs_using(&state, &caller.organization).await?;
+    Ok(Json(view(spec, &jobs)).into_response())
+}
+
+/// The integration of id `id` the caller's organization sees; a 404 naming `path` otherwise.
+fn visible<'a>(
+    state: &'a AppState,
+    caller: &Caller,
+    id: &str,
+    path: &str,
+) -> Result<&'a IntegrationSpec, ApiError> {
+    state
         .config
         .integrations
         .iter()
         .find(|s| s.id == id && s.visible_to(&caller.organization))
         .ok_or_else(|| {
             ApiError::NotFound(format!(
-                "GET /v1/integrations/{id}: no integration with id {id:?} for this organization (integrations come from the server's --config `integrations`)"
+                "{path}: no integration with id {id:?} for this organization (integrations come from the server's --config `integrations`)"
             ))
-        })?;
-    let jobs = jobs_using(&state, &caller.organization).await?;
-    Ok(Json(view(spec, &jobs)).into_response())
+        })
 }
 
 /// The caller's integrations of public type `kind`, with the jobs that use each.
@@ -253,16 +263,7 @@ pub async fn get_of_type(
             PUBLIC_TYPES.join(", ")
         )));
     };
-    let spec = state
-        .config
-        .integrations
-        .iter()
-        .find(|s| s.id == id && s.visible_to(&caller.organization))
-        .ok_or_else(|| {
-            ApiError::NotFound(format!(
-                "{path}: no integration with id {id:?} for this organization (integrations come from the server's --config `integrations`)"
-            ))
-        })?;
+    let spec = visible(&state, &caller, &id, &path)?;
     if spec.public_type() != Some(kind) {
         let actual = match spec.public_type() {
             Some(actual) => format!("of type {actual}: read it at /v1/integrations/{actual}/{id}"),

@@ -106,10 +106,10 @@ fn a_bad_query_or_event_is_a_400_before_anything_runs() {
     job["jobGraph"]["vertices"][1] = json!({"type": "logs-filter", "name": "errors", "query": {"type": "simple-query", "query": "(level:error"}});
     let r = call("POST", "/v1/jobs/sync", Some(token), Some(&job));
     assert_eq!(r.status, 400, "{}", r.body);
-    // Job-graph validation parses every predicate's query, naming where it is.
+    // The query's text is parsed when the job runs: its error keeps its column.
     assert_eq!(
         r.error(),
-        "Invalid job graph: /vertices/1/query/query: Invalid query: unbalanced parenthesis: `(` at column 1 is never closed",
+        "Invalid query: unbalanced parenthesis: `(` at column 1 is never closed (vertex errors)",
         "{}",
         r.body
     );

@@ -91,18 +91,21 @@ impl Query {
         Query::read_predicate(value, false)
     }
 
-    /// Compiles a predicate as job-graph validation reads it: every predicate, nested ones
-    /// too, is an object with a string `type` (the public service's schema), so a bare string
-    /// or a query object without `type` is refused, saying so.
+    /// Checks a predicate's structure as job-graph validation does: every predicate, nested
+    /// ones too, is an object with a string `type` (the public service's schema), so a bare
+    /// string or a query object without `type` is refused, saying so; types, fields, bounds,
+    /// nesting and size are checked. A query's **text** is not parsed here: the engine parses
+    /// it when the graph runs ([`Query::from_predicate`]), where its error keeps its column.
     ///
     /// ```
     /// use jobgraph_core::pipeline::Query;
-    /// let err = Query::from_predicate_strict(&serde_json::json!("level:error")).unwrap_err();
+    /// use serde_json::json;
+    /// let err = Query::check_predicate(&json!("level:error")).unwrap_err();
     /// assert!(err.message.starts_with("must be an object {type: string, query: string}, found a string"));
-    /// assert!(Query::from_predicate(&serde_json::json!("level:error")).is_ok());
+    /// assert!(Query::check_predicate(&json!({"type": "datadog-query", "query": "level:error"})).is_ok());
     /// ```
-    pub fn from_predicate_strict(value: &Value) -> Result<Query, PredicateError> {
-        Query::read_predicate(value, true)
+    pub fn check_predicate(value: &Value) -> Result<(), PredicateError> {
+        Query::read_predicate(value, true).map(|_| ())
     }
 
     fn read_predicate(value: &Value, strict: bool) -> Result<Query, PredicateError> {
@@ -173,7 +176,7 @@ fn language_text(object: &Map<String, Value>) -> Option<Result<&str, ()>> {
 struct Reader {
     parts: usize,
     depth: usize,
-    /// Objects with their `type` only (job-graph validation).
+    /// Job-graph validation: objects with their `type` only, and a query's text not parsed.
     strict: bool,
 }
 
@@ -229,6 +232,7 @@ impl Reader {
         };
         match kind {
             "simple-query" | "datadog-query" => match language_text(object) {
+                Some(Ok(_)) if self.strict => Ok(Node::All),
                 Some(Ok(text)) => query(text, &format!("{at}/query")),
                 _ => Err(PredicateError::at(
                     at,
@@ -539,6 +543,33 @@ mod tests {
         let err =
             Query::from_predicate(&json!({"type": "datadog-query", "query": "(a"})).unwrap_err();
         assert_eq!(err.query.map(|q| q.column), Some(1));
+    }
+
+    #[test]
+    fn validation_wants_objects_with_their_type_and_leaves_text_to_the_run() {
+        for (predicate, pointer) in [
+            (json!("a"), ""),
+            (json!({"query": "a"}), ""),
+            (
+                json!({"type": "and-predicate", "queries": [{"type": "datadog-query", "query": "a"}, "b"]}),
+                "/queries/1",
+            ),
+        ] {
+            let err = Query::check_predicate(&predicate).unwrap_err();
+            assert_eq!(err.pointer, pointer, "{predicate}: {err}");
+            assert!(err.message.starts_with(OBJECT), "{predicate}: {err}");
+            assert!(Query::from_predicate(&predicate).is_ok(), "{predicate}");
+        }
+        let ok = json!({"type": "and-predicate", "queries": [
+            {"type": "datadog-query", "query": "a"}, {"type": "message-length", "maxLength": 3}]});
+        assert!(Query::check_predicate(&ok).is_ok());
+        // A query's text is the run's to parse, with its column.
+        let text = json!({"type": "datadog-query", "query": "(a"});
+        assert!(Query::check_predicate(&text).is_ok());
+        assert!(Query::from_predicate(&text).is_err());
+        // Structure is checked all the same.
+        let bounds = json!({"type": "message-length", "minLength": 2, "maxLength": 1});
+        assert!(Query::check_predicate(&bounds).is_err());
     }
 
     #[test]
