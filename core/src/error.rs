@@ -5,8 +5,8 @@ use std::fmt;
 
 use serde::Serialize;
 
-use crate::problem::{Problem, join_problems};
 use crate::sandbox::ScriptFailure;
+use crate::{Problem, join_problems};
 use prefix::*;
 
 /// Where an error happened: the template and the chain of template operations that led there.

@@ -38,30 +38,27 @@
 
 #![warn(missing_docs)]
 
-pub mod edge;
 pub mod error;
-mod graph;
 #[cfg(feature = "grok")]
 pub mod grok;
-mod grok_rules;
 mod inputs;
-mod json;
-pub mod names;
 pub mod pipeline;
-mod problem;
 mod resolver;
 mod sandbox;
-mod source;
-mod template;
 mod validate;
-mod vertex;
 
-pub use edge::{Edge, EdgeError, Endpoint, format_edge, parse_edge};
+// The model (jobgraph-model), re-exported at its former paths.
 pub use error::{Error, Location, ResolvedLimit};
-pub use graph::JobGraph;
-pub use grok_rules::{GrokRules, RulesLine};
 pub use inputs::{InputSchema, MatchBudget, SchemaBounds, SchemaError, fill_defaults};
-pub use json::{JsonError, MAX_JSON_DEPTH, ShapeError, parse_json};
+pub use jobgraph_model::{
+    DraftOutput, Edge, EdgeError, Endpoint, FetchError, GrokParserVertex, GrokRules, JobGraph,
+    JsonError, LogTransform, LogsFilter, LogsIcebergTableSink, LogsIcebergTableSource,
+    LogsSyncSink, MAX_JSON_DEPTH, Problem, RulesLine, ShapeError, TagAction, TagModification,
+    Template, TemplateError, TemplateOperation, TemplateSet, TemplateSource, Transform, Vertex,
+    VertexKind, format_edge, join_problems, parse_edge, parse_json,
+};
+pub use jobgraph_model::{edge, names};
+use jobgraph_model::{json, vertex};
 pub use resolver::{
     CacheLimits, CacheStats, ExecutionCache, MAX_DEPTH, Provenance, Resolution, ResolveOptions,
     ResolvedDocument, Resolver, ResolverBuilder, TestInput, TestRequest,
@@ -71,13 +68,7 @@ pub use sandbox::{
     InProcess, LimitHit, LimitKind, Limits, Sandbox, ScriptError, ScriptFailure, ScriptFuture,
     ScriptInput, ScriptOutput, ScriptRequest, ScriptResult, run_script, set_host_stack_check,
 };
-pub use source::{FetchError, TemplateSet, TemplateSource};
-pub use template::{DraftOutput, Template, TemplateError};
-pub use validate::{Problem, join_problems, validate_job_graph};
-pub use vertex::{
-    GrokParserVertex, LogTransform, LogsFilter, LogsIcebergTableSink, LogsIcebergTableSource,
-    LogsSyncSink, TagAction, TagModification, TemplateOperation, Transform, Vertex, VertexKind,
-};
+pub use validate::validate_job_graph;
 
 /// Unit tests count allocations so that the memory limit is exercised.
 #[cfg(test)]

@@ -10,8 +10,8 @@ use serde_json::Value;
 use crate::edge::{Edge, is_valid_vertex_name, parse_edge};
 use crate::json::kind_of;
 use crate::pipeline::{Query, vertex_predicate};
-pub use crate::problem::{Problem, join_problems};
-use crate::vertex::{FieldRule, field_rules, predicate_requirement, tag_action_rules};
+use jobgraph_model::Problem;
+use jobgraph_model::ops::{self, PredicateUse};
 
 /// At most this many problems are listed by [`validate_job_graph`]; more are counted in one
 /// last problem, so that a huge invalid graph (a million copies of one edge) gets a short answer.
@@ -111,13 +111,12 @@ pub fn validate_job_graph(graph: &Value) -> Vec<Problem> {
                     ),
                     None => report(format!("{at}/name"), "is missing".into()),
                 }
-                if let Some(rules) = vertex_type.and_then(field_rules) {
-                    check_fields(fields, rules, &at, vertex_type.unwrap_or(""), &mut report);
-                }
-                if let Some(t) = vertex_type
-                    && let Some(required) = predicate_requirement(t)
-                {
-                    check_predicate(fields, required, &at, t, &mut report);
+                if let Some(op) = vertex_type.and_then(ops::find) {
+                    ops::check_config(op, fields, &at, &mut report);
+                    if op.predicate != PredicateUse::None {
+                        let required = op.predicate == PredicateUse::Required;
+                        check_predicate(fields, required, &at, op.type_name, &mut report);
+                    }
                 }
                 #[cfg(feature = "grok")]
                 if vertex_type == Some("grok-parser") {
@@ -125,28 +124,6 @@ pub fn validate_job_graph(graph: &Value) -> Vec<Problem> {
                 }
                 check_table_or_dataset(fields, vertex_type, &at, &mut report);
                 crate::names::check_vertex_names(fields, vertex_type, &at, &mut report);
-                if vertex_type == Some("log-transform")
-                    && let Some(Value::Array(transforms)) = fields.get("transforms")
-                {
-                    for (j, transform) in transforms.iter().enumerate() {
-                        let at = format!("{at}/transforms/{j}");
-                        match transform.as_object() {
-                            None => report(
-                                at,
-                                format!(
-                                    "a transform must be an object, found {}",
-                                    kind_of(transform)
-                                ),
-                            ),
-                            Some(t)
-                                if t.get("type").and_then(Value::as_str) == Some("tag-action") =>
-                            {
-                                check_fields(t, tag_action_rules(), &at, "tag-action", &mut report)
-                            }
-                            Some(_) => {}
-                        }
-                    }
-                }
             }
         }
         Some(other) => report(
@@ -308,31 +285,6 @@ fn check_table_or_dataset(
             ),
         ),
         _ => {}
-    }
-}
-
-fn check_fields(
-    fields: &serde_json::Map<String, Value>,
-    rules: &[FieldRule],
-    at: &str,
-    vertex_type: &str,
-    report: &mut impl FnMut(String, String),
-) {
-    for rule in rules {
-        match fields.get(rule.name) {
-            None if rule.required => report(
-                format!("{at}/{}", rule.name),
-                format!(
-                    "`{}` is required for type {vertex_type:?} and must be {}",
-                    rule.name, rule.expected
-                ),
-            ),
-            Some(value) if !(rule.check)(value) => report(
-                format!("{at}/{}", rule.name),
-                format!("must be {}, found {}", rule.expected, kind_of(value)),
-            ),
-            _ => {}
-        }
     }
 }
 

@@ -14,9 +14,9 @@ pub enum LakeError {
         budget: u64,
     },
     /// An organization, dataset, table or run id unfit for an object path; the message states
-    /// the rule ([`jobgraph_core::names::PATH_NAME_RULE`]).
+    /// the rule ([`jobgraph_model::names::PATH_NAME_RULE`]).
     #[error("{0} (it would be part of a lake path)")]
-    InvalidId(jobgraph_core::names::NameError),
+    InvalidId(jobgraph_model::names::NameError),
     /// A lake URL that cannot be opened.
     #[error("lake URL {url:?}: {reason}")]
     BadUrl {

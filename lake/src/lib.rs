@@ -80,7 +80,7 @@ pub enum Partitioning {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct TableSpec {
     /// The organization owning the dataset: a path component, so a name of
-    /// [`jobgraph_core::names::PATH_NAME_RULE`] (letters, digits, `-_.:@=+~`, not `.` or `..`).
+    /// [`jobgraph_model::names::PATH_NAME_RULE`] (letters, digits, `-_.:@=+~`, not `.` or `..`).
     pub organization: String,
     /// The dataset id (a path component, same rules).
     pub dataset_id: String,

@@ -12,7 +12,7 @@ use std::sync::Arc;
 
 use arrow_array::RecordBatch;
 use futures_util::StreamExt;
-use jobgraph_core::pipeline::LogEvent;
+use jobgraph_model::LogEvent;
 use parquet::arrow::async_reader::ParquetRecordBatchStream;
 
 use crate::LakeError;

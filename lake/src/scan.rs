@@ -4,7 +4,7 @@ use std::collections::VecDeque;
 use std::sync::Arc;
 
 use futures_util::StreamExt;
-use jobgraph_core::pipeline::LogEvent;
+use jobgraph_model::LogEvent;
 use parquet::arrow::ProjectionMask;
 use parquet::arrow::arrow_reader::{ArrowReaderMetadata, ArrowReaderOptions};
 use parquet::arrow::async_reader::{ParquetRecordBatchStream, ParquetRecordBatchStreamBuilder};
@@ -29,7 +29,7 @@ pub struct ScanRequest {
     pub end_us: i64,
     /// Tag constraints: they prune files and row groups (promoted tags), and a row whose tags
     /// fail them is skipped before it becomes an event (any tag). Conservative for a query
-    /// ([`Query::tag_constraints`](jobgraph_core::pipeline::Query::tag_constraints)): the caller
+    /// (`jobgraph_core::pipeline::Query::tag_constraints`): the caller
     /// still applies the query to the events.
     pub constraints: TagConstraints,
     /// Bytes the scan may fetch (footers, bloom filters and column chunks all count).

@@ -17,7 +17,7 @@ use arrow_array::{
     TimestampMicrosecondArray,
 };
 use arrow_schema::{ArrowError, DataType, Field, FieldRef, Schema};
-use jobgraph_core::pipeline::LogEvent;
+use jobgraph_model::LogEvent;
 use serde_json::value::RawValue;
 use serde_json::{Map, Number, Value};
 

@@ -3,7 +3,7 @@
 use jiff::Timestamp;
 use jiff::civil::{Date, DateTime};
 use jiff::tz::TimeZone;
-use jobgraph_core::pipeline::LogEvent;
+use jobgraph_model::LogEvent;
 use serde_json::Value;
 
 use crate::Partitioning;
@@ -18,7 +18,7 @@ pub(crate) const HOUR_US: i64 = 3_600_000_000;
 /// the same way, else `now_us` (the writer's clock).
 ///
 /// ```
-/// use jobgraph_core::pipeline::LogEvent;
+/// use jobgraph_model::LogEvent;
 /// let event = LogEvent::from_value(serde_json::json!({"eventTimestamp": "1970-01-01T00:00:01+00:00"})).unwrap();
 /// assert_eq!(jobgraph_lake::event_time_us(&event, 7), 1_000_000);
 /// assert_eq!(jobgraph_lake::event_time_us(&LogEvent::default(), 7), 7);

@@ -4,7 +4,7 @@ use std::collections::{BTreeSet, HashMap};
 use std::hash::{Hash, Hasher};
 
 use bytes::Bytes;
-use jobgraph_core::pipeline::LogEvent;
+use jobgraph_model::LogEvent;
 use object_store::{ObjectStoreExt, PutPayload};
 use parquet::arrow::ArrowWriter;
 use parquet::basic::{Compression, ZstdLevel};

@@ -91,7 +91,7 @@ async fn the_buffered_total_is_bounded_whatever_order_events_come_in() {
     let (back, _) = scan_all(&lake, oldest_first)
         .await
         .unwrap_or_else(|e| panic!("{e}"));
-    let id = |e: &jobgraph_core::pipeline::LogEvent| e.id.clone();
+    let id = |e: &jobgraph_model::LogEvent| e.id.clone();
     assert_eq!(
         back.iter().map(id).collect::<Vec<_>>(),
         hours.iter().map(id).collect::<Vec<_>>()
@@ -347,7 +347,7 @@ async fn arbitrary_ids_write_inside_their_dataset_or_are_refused_with_the_rule()
             2 => spec.organization = value.clone(),
             _ => run = value.clone(),
         }
-        let expected = jobgraph_core::names::check_path_name("id", &value);
+        let expected = jobgraph_model::names::check_path_name("id", &value);
         let before = files_under(&base);
         let mut writer = lake.writer(spec.clone(), &run, WriteOptions::default());
         let outcome = match writer.write(&events).await {
@@ -386,7 +386,7 @@ async fn arbitrary_ids_write_inside_their_dataset_or_are_refused_with_the_rule()
                 refused += 1;
                 let message = e.to_string();
                 assert!(
-                    message.contains(jobgraph_core::names::PATH_NAME_RULE),
+                    message.contains(jobgraph_model::names::PATH_NAME_RULE),
                     "{message}"
                 );
                 assert_eq!(files_under(&base), before, "{value:?} wrote something");

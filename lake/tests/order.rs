@@ -4,8 +4,8 @@
 mod common;
 
 use common::{BASE_US, HOUR_US, event, request, scan_all, spec, write_all};
-use jobgraph_core::pipeline::LogEvent;
 use jobgraph_lake::{Lake, Partitioning, ScanOrder, WriteOptions};
+use jobgraph_model::LogEvent;
 use serde_json::json;
 
 const LOADS: i64 = 3;

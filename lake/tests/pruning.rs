@@ -221,7 +221,7 @@ async fn rows_whose_tags_fail_the_constraints_are_not_decoded() {
     )
     .await;
     let pair = |k: &str, v: &str| (k.to_owned(), v.to_owned());
-    let holds = |e: &jobgraph_core::pipeline::LogEvent, clause: &[(String, String)]| {
+    let holds = |e: &jobgraph_model::LogEvent, clause: &[(String, String)]| {
         clause
             .iter()
             .any(|(k, v)| e.tags.get(k).is_some_and(|values| values.contains(v)))

@@ -3,8 +3,8 @@
 mod common;
 
 use common::{canonical, event, request, scan_all, spec, write_all};
-use jobgraph_core::pipeline::LogEvent;
 use jobgraph_lake::{Lake, Partitioning, WriteOptions};
+use jobgraph_model::LogEvent;
 use serde_json::{Value, json};
 
 /// Every event of the pipeline conformance corpus that reads as an event.

@@ -8,7 +8,7 @@
 use std::future::Future;
 use std::path::{Path, PathBuf};
 
-use jobgraph_core::{FetchError, Template, TemplateSet, TemplateSource};
+use jobgraph_model::{FetchError, Template, TemplateSet, TemplateSource};
 
 /// Why a template folder could not be read.
 #[derive(Debug, thiserror::Error)]

@@ -41,16 +41,21 @@
 
 #![warn(missing_docs)]
 
-pub mod api;
+pub use jobgraph_model::api;
 #[cfg(feature = "client")]
 pub mod client;
 pub mod directory;
+#[cfg(feature = "sandbox")]
 pub mod process_sandbox;
+#[cfg(feature = "sandbox")]
 pub mod sandbox_worker;
-pub mod to_test;
+mod test_run_id;
+pub use jobgraph_model::to_test;
 
 pub use directory::{DirectorySource, LoadError};
+#[cfg(feature = "sandbox")]
 pub use process_sandbox::{
     ExecutionStats, PoolStats, ProcessConfig, ProcessSandbox, TenantSandbox,
 };
-pub use to_test::{TestSink, ToTestError, ToTestOptions, job_to_test, random_test_run_id};
+pub use test_run_id::random_test_run_id;
+pub use to_test::{TestSink, ToTestError, ToTestOptions, job_to_test};

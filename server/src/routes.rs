@@ -127,9 +127,23 @@ fn every_operation_may_be_unavailable(openapi: &mut OpenApi) {
     }
 }
 
-/// The OpenAPI 3.1 document of the API, generated from the handlers.
-pub fn openapi() -> OpenApi {
-    api().1
+/// The OpenAPI 3.1 document of the API, generated from the handlers, with the vertex schemas
+/// of the catalog of operations (`jobgraph_model::ops::schema`) among its components.
+pub fn openapi() -> serde_json::Value {
+    document(&api().1)
+}
+
+/// `openapi` as JSON, with the catalog's vertex schemas added to its components.
+fn document(openapi: &OpenApi) -> serde_json::Value {
+    let mut document = serde_json::to_value(openapi).unwrap_or_default();
+    if let Some(schemas) = document
+        .pointer_mut("/components/schemas")
+        .and_then(serde_json::Value::as_object_mut)
+    {
+        schemas.extend(jobgraph_model::ops::schema::components());
+        schemas.sort_keys();
+    }
+    document
 }
 
 async fn not_found() -> ApiError {
@@ -145,7 +159,7 @@ async fn method_not_allowed() -> ApiError {
 pub fn router(state: AppState) -> Router {
     integrations::configuration_read();
     let (api, openapi) = api();
-    let document: Arc<str> = openapi.to_json().unwrap_or_else(|_| "{}".into()).into();
+    let document: Arc<str> = document(&openapi).to_string().into();
     let api = api
         .route(
             "/openapi.json",

@@ -13,7 +13,7 @@ mod patterns;
 
 use serde_json::Value;
 
-use crate::problem::Problem;
+use crate::Problem;
 use crate::sandbox::Limits;
 
 pub use bounds::SchemaBounds;

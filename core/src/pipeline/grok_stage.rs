@@ -11,10 +11,10 @@ use std::borrow::Cow;
 use serde_json::{Map, Value};
 
 use super::RunError;
-use super::event::LogEvent;
 use super::query::Query;
 use crate::GrokRules;
 use crate::grok::{GrokError, GrokMatch, GrokParser, merge_attributes};
+use jobgraph_model::LogEvent;
 
 /// A compiled `grok-parser`.
 #[derive(Debug, Clone)]

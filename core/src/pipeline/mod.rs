@@ -22,8 +22,7 @@
 //! assert_eq!(run.vertices[1].events_dropped, 1);
 //! ```
 
-mod attributes;
-mod event;
+use jobgraph_model::attributes;
 #[cfg(feature = "grok")]
 mod grok_stage;
 pub mod query;
@@ -32,7 +31,7 @@ mod run;
 mod stages;
 mod stream;
 
-pub use event::{EventError, EventsError, LogEvent, Tags, read_events, write_ndjson};
+pub use jobgraph_model::{EventError, EventsError, LogEvent, Tags, read_events, write_ndjson};
 pub use query::{PredicateError, Query, QueryError, vertex_predicate};
 pub use report::{Change, EdgeCount, KeptEvent, Run, RunInput, RunOptions, VertexRun};
 pub use run::Pipeline;

@@ -5,7 +5,7 @@
 use indexmap::IndexMap;
 use serde::Serialize;
 
-use super::event::{LogEvent, Tags};
+use jobgraph_model::{LogEvent, Tags};
 
 /// Bounds of a run.
 #[derive(Debug, Clone, PartialEq, Eq)]

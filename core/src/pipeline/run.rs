@@ -6,13 +6,13 @@ use indexmap::IndexMap;
 use web_time::Instant;
 
 use super::RunError;
-use super::event::{LogEvent, Tags};
 #[cfg(feature = "grok")]
 use super::grok_stage;
 use super::report::{Change, EdgeCount, KeptEvent, Run, RunInput, RunOptions, VertexRun};
 use super::stages::{Stage, apply, compile};
 use crate::JobGraph;
 use crate::edge::Edge;
+use jobgraph_model::{LogEvent, Tags};
 
 /// A job graph compiled for running.
 #[derive(Debug, Clone)]

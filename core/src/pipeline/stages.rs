@@ -4,8 +4,8 @@
 use serde_json::{Map, Value};
 
 use super::RunError;
-use super::event::LogEvent;
 use super::query::Query;
+use jobgraph_model::LogEvent;
 
 /// A compiled vertex.
 #[derive(Debug, Clone)]

@@ -12,8 +12,8 @@ use std::sync::{Mutex, mpsc};
 
 use web_time::Instant;
 
-use super::event::read_lines;
 use super::{EventsError, Pipeline, RunError, RunInput, RunOptions, VertexRun};
+use jobgraph_model::read_lines;
 
 /// How a streamed run reads and works.
 #[derive(Debug, Clone, PartialEq, Eq)]

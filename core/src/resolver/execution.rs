@@ -7,13 +7,13 @@ use std::sync::Arc;
 use serde_json::{Map, Value};
 
 use super::schemas::SchemaCache;
+use crate::JobGraph;
+use crate::Template;
 use crate::error::{Error, Location};
-use crate::graph::JobGraph;
 use crate::inputs::{InputSchema, MatchBudget};
-use crate::problem::{Problem, join_problems};
 use crate::sandbox::ScriptError;
-use crate::template::Template;
 use crate::validate::validate_job_graph;
+use crate::{Problem, join_problems};
 
 /// Globals every script gets; inputs may not use these names.
 pub(crate) const RESERVED_NAMES: [&str; 2] = ["draft", "user"];

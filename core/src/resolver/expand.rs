@@ -12,13 +12,13 @@ use super::cache::CacheKey;
 use super::execution::{PreparedTemplate, check_inputs, read_output, script_error};
 use super::schemas;
 use super::{ResolveOptions, Resolver};
+use crate::JobGraph;
 use crate::edge::Edge;
 use crate::error::{Error, Location, ResolvedLimit};
-use crate::graph::JobGraph;
 use crate::inputs::MatchBudget;
 use crate::sandbox::{LimitKind, Limits, ScriptError, ScriptFailure, ScriptInput, compact_len};
-use crate::source::{FetchError, TemplateSource};
 use crate::vertex::{TEMPLATE_OPERATION, TemplateOperation};
+use crate::{FetchError, TemplateSource};
 
 pub(super) type NodeId = usize;
 type TemplateKey = (String, Option<u64>);

@@ -36,11 +36,11 @@ use indexmap::IndexMap;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+use crate::JobGraph;
+use crate::Problem;
+use crate::TemplateSource;
 use crate::error::Error;
-use crate::graph::JobGraph;
-use crate::problem::Problem;
 use crate::sandbox::{InProcess, Limits, Sandbox};
-use crate::source::TemplateSource;
 use crate::validate::validate_job_graph;
 
 pub use cache::{CacheLimits, CacheStats, ExecutionCache};

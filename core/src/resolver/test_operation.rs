@@ -10,11 +10,11 @@ use super::Resolver;
 use super::cache::CacheKey;
 use super::execution::{PreparedTemplate, check_inputs, read_output, script_error};
 use super::schemas;
+use crate::JobGraph;
+use crate::Template;
 use crate::error::{Error, Location};
-use crate::graph::JobGraph;
 use crate::inputs::MatchBudget;
 use crate::sandbox::ScriptInput;
-use crate::template::Template;
 
 /// The body of a test request.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

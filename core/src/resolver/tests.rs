@@ -9,8 +9,8 @@ use serde_json::json;
 
 use super::*;
 use crate::Template;
-use crate::source::{FetchError, TemplateSet};
 use crate::vertex::Vertex;
+use crate::{FetchError, TemplateSet};
 
 /// A source that answers only on the second poll and records every request.
 struct LazySource {

@@ -1,11 +1,11 @@
 //! Helpers shared by the lake's tests.
 #![allow(dead_code)]
 
-use jobgraph_core::pipeline::LogEvent;
 use jobgraph_lake::{
     DataFile, Lake, LakeError, Partitioning, ScanOrder, ScanRequest, ScanStats, TableSpec,
     TagConstraints, WriteOptions,
 };
+use jobgraph_model::LogEvent;
 use serde_json::json;
 
 /// 2026-11-01T00:00:00Z in microseconds.

@@ -1,6 +1,6 @@
 //! Grok rules tried on sample lines by the service: `POST /v1/grok/parse/batch`.
 
-use jobgraph_core::grok::{GrokBatchRequest, GrokBatchResponse};
+use jobgraph_model::grok_wire::{GrokBatchRequest, GrokBatchResponse};
 use reqwest::Method;
 
 use super::{Call, Client, ClientError};
@@ -8,7 +8,7 @@ use super::{Call, Client, ClientError};
 impl Client {
     /// `POST /v1/grok/parse/batch`: the service compiles the rules once and answers, per
     /// sample, whether a rule matched the whole line, which one, and what it extracted (the
-    /// same answer as [`jobgraph_core::grok::parse_batch`] here).
+    /// same answer as `jobgraph_core::grok::parse_batch` here).
     pub async fn parse_grok_batch(
         &self,
         request: &GrokBatchRequest,

@@ -1,6 +1,6 @@
 //! The API client of `jobgraph serve` (and of any service with the same API): one typed
 //! method per endpoint, OAuth 2.0 client-credentials tokens, retries, and a
-//! [`TemplateSource`](jobgraph_core::TemplateSource) over the service ([`RemoteSource`]).
+//! [`TemplateSource`](jobgraph_model::TemplateSource) over the service ([`RemoteSource`]).
 //! Behind the `client` feature (on by default).
 //!
 //! - [`Client`] — built with [`Client::builder`]; cheap to clone (one connection pool and one

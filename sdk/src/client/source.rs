@@ -1,5 +1,5 @@
 //! [`RemoteSource`]: the templates stored in the service as a
-//! [`TemplateSource`](jobgraph_core::TemplateSource), so that a job resolves locally exactly
+//! [`TemplateSource`](jobgraph_model::TemplateSource), so that a job resolves locally exactly
 //! as the service would resolve it.
 
 use std::collections::HashMap;
@@ -7,7 +7,7 @@ use std::future::Future;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use jobgraph_core::{FetchError, Template, TemplateSource};
+use jobgraph_model::{FetchError, Template, TemplateSource};
 
 use super::{Client, ClientError};
 

@@ -1,0 +1,54 @@
+//! `newrelic-log-sink`: Sends events to New Relic's log API using the integration's license
+//! key/site.
+//!
+//! Fields as the public service documents them (grepr/cli
+//! src/main/typescript/openapi/openApiTypes.ts (newest stored version, 802,951 chars):
+//! components.schemas.NewRelicLogSink; enum values at end of file; grepr/cli
+//! skills/operations-reference/SKILL.md (older and newer stored versions); grepr/cli
+//! skills/change-sink/examples.md).
+
+use crate::config;
+use crate::ops::{Describe, Operation, PredicateUse, Role};
+use indexmap::IndexMap;
+
+config! {
+    /// The configuration of a `newrelic-log-sink` vertex.
+    pub struct NewrelicLogSink {
+        /// New Relic integration.
+        "integrationId" [required] => integration_id: String,
+        /// Extra attributes (string -> string), combined with the integration's.
+        "additionalAttributes" [default("{}")] => additional_attributes: Option<IndexMap<String, String>>,
+    }
+}
+
+/// `newrelic-log-sink` in the catalog.
+pub static OPERATION: Operation = Operation {
+    type_name: "newrelic-log-sink",
+    role: Role::Sink,
+    summary: "Sends events to New Relic's log API using the integration's license key/site.",
+    example: r#"{"type": "newrelic-log-sink", "name": "newrelic_log_sink", "integrationId": "dd-prod"}"#,
+    outputs: &[],
+    predicate: PredicateUse::None,
+    config: <NewrelicLogSink as Describe>::shape,
+};
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::Value;
+
+    #[test]
+    fn the_example_reads_as_the_config() {
+        let config: NewrelicLogSink = serde_json::from_str(OPERATION.example).unwrap();
+        let back = serde_json::to_value(&config).unwrap();
+        let example: Value = serde_json::from_str(OPERATION.example).unwrap();
+        for (key, value) in back.as_object().unwrap() {
+            assert_eq!(&example[key], value, "{key}");
+        }
+    }
+
+    #[test]
+    fn wrong_fields_are_reported_with_their_pointer() {
+        crate::ops::testing::each_field_rejects_a_wrong_value(&OPERATION);
+    }
+}

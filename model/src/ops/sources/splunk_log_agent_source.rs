@@ -1,0 +1,60 @@
+//! `splunk-log-agent-source`: Streaming source fed by the integration's Splunk HTTP Event Collector
+//! endpoint (/services/collector/event). Emits log events on `output`.
+//!
+//! Fields as the public service documents them (grepr/cli
+//! src/main/typescript/openapi/openApiTypes.ts (newest stored version, 802,951 chars):
+//! components.schemas.SplunkLogAgentSource; enum values at end of file; grepr/cli
+//! skills/operations-reference/SKILL.md (older and newer stored versions); grepr/cli
+//! skills/job-graph-patterns/SKILL.md).
+
+use crate::ops::{Describe, Operation, PredicateUse, Role};
+use crate::{config, wire_enum};
+
+wire_enum! {
+    /// Where to start when no committed offset exists (service-side Kafka): EARLIEST (oldest
+    /// retained), LATEST (newest; current behaviour), NONE.
+    pub enum OffsetResetStrategy { Earliest = "EARLIEST", Latest = "LATEST", None = "NONE" }
+}
+
+config! {
+    /// The configuration of a `splunk-log-agent-source` vertex.
+    pub struct SplunkLogAgentSource {
+        /// The Splunk integration whose ingest endpoint feeds this source.
+        "integrationId" [required] => integration_id: String,
+        /// Where to start when no committed offset exists (service-side Kafka): EARLIEST (oldest
+        /// retained), LATEST (newest; current behaviour), NONE.
+        "offsetResetStrategy" [default("\"LATEST\"")] => offset_reset_strategy: Option<OffsetResetStrategy>,
+    }
+}
+
+/// `splunk-log-agent-source` in the catalog.
+pub static OPERATION: Operation = Operation {
+    type_name: "splunk-log-agent-source",
+    role: Role::Source,
+    summary: "Streaming source fed by the integration's Splunk HTTP Event Collector endpoint (/services/collector/event). Emits log events on `output`.",
+    example: r#"{"type": "splunk-log-agent-source", "name": "splunk_log_agent_source", "integrationId": "dd-prod"}"#,
+    outputs: &[],
+    predicate: PredicateUse::None,
+    config: <SplunkLogAgentSource as Describe>::shape,
+};
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::Value;
+
+    #[test]
+    fn the_example_reads_as_the_config() {
+        let config: SplunkLogAgentSource = serde_json::from_str(OPERATION.example).unwrap();
+        let back = serde_json::to_value(&config).unwrap();
+        let example: Value = serde_json::from_str(OPERATION.example).unwrap();
+        for (key, value) in back.as_object().unwrap() {
+            assert_eq!(&example[key], value, "{key}");
+        }
+    }
+
+    #[test]
+    fn wrong_fields_are_reported_with_their_pointer() {
+        crate::ops::testing::each_field_rejects_a_wrong_value(&OPERATION);
+    }
+}

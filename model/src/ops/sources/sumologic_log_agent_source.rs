@@ -1,0 +1,61 @@
+//! `sumologic-log-agent-source`: Streaming source fed by the integration's Sumo Logic HTTP
+//! Source-compatible intake (schema name SumoLogSource, type string sumologic-log-agent-source).
+//! Emits log events on `output`.
+//!
+//! Fields as the public service documents them (grepr/cli
+//! src/main/typescript/openapi/openApiTypes.ts (newest stored version, 802,951 chars):
+//! components.schemas.SumoLogSource; enum values at end of file; grepr/cli
+//! skills/operations-reference/SKILL.md (older and newer stored versions); grepr/cli
+//! skills/job-graph-patterns/SKILL.md).
+
+use crate::ops::{Describe, Operation, PredicateUse, Role};
+use crate::{config, wire_enum};
+
+wire_enum! {
+    /// Where to start when no committed offset exists (service-side Kafka): EARLIEST (oldest
+    /// retained), LATEST (newest; current behaviour), NONE.
+    pub enum OffsetResetStrategy { Earliest = "EARLIEST", Latest = "LATEST", None = "NONE" }
+}
+
+config! {
+    /// The configuration of a `sumologic-log-agent-source` vertex.
+    pub struct SumologicLogAgentSource {
+        /// The Sumo Logic integration whose ingest endpoint feeds this source.
+        "integrationId" [required] => integration_id: String,
+        /// Where to start when no committed offset exists (service-side Kafka): EARLIEST (oldest
+        /// retained), LATEST (newest; current behaviour), NONE.
+        "offsetResetStrategy" [default("\"LATEST\"")] => offset_reset_strategy: Option<OffsetResetStrategy>,
+    }
+}
+
+/// `sumologic-log-agent-source` in the catalog.
+pub static OPERATION: Operation = Operation {
+    type_name: "sumologic-log-agent-source",
+    role: Role::Source,
+    summary: "Streaming source fed by the integration's Sumo Logic HTTP Source-compatible intake (schema name SumoLogSource, type string sumologic-log-agent-source). Emits log events on `output`.",
+    example: r#"{"type": "sumologic-log-agent-source", "name": "sumologic_log_agent_source", "integrationId": "dd-prod"}"#,
+    outputs: &[],
+    predicate: PredicateUse::None,
+    config: <SumologicLogAgentSource as Describe>::shape,
+};
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::Value;
+
+    #[test]
+    fn the_example_reads_as_the_config() {
+        let config: SumologicLogAgentSource = serde_json::from_str(OPERATION.example).unwrap();
+        let back = serde_json::to_value(&config).unwrap();
+        let example: Value = serde_json::from_str(OPERATION.example).unwrap();
+        for (key, value) in back.as_object().unwrap() {
+            assert_eq!(&example[key], value, "{key}");
+        }
+    }
+
+    #[test]
+    fn wrong_fields_are_reported_with_their_pointer() {
+        crate::ops::testing::each_field_rejects_a_wrong_value(&OPERATION);
+    }
+}
