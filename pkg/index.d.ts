@@ -1,7 +1,13 @@
 /** A JSON value. */
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
-/** A vertex: `type` and `name`, plus any other fields. */
+/**
+ * The vertex types of the catalog of operations (generated: `vertices.d.ts`), e.g.
+ * `LogsFilterVertex`; `CatalogVertex` is any of them or another type.
+ */
+export * from "./vertices.js";
+
+/** A vertex: `type` and `name`, plus any other fields (`CatalogVertex` types each known one). */
 export interface Vertex {
   type: string;
   name: string;

@@ -3,8 +3,8 @@
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
-/** A predicate: a query string, or an object `{type, …}` (docs/pipeline.md, "Predicates"). */
-export type Predicate = string | { type: string; [field: string]: Json };
+/** A predicate: an object `{type, …}` (docs/pipeline.md, "Predicates"). */
+export type Predicate = { type: string; [field: string]: Json };
 
 /** Streaming source fed by the integration's Datadog-Agent-compatible HTTP log intake (Agent with HTTP forced, Fluent Bit/Fluentd Datadog outputs). Emits log events on `output`; typically followed by a filter, JSON parser and remapper. */
 export interface DatadogLogAgentSourceVertex {
@@ -339,8 +339,8 @@ export interface LogTransformVertex {
     type: "tag-action";
     /** Position among the transforms. */
     order: number;
-    /** What to do with the tag: `ADD` values, `SET` (replace) them, `REMOVE` the tag. */
-    modification: "ADD" | "SET" | "REMOVE";
+    /** What to do with the tag: `ADD` values, `SET` (replace) them, `REMOVE` the listed values (the whole tag when none are listed), `DELETE` the tag. */
+    modification: "ADD" | "SET" | "REMOVE" | "DELETE";
     /** The tag's key. */
     tagKey: string;
     /** The tag's values. Default: `[]`. */

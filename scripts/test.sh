@@ -15,7 +15,7 @@ bash scripts/setup.sh
 echo "== cargo fmt --check" >&2
 cargo fmt --all -- --check
 echo "== no import circles between modules (scripts/check-module-cycles.py)" >&2
-python3 scripts/check-module-cycles.py core/src sdk/src server/src cli/src wasm/src lake/src docsindex/src
+python3 scripts/check-module-cycles.py model/src core/src sdk/src server/src cli/src wasm/src lake/src docsindex/src
 echo "== cargo clippy" >&2
 cargo clippy --workspace --all-targets --quiet -- -D warnings
 echo "== cargo doc (public items documented, links resolve)" >&2

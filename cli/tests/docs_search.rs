@@ -217,3 +217,23 @@ fn list_names_every_kind_and_filters_by_type() {
         }
     }
 }
+
+/// The catalog of operations reaches the reference: each vertex type's schema is found by
+/// what it does, and `docs:get` shows its fields.
+#[test]
+fn vertex_types_of_the_catalog_are_schemas() {
+    let hits = json(&[
+        "docs:search",
+        "reducer",
+        "similarity",
+        "threshold",
+        "-t",
+        "schema",
+    ]);
+    assert_eq!(hits[0]["uri"], "schema://LogReducerVertex", "{hits:#?}");
+    let text = ok(&jobgraph(&["docs:get", "schema://LogsFilterVertex"]));
+    assert!(
+        text.contains("inverted") && text.contains("predicate"),
+        "{text}"
+    );
+}

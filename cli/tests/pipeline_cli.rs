@@ -334,3 +334,48 @@ fn public_example_jobs_resolve_unchanged_and_their_predicates_run() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// An unknown field of a known type is kept in the resolved document and warned of, with the
+/// field it likely meant; `--quiet` silences the warning; a type nobody knows is never warned of.
+#[test]
+fn resolve_keeps_unknown_fields_and_warns_of_them() {
+    let dir = std::env::temp_dir().join(format!("jobgraph-unknown-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let job = dir.join("job.json");
+    std::fs::write(
+        &job,
+        serde_json::json!({"vertices": [
+            {"type": "logs-values-source", "name": "in", "values": []},
+            {"type": "logs-filter", "name": "f", "query": {"type": "datadog-query", "query": "level:error"}, "invertd": true},
+            {"type": "someone-elses-sink", "name": "out", "anything": 1}],
+            "edges": ["in -> f", "f -> out"]})
+        .to_string(),
+    )
+    .unwrap();
+    let path = job.to_str().unwrap();
+    let out = jobgraph(&["resolve", path, "--templates", "examples/templates"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let resolved: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(resolved["vertices"][1]["invertd"], true, "kept as it is");
+    let stderr = text(&out.stderr);
+    assert!(
+        stderr.contains(
+            "warning: /vertices/1/invertd: unknown field `invertd` of type \"logs-filter\""
+        ) && stderr.contains("did you mean `inverted`?"),
+        "{stderr}"
+    );
+    assert!(!stderr.contains("anything"), "{stderr}");
+    let out = jobgraph(&[
+        "resolve",
+        path,
+        "--templates",
+        "examples/templates",
+        "--quiet",
+    ]);
+    assert!(
+        out.status.success() && !text(&out.stderr).contains("warning"),
+        "{}",
+        text(&out.stderr)
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -26,7 +26,19 @@ pub fn run(args: ResolveArgs, global: &Global, matches: &clap::ArgMatches) -> Re
         .resolve_document_blocking(&job)
         .map_err(|e| Failure::failed(e.to_string()))?;
     let document = with_provenance(resolved, args.provenance);
+    warn_unknown_fields(&document, global);
     print_document(document, &args.output, args.common.compact, global)
+}
+
+/// Warns, on standard error, of each field a vertex of a known type has and its type does not
+/// name (`docs/pipeline.md`, "Unknown fields"): kept in the document, never refused.
+fn warn_unknown_fields(document: &Value, global: &Global) {
+    if global.quiet {
+        return;
+    }
+    for warning in jobgraph_model::ops::unknown_field_warnings(document) {
+        eprintln!("warning: {warning}");
+    }
 }
 
 /// The resolved document, with its `provenance` object when asked for.
@@ -70,5 +82,6 @@ fn resolve_remote(
     }
     let resolved = resolved.map_err(|e| Failure::failed(e.to_string()))?;
     let document = with_provenance(resolved, args.provenance);
+    warn_unknown_fields(&document, global);
     print_document(document, &args.output, args.common.compact, global)
 }

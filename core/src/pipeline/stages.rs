@@ -6,6 +6,7 @@ use serde_json::{Map, Value};
 use super::RunError;
 use super::query::Query;
 use jobgraph_model::LogEvent;
+use jobgraph_model::ops::{Operation, sinks, sources, transforms};
 
 /// A compiled vertex.
 #[derive(Debug, Clone)]
@@ -165,71 +166,103 @@ fn read_actions(vertex: &str, fields: &Map<String, Value>) -> Result<Stage, RunE
     Ok(Stage::Transform { actions, skipped })
 }
 
+/// How the engine compiles one operation of the catalog.
+type Compile = fn(&str, &Map<String, Value>) -> Result<Stage, RunError>;
+
+/// The operations the engine simulates, each by its catalog entry (`jobgraph_model::ops`): a
+/// vertex's type is looked up in the catalog, and its stage found here. A type the catalog
+/// does not know, or one it knows and the engine does not run, passes events through and is
+/// named as not simulated.
+static STAGES: &[(&Operation, Compile)] = &[
+    (&sources::logs_iceberg_table_source::OPERATION, table_source),
+    (&sources::grepr_raw_log_source::OPERATION, table_source),
+    (&sources::logs_values_source::OPERATION, values_source),
+    (&transforms::logs_filter::OPERATION, filter),
+    (&transforms::log_transform::OPERATION, read_actions),
+    #[cfg(feature = "grok")]
+    (&transforms::grok_parser::OPERATION, grok),
+    (&sinks::logs_sync_sink::OPERATION, |_, _| Ok(Stage::Sink)),
+];
+
 /// Compiles a vertex of `vertex_type` with `fields`.
 pub(crate) fn compile(
     name: &str,
     vertex_type: &str,
     fields: &Map<String, Value>,
 ) -> Result<Stage, RunError> {
-    Ok(match vertex_type {
-        "logs-iceberg-table-source" | "grepr-raw-log-source" => Stage::TableSource {
-            table: fields
-                .get("table")
-                .and_then(Value::as_str)
-                .map(str::to_owned),
-            query: optional_query(name, fields)?,
-        },
-        "logs-values-source" => {
-            let items = match fields.get("values").or_else(|| fields.get("logs")) {
-                Some(Value::Array(items)) => items,
-                _ => {
-                    return Err(field_error(
-                        name,
-                        "values",
-                        "must be an array of events (also accepted: `logs`)",
-                    ));
-                }
-            };
-            let events = items
-                .iter()
-                .enumerate()
-                .map(|(i, item)| {
-                    LogEvent::from_value(item.clone()).map_err(|e| {
-                        field_error(
-                            name,
-                            &format!("values[{i}]"),
-                            format!("is not an event: {e}"),
-                        )
-                    })
-                })
-                .collect::<Result<_, _>>()?;
-            Stage::ValuesSource {
-                events,
-                query: optional_query(name, fields)?,
-            }
-        }
-        "logs-filter" => Stage::Filter {
-            query: match optional_query(name, fields)? {
-                Some(query) => query,
-                None => {
-                    return Err(field_error(
-                        name,
-                        "query",
-                        "(or `predicate`) is missing: give the events that pass, e.g. {\"type\": \"datadog-query\", \"query\": \"level:error\"}",
-                    ));
-                }
-            },
-            inverted: fields
-                .get("inverted")
-                .and_then(Value::as_bool)
-                .unwrap_or(false),
-        },
-        "log-transform" => read_actions(name, fields)?,
-        #[cfg(feature = "grok")]
-        "grok-parser" => Stage::Grok(Box::new(super::grok_stage::compile(name, fields)?)),
-        "logs-sync-sink" => Stage::Sink,
-        _ => Stage::Pass,
+    let Some(op) = jobgraph_model::ops::find(vertex_type) else {
+        return Ok(Stage::Pass);
+    };
+    match STAGES.iter().find(|(known, _)| std::ptr::eq(*known, op)) {
+        Some((_, compile)) => compile(name, fields),
+        None => Ok(Stage::Pass),
+    }
+}
+
+fn table_source(name: &str, fields: &Map<String, Value>) -> Result<Stage, RunError> {
+    Ok(Stage::TableSource {
+        table: fields
+            .get("table")
+            .and_then(Value::as_str)
+            .map(str::to_owned),
+        query: optional_query(name, fields)?,
     })
+}
+
+fn values_source(name: &str, fields: &Map<String, Value>) -> Result<Stage, RunError> {
+    let items = match fields.get("values").or_else(|| fields.get("logs")) {
+        Some(Value::Array(items)) => items,
+        _ => {
+            return Err(field_error(
+                name,
+                "values",
+                "must be an array of events (also accepted: `logs`)",
+            ));
+        }
+    };
+    let events = items
+        .iter()
+        .enumerate()
+        .map(|(i, item)| {
+            LogEvent::from_value(item.clone()).map_err(|e| {
+                field_error(
+                    name,
+                    &format!("values[{i}]"),
+                    format!("is not an event: {e}"),
+                )
+            })
+        })
+        .collect::<Result<_, _>>()?;
+    Ok(Stage::ValuesSource {
+        events,
+        query: optional_query(name, fields)?,
+    })
+}
+
+fn filter(name: &str, fields: &Map<String, Value>) -> Result<Stage, RunError> {
+    Ok(Stage::Filter {
+        query: match optional_query(name, fields)? {
+            Some(query) => query,
+            None => {
+                return Err(field_error(
+                    name,
+                    "query",
+                    "(or `predicate`) is missing: give the events that pass, e.g. {\"type\": \"datadog-query\", \"query\": \"level:error\"}",
+                ));
+            }
+        },
+        inverted: fields
+            .get("inverted")
+            .and_then(Value::as_bool)
+            .unwrap_or(false),
+    })
+}
+
+#[cfg(feature = "grok")]
+fn grok(name: &str, fields: &Map<String, Value>) -> Result<Stage, RunError> {
+    Ok(Stage::Grok(Box::new(super::grok_stage::compile(
+        name, fields,
+    )?)))
 }
 
 /// Applies tag actions to one event.

@@ -218,3 +218,83 @@ pub fn unknown_fields<'a>(op: &Operation, fields: &'a Map<String, Value>) -> Vec
         .filter(|key| !config.iter().any(|f| f.name == *key))
         .collect()
 }
+
+/// Warnings for a job graph (or a job document with `jobGraph`): each field of a vertex of a
+/// known type that its configuration does not name, at its pointer, with the closest known
+/// field when one is near (a likely misspelling). The fields are kept as they are: the graph
+/// is not changed, and a vertex is never refused for them.
+///
+/// ```
+/// let graph = serde_json::json!({"vertices": [
+///     {"type": "logs-filter", "name": "f", "query": "*", "invertd": true},
+///     {"type": "someone-elses-type", "name": "x", "anything": 1}]});
+/// let warnings = jobgraph_model::ops::unknown_field_warnings(&graph);
+/// assert_eq!(warnings.len(), 1);
+/// assert_eq!(warnings[0].pointer, "/vertices/0/invertd");
+/// assert!(warnings[0].message.contains("did you mean `inverted`?"), "{}", warnings[0].message);
+/// ```
+pub fn unknown_field_warnings(graph: &Value) -> Vec<crate::Problem> {
+    let (graph, prefix) = match graph.get("jobGraph") {
+        Some(inner) => (inner, "/jobGraph"),
+        None => (graph, ""),
+    };
+    let Some(vertices) = graph.get("vertices").and_then(Value::as_array) else {
+        return Vec::new();
+    };
+    let mut warnings = Vec::new();
+    for (i, vertex) in vertices.iter().enumerate() {
+        let Some(fields) = vertex.as_object() else {
+            continue;
+        };
+        let Some(op) = fields
+            .get("type")
+            .and_then(Value::as_str)
+            .and_then(super::find)
+        else {
+            continue;
+        };
+        let Shape::Object(config) = (op.config)() else {
+            continue;
+        };
+        for key in unknown_fields(op, fields) {
+            let closest = config
+                .iter()
+                .map(|f| (edit_distance(key, f.name), f.name))
+                .filter(|(d, name)| *d <= 2.max(name.len() / 4))
+                .min();
+            let hint = match closest {
+                Some((_, name)) => format!("did you mean `{name}`?"),
+                None => {
+                    let names: Vec<&str> = config.iter().map(|f| f.name).collect();
+                    format!("its fields are `{}`", names.join("`, `"))
+                }
+            };
+            warnings.push(crate::Problem {
+                pointer: format!("{prefix}/vertices/{i}/{}", pointer_token(key)),
+                message: format!(
+                    "unknown field `{key}` of type {:?}: kept as it is, but nothing reads it; {hint}",
+                    op.type_name
+                ),
+            });
+        }
+    }
+    warnings
+}
+
+/// Levenshtein distance in characters, for "did you mean".
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut previous = row[0];
+        row[0] = i + 1;
+        for (j, cb) in b.iter().enumerate() {
+            let current = row[j + 1];
+            row[j + 1] = (previous + usize::from(ca != *cb))
+                .min(row[j] + 1)
+                .min(current + 1);
+            previous = current;
+        }
+    }
+    row[b.len()]
+}

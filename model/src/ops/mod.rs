@@ -30,7 +30,9 @@ mod testing;
 pub mod transforms;
 pub mod typescript;
 
-pub use check::{check_config, check_predicate_present, expected, unknown_fields};
+pub use check::{
+    check_config, check_predicate_present, expected, unknown_field_warnings, unknown_fields,
+};
 pub use shape::{Describe, Extra, Field, Shape};
 
 /// An operation of the catalog.

@@ -216,15 +216,10 @@ fn shape_schema(shape: &Shape) -> Value {
             json!({"oneOf": any_of})
         }
         Shape::Predicate => json!({
-            "oneOf": [
-                {"type": "string", "description": "A query in the query language."},
-                {
-                    "type": "object",
-                    "required": ["type"],
-                    "properties": {"type": {"type": "string", "description": "`datadog-query` (`query`), `and-predicate` (`queries`), `message-length` (`minLength`, `maxLength`)…"}},
-                    "additionalProperties": true,
-                }
-            ],
+            "type": "object",
+            "required": ["type"],
+            "properties": {"type": {"type": "string", "description": "`datadog-query` (`query`), `and-predicate` (`queries`), `message-length` (`minLength`, `maxLength`)."}},
+            "additionalProperties": true,
             "description": "A predicate (docs/pipeline.md, \"Predicates\")."
         }),
         Shape::GrokRules => json!({

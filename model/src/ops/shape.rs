@@ -35,8 +35,8 @@ pub enum Shape {
         /// The checked variants by their `type`.
         variants: Vec<(&'static str, Shape)>,
     },
-    /// A predicate: a query string, or an object with a string `type` (`docs/pipeline.md`,
-    /// "Predicates"); its inside is checked by the engine (`jobgraph-core`).
+    /// A predicate: an object with a string `type` (`docs/pipeline.md`, "Predicates"); its
+    /// inside is checked by the engine (`jobgraph-core`).
     Predicate,
     /// Grok rules: an array of strings, or one string with a rule per line.
     GrokRules,
@@ -58,7 +58,7 @@ impl Shape {
             Shape::Array(item) => format!("an array of {}", plural(&item.expected())),
             Shape::Map(_) | Shape::Object(_) | Shape::Tagged { .. } => "an object".into(),
             Shape::Predicate => {
-                "a predicate (a query string or an object {type, …}, e.g. {\"type\": \"datadog-query\", \"query\": \"level:error\"})".into()
+                "a predicate (an object {type, …}, e.g. {\"type\": \"datadog-query\", \"query\": \"level:error\"})".into()
             }
             Shape::GrokRules => {
                 "an array of strings (one `RuleName pattern` per item) or a string".into()

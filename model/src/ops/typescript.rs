@@ -20,8 +20,8 @@ pub fn declarations() -> String {
         "// Generated from the catalog of operations (model/src/ops): do not edit.\n\
          // `JOBGRAPH_UPDATE_TYPES=1 cargo test -p jobgraph-model --lib typescript` rewrites it.\n\n\
          type Json = null | boolean | number | string | Json[] | { [key: string]: Json };\n\n\
-         /** A predicate: a query string, or an object `{type, …}` (docs/pipeline.md, \"Predicates\"). */\n\
-         export type Predicate = string | { type: string; [field: string]: Json };\n",
+         /** A predicate: an object `{type, …}` (docs/pipeline.md, \"Predicates\"). */\n\
+         export type Predicate = { type: string; [field: string]: Json };\n",
     );
     let mut names = Vec::new();
     for op in OPERATIONS {

@@ -108,3 +108,18 @@ async function main(): Promise<void> {
 }
 
 void main();
+
+// The catalog's vertex types (pkg/vertices.d.ts, generated from model/src/ops).
+import type { CatalogVertex, LogsFilterVertex, LogReducerVertex } from "jobgraph";
+const filterVertex: LogsFilterVertex = {
+  type: "logs-filter",
+  name: "errors",
+  predicate: { type: "datadog-query", query: "level:error" },
+  inverted: false,
+};
+const reducerVertex: LogReducerVertex = { type: "log-reducer", name: "reduce", similarityThreshold: 70 };
+const anyVertices: CatalogVertex[] = [filterVertex, reducerVertex, { type: "someone-elses-type", name: "x", y: 1 }];
+void anyVertices;
+// @ts-expect-error `inverted` is a boolean.
+const wrongFilter: LogsFilterVertex = { type: "logs-filter", name: "f", inverted: "yes" };
+void wrongFilter;

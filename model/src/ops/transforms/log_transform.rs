@@ -57,7 +57,7 @@ impl Describe for Transform {
 
 wire_enum! {
     /// Modification done by a `tag-action`.
-    pub enum TagModification { Add = "ADD", Set = "SET", Remove = "REMOVE" }
+    pub enum TagModification { Add = "ADD", Set = "SET", Remove = "REMOVE", Delete = "DELETE" }
 }
 
 config! {
@@ -67,7 +67,8 @@ config! {
         "type" [required] => transform_type: String,
         /// Position among the transforms.
         "order" [required] => order: i64,
-        /// What to do with the tag: `ADD` values, `SET` (replace) them, `REMOVE` the tag.
+        /// What to do with the tag: `ADD` values, `SET` (replace) them, `REMOVE` the listed
+        /// values (the whole tag when none are listed), `DELETE` the tag.
         "modification" [required] => modification: TagModification,
         /// The tag's key.
         "tagKey" [required] => tag_key: String,
@@ -121,7 +122,7 @@ mod tests {
             problems,
             [
                 "/vertices/0/transforms/0: a transform must be an object, found a string",
-                "/vertices/0/transforms/1/modification: must be one of \"ADD\", \"SET\", \"REMOVE\", found a string",
+                "/vertices/0/transforms/1/modification: must be one of \"ADD\", \"SET\", \"REMOVE\", \"DELETE\", found a string",
                 "/vertices/0/transforms/1/tagKey: `tagKey` is required for type \"tag-action\" and must be a string",
             ]
         );

@@ -22,7 +22,7 @@ config! {
 
 /// `template-operation` in the catalog.
 pub static OPERATION: Operation = Operation {
-    type_name: crate::vertex::TEMPLATE_OPERATION,
+    type_name: "template-operation",
     role: Role::Transform,
     summary: "Replaced, when the job is resolved, by the subgraph its template's script returns for `templateInputs`; its ports are the template's `inputs` and `outputs`.",
     example: r#"{"type": "template-operation", "name": "errors", "templateId": "error-filter", "templateVersion": 2, "templateInputs": {"level": "error"}}"#,
