@@ -302,7 +302,7 @@ macro_rules! config {
                     $crate::ops::shape::field::<$ty>(
                         $wire,
                         $crate::ops::Extra::new()$(.$key($($($arg),*)?))*,
-                        concat!($($fdoc, "\n"),*),
+                        $crate::doc_text!(concat!($($fdoc, "\n"),*)),
                     )
                 ),*])
             }
@@ -420,5 +420,16 @@ macro_rules! tagged {
                 }
             }
         }
+    };
+}
+
+/// Documentation text of the catalog (summaries, examples, field docs): the text itself with
+/// the feature `docs` (on by default), empty without it, so that a build that only validates
+/// (the npm package's module) does not carry the catalog's prose.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! doc_text {
+    ($text:expr) => {
+        if cfg!(feature = "docs") { $text } else { "" }
     };
 }

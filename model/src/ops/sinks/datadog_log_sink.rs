@@ -34,8 +34,12 @@ config! {
 pub static OPERATION: Operation = Operation {
     type_name: "datadog-log-sink",
     role: Role::Sink,
-    summary: "Sends events to Datadog's log intake with the integration's credentials/site; tags = event tags + integration additionalTags + these additionalTags (Grepr also adds processor:grepr).",
-    example: r#"{"type": "datadog-log-sink", "name": "datadog_log_sink", "integrationId": "dd-prod"}"#,
+    summary: crate::doc_text!(
+        "Sends events to Datadog's log intake with the integration's credentials/site; tags = event tags + integration additionalTags + these additionalTags (Grepr also adds processor:grepr)."
+    ),
+    example: crate::doc_text!(
+        r#"{"type": "datadog-log-sink", "name": "datadog_log_sink", "integrationId": "dd-prod"}"#
+    ),
     outputs: &[],
     predicate: PredicateUse::None,
     config: <DatadogLogSink as Describe>::shape,

@@ -20,8 +20,12 @@ config! {
 pub static OPERATION: Operation = Operation {
     type_name: "logs-iceberg-table-sink",
     role: Role::Sink,
-    summary: "Appends the events reaching it to a dataset of the data lake (Parquet files), committed when the run finishes. `datasetId` (or `datasetName`) is required.",
-    example: r#"{"type": "logs-iceberg-table-sink", "name": "lake", "datasetId": "ds-1"}"#,
+    summary: crate::doc_text!(
+        "Appends the events reaching it to a dataset of the data lake (Parquet files), committed when the run finishes. `datasetId` (or `datasetName`) is required."
+    ),
+    example: crate::doc_text!(
+        r#"{"type": "logs-iceberg-table-sink", "name": "lake", "datasetId": "ds-1"}"#
+    ),
     outputs: &[],
     predicate: PredicateUse::None,
     config: <LogsIcebergTableSink as Describe>::shape,

@@ -16,8 +16,10 @@ config! {
 pub static OPERATION: Operation = Operation {
     type_name: "logs-sync-sink",
     role: Role::Sink,
-    summary: "Streams the events reaching it back to the caller of a synchronous job, one event per `RUNNING` record.",
-    example: r#"{"type": "logs-sync-sink", "name": "out"}"#,
+    summary: crate::doc_text!(
+        "Streams the events reaching it back to the caller of a synchronous job, one event per `RUNNING` record."
+    ),
+    example: crate::doc_text!(r#"{"type": "logs-sync-sink", "name": "out"}"#),
     outputs: &[],
     predicate: PredicateUse::None,
     config: <LogsSyncSink as Describe>::shape,

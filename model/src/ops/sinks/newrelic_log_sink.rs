@@ -25,8 +25,12 @@ config! {
 pub static OPERATION: Operation = Operation {
     type_name: "newrelic-log-sink",
     role: Role::Sink,
-    summary: "Sends events to New Relic's log API using the integration's license key/site.",
-    example: r#"{"type": "newrelic-log-sink", "name": "newrelic_log_sink", "integrationId": "dd-prod"}"#,
+    summary: crate::doc_text!(
+        "Sends events to New Relic's log API using the integration's license key/site."
+    ),
+    example: crate::doc_text!(
+        r#"{"type": "newrelic-log-sink", "name": "newrelic_log_sink", "integrationId": "dd-prod"}"#
+    ),
     outputs: &[],
     predicate: PredicateUse::None,
     config: <NewrelicLogSink as Describe>::shape,

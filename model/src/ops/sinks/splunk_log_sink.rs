@@ -28,8 +28,12 @@ config! {
 pub static OPERATION: Operation = Operation {
     type_name: "splunk-log-sink",
     role: Role::Sink,
-    summary: "Sends events to Splunk via HTTP Event Collector using the integration's host/token.",
-    example: r#"{"type": "splunk-log-sink", "name": "splunk_log_sink", "integrationId": "dd-prod"}"#,
+    summary: crate::doc_text!(
+        "Sends events to Splunk via HTTP Event Collector using the integration's host/token."
+    ),
+    example: crate::doc_text!(
+        r#"{"type": "splunk-log-sink", "name": "splunk_log_sink", "integrationId": "dd-prod"}"#
+    ),
     outputs: &[],
     predicate: PredicateUse::None,
     config: <SplunkLogSink as Describe>::shape,

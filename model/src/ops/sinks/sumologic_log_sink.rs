@@ -24,8 +24,10 @@ config! {
 pub static OPERATION: Operation = Operation {
     type_name: "sumologic-log-sink",
     role: Role::Sink,
-    summary: "Sends events to the integration's Sumo Logic HTTP/OTLP endpoint.",
-    example: r#"{"type": "sumologic-log-sink", "name": "sumologic_log_sink", "integrationId": "dd-prod"}"#,
+    summary: crate::doc_text!("Sends events to the integration's Sumo Logic HTTP/OTLP endpoint."),
+    example: crate::doc_text!(
+        r#"{"type": "sumologic-log-sink", "name": "sumologic_log_sink", "integrationId": "dd-prod"}"#
+    ),
     outputs: &[],
     predicate: PredicateUse::None,
     config: <SumologicLogSink as Describe>::shape,

@@ -40,8 +40,12 @@ config! {
 pub static OPERATION: Operation = Operation {
     type_name: "datadog-log-agent-source",
     role: Role::Source,
-    summary: "Streaming source fed by the integration's Datadog-Agent-compatible HTTP log intake (Agent with HTTP forced, Fluent Bit/Fluentd Datadog outputs). Emits log events on `output`; typically followed by a filter, JSON parser and remapper.",
-    example: r#"{"type": "datadog-log-agent-source", "name": "datadog_log_agent_source", "integrationId": "dd-prod"}"#,
+    summary: crate::doc_text!(
+        "Streaming source fed by the integration's Datadog-Agent-compatible HTTP log intake (Agent with HTTP forced, Fluent Bit/Fluentd Datadog outputs). Emits log events on `output`; typically followed by a filter, JSON parser and remapper."
+    ),
+    example: crate::doc_text!(
+        r#"{"type": "datadog-log-agent-source", "name": "datadog_log_agent_source", "integrationId": "dd-prod"}"#
+    ),
     outputs: &[],
     predicate: PredicateUse::None,
     config: <DatadogLogAgentSource as Describe>::shape,

@@ -9,8 +9,12 @@ use super::logs_iceberg_table_source::LogsIcebergTableSource;
 pub static OPERATION: Operation = Operation {
     type_name: "grepr-raw-log-source",
     role: Role::Source,
-    summary: "Reads a dataset's raw logs, as `logs-iceberg-table-source` does (the public client's default query engine).",
-    example: r#"{"type": "grepr-raw-log-source", "name": "raw", "datasetId": "ds-1", "start": "2026-11-01T00:00:00Z", "end": "2026-11-02T00:00:00Z", "query": {"type": "datadog-query", "query": "level:error"}, "limit": 100, "sortOrder": "DESCENDING"}"#,
+    summary: crate::doc_text!(
+        "Reads a dataset's raw logs, as `logs-iceberg-table-source` does (the public client's default query engine)."
+    ),
+    example: crate::doc_text!(
+        r#"{"type": "grepr-raw-log-source", "name": "raw", "datasetId": "ds-1", "start": "2026-11-01T00:00:00Z", "end": "2026-11-02T00:00:00Z", "query": {"type": "datadog-query", "query": "level:error"}, "limit": 100, "sortOrder": "DESCENDING"}"#
+    ),
     outputs: &[],
     predicate: PredicateUse::Optional,
     config: <LogsIcebergTableSource as Describe>::shape,

@@ -54,8 +54,12 @@ config! {
 pub static OPERATION: Operation = Operation {
     type_name: "logs-iceberg-table-source",
     role: Role::Source,
-    summary: "Reads a dataset of the data lake (or a `table`): the events between `start` and `end` that its predicate matches, at most `limit`, in `sortOrder`.",
-    example: r#"{"type": "logs-iceberg-table-source", "name": "lake", "datasetId": "ds-1", "start": "2026-11-01T00:00:00Z", "end": "2026-11-02T00:00:00Z", "query": {"type": "datadog-query", "query": "level:error"}, "limit": 100}"#,
+    summary: crate::doc_text!(
+        "Reads a dataset of the data lake (or a `table`): the events between `start` and `end` that its predicate matches, at most `limit`, in `sortOrder`."
+    ),
+    example: crate::doc_text!(
+        r#"{"type": "logs-iceberg-table-source", "name": "lake", "datasetId": "ds-1", "start": "2026-11-01T00:00:00Z", "end": "2026-11-02T00:00:00Z", "query": {"type": "datadog-query", "query": "level:error"}, "limit": 100}"#
+    ),
     outputs: &[],
     predicate: PredicateUse::Optional,
     config: <LogsIcebergTableSource as Describe>::shape,

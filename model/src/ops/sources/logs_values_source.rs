@@ -42,8 +42,12 @@ config! {
 pub static OPERATION: Operation = Operation {
     type_name: "logs-values-source",
     role: Role::Source,
-    summary: "Emits the inline `values` events (for tests, drafts and sample-log replays). In BATCH it emits each value once and ends; in STREAMING it stops after one pass unless `loop` is true.",
-    example: r#"{"type": "logs-values-source", "name": "samples", "values": [{"message": "GET /health 200", "severity": 9, "tags": {"service": ["web"]}}]}"#,
+    summary: crate::doc_text!(
+        "Emits the inline `values` events (for tests, drafts and sample-log replays). In BATCH it emits each value once and ends; in STREAMING it stops after one pass unless `loop` is true."
+    ),
+    example: crate::doc_text!(
+        r#"{"type": "logs-values-source", "name": "samples", "values": [{"message": "GET /health 200", "severity": 9, "tags": {"service": ["web"]}}]}"#
+    ),
     outputs: &[],
     predicate: PredicateUse::Optional,
     config: <LogsValuesSource as Describe>::shape,

@@ -31,8 +31,12 @@ config! {
 pub static OPERATION: Operation = Operation {
     type_name: "newrelic-log-agent-source",
     role: Role::Source,
-    summary: "Streaming source fed by the integration's New Relic-compatible log intake. Emits log events on `output`.",
-    example: r#"{"type": "newrelic-log-agent-source", "name": "newrelic_log_agent_source", "integrationId": "dd-prod"}"#,
+    summary: crate::doc_text!(
+        "Streaming source fed by the integration's New Relic-compatible log intake. Emits log events on `output`."
+    ),
+    example: crate::doc_text!(
+        r#"{"type": "newrelic-log-agent-source", "name": "newrelic_log_agent_source", "integrationId": "dd-prod"}"#
+    ),
     outputs: &[],
     predicate: PredicateUse::None,
     config: <NewrelicLogAgentSource as Describe>::shape,

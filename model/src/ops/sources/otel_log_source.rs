@@ -11,8 +11,12 @@ use super::otlp_log_agent_source::OtlpLogAgentSource;
 pub static OPERATION: Operation = Operation {
     type_name: "otel-log-source",
     role: Role::Source,
-    summary: "The older name of `otlp-log-agent-source`: logs sent to the integration's OTLP/HTTP endpoint.",
-    example: r#"{"type": "otel-log-source", "name": "otel", "integrationId": "otlp-prod"}"#,
+    summary: crate::doc_text!(
+        "The older name of `otlp-log-agent-source`: logs sent to the integration's OTLP/HTTP endpoint."
+    ),
+    example: crate::doc_text!(
+        r#"{"type": "otel-log-source", "name": "otel", "integrationId": "otlp-prod"}"#
+    ),
     outputs: &[],
     predicate: PredicateUse::None,
     config: <OtlpLogAgentSource as Describe>::shape,

@@ -37,8 +37,12 @@ config! {
 pub static OPERATION: Operation = Operation {
     type_name: "otlp-log-agent-source",
     role: Role::Source,
-    summary: "Streaming source fed by the integration's OTLP/HTTP logs endpoint (…/v1/logs; no gRPC). Canonical type string in the client types is `otlp-log-agent-source`; the older operations-reference skill called it `otel-log-source`.",
-    example: r#"{"type": "otlp-log-agent-source", "name": "otlp_log_agent_source", "integrationId": "dd-prod"}"#,
+    summary: crate::doc_text!(
+        "Streaming source fed by the integration's OTLP/HTTP logs endpoint (…/v1/logs; no gRPC). Canonical type string in the client types is `otlp-log-agent-source`; the older operations-reference skill called it `otel-log-source`."
+    ),
+    example: crate::doc_text!(
+        r#"{"type": "otlp-log-agent-source", "name": "otlp_log_agent_source", "integrationId": "dd-prod"}"#
+    ),
     outputs: &[],
     predicate: PredicateUse::None,
     config: <OtlpLogAgentSource as Describe>::shape,

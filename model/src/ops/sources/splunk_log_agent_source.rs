@@ -31,8 +31,12 @@ config! {
 pub static OPERATION: Operation = Operation {
     type_name: "splunk-log-agent-source",
     role: Role::Source,
-    summary: "Streaming source fed by the integration's Splunk HTTP Event Collector endpoint (/services/collector/event). Emits log events on `output`.",
-    example: r#"{"type": "splunk-log-agent-source", "name": "splunk_log_agent_source", "integrationId": "dd-prod"}"#,
+    summary: crate::doc_text!(
+        "Streaming source fed by the integration's Splunk HTTP Event Collector endpoint (/services/collector/event). Emits log events on `output`."
+    ),
+    example: crate::doc_text!(
+        r#"{"type": "splunk-log-agent-source", "name": "splunk_log_agent_source", "integrationId": "dd-prod"}"#
+    ),
     outputs: &[],
     predicate: PredicateUse::None,
     config: <SplunkLogAgentSource as Describe>::shape,

@@ -32,8 +32,12 @@ config! {
 pub static OPERATION: Operation = Operation {
     type_name: "sumologic-log-agent-source",
     role: Role::Source,
-    summary: "Streaming source fed by the integration's Sumo Logic HTTP Source-compatible intake (schema name SumoLogSource, type string sumologic-log-agent-source). Emits log events on `output`.",
-    example: r#"{"type": "sumologic-log-agent-source", "name": "sumologic_log_agent_source", "integrationId": "dd-prod"}"#,
+    summary: crate::doc_text!(
+        "Streaming source fed by the integration's Sumo Logic HTTP Source-compatible intake (schema name SumoLogSource, type string sumologic-log-agent-source). Emits log events on `output`."
+    ),
+    example: crate::doc_text!(
+        r#"{"type": "sumologic-log-agent-source", "name": "sumologic_log_agent_source", "integrationId": "dd-prod"}"#
+    ),
     outputs: &[],
     predicate: PredicateUse::None,
     config: <SumologicLogAgentSource as Describe>::shape,

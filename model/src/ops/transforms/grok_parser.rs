@@ -28,8 +28,12 @@ config! {
 pub static OPERATION: Operation = Operation {
     type_name: "grok-parser",
     role: Role::Transform,
-    summary: "Parses each event's message (or `extractAttribute`) with grok rules into attributes, tags and top-level fields; the first matching rule wins.",
-    example: r#"{"type": "grok-parser", "name": "parse", "grokParsingRules": ["access %{ip:client} %{word:method} %{notSpace:path}"], "grokHelperRules": []}"#,
+    summary: crate::doc_text!(
+        "Parses each event's message (or `extractAttribute`) with grok rules into attributes, tags and top-level fields; the first matching rule wins."
+    ),
+    example: crate::doc_text!(
+        r#"{"type": "grok-parser", "name": "parse", "grokParsingRules": ["access %{ip:client} %{word:method} %{notSpace:path}"], "grokHelperRules": []}"#
+    ),
     outputs: &[],
     predicate: PredicateUse::Optional,
     config: <GrokParserVertex as Describe>::shape,

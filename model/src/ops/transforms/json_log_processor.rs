@@ -36,8 +36,10 @@ config! {
 pub static OPERATION: Operation = Operation {
     type_name: "json-log-processor",
     role: Role::Transform,
-    summary: "Parses a JSON `message` into `attributes` (message cleared unless preserveJsonMessageField) and also decodes JSON strings found at resolveNestedJsonFields paths (iteratively); malformed JSON passes unchanged.",
-    example: r#"{"type": "json-log-processor", "name": "json_log_processor"}"#,
+    summary: crate::doc_text!(
+        "Parses a JSON `message` into `attributes` (message cleared unless preserveJsonMessageField) and also decodes JSON strings found at resolveNestedJsonFields paths (iteratively); malformed JSON passes unchanged."
+    ),
+    example: crate::doc_text!(r#"{"type": "json-log-processor", "name": "json_log_processor"}"#),
     outputs: &[],
     predicate: PredicateUse::None,
     config: <JsonLogProcessor as Describe>::shape,

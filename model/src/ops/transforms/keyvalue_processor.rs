@@ -34,8 +34,10 @@ config! {
 pub static OPERATION: Operation = Operation {
     type_name: "keyvalue-processor",
     role: Role::Transform,
-    summary: "Extracts key=value pairs from the message into attributes. Listed only in the operations-reference skill table (key properties fieldSeparator, valueSeparator); absent from the client's OpenAPI types and from the service's generated OPERATION_TYPES set.",
-    example: r#"{"type": "keyvalue-processor", "name": "keyvalue_processor"}"#,
+    summary: crate::doc_text!(
+        "Extracts key=value pairs from the message into attributes. Listed only in the operations-reference skill table (key properties fieldSeparator, valueSeparator); absent from the client's OpenAPI types and from the service's generated OPERATION_TYPES set."
+    ),
+    example: crate::doc_text!(r#"{"type": "keyvalue-processor", "name": "keyvalue_processor"}"#),
     outputs: &[],
     predicate: PredicateUse::None,
     config: <KeyvalueProcessor as Describe>::shape,

@@ -99,8 +99,12 @@ config! {
 pub static OPERATION: Operation = Operation {
     type_name: "log-attributes-remapper",
     role: Role::Transform,
-    summary: "Moves/copies well-known attributes to top-level fields (message, eventTimestamp, severity) and tags (host, service, trace id), maps attributes to tags, and applies ordered attribute rename rules. Every field is optional; the UI adds one with defaults ('auto-configured').",
-    example: r#"{"type": "log-attributes-remapper", "name": "log_attributes_remapper"}"#,
+    summary: crate::doc_text!(
+        "Moves/copies well-known attributes to top-level fields (message, eventTimestamp, severity) and tags (host, service, trace id), maps attributes to tags, and applies ordered attribute rename rules. Every field is optional; the UI adds one with defaults ('auto-configured')."
+    ),
+    example: crate::doc_text!(
+        r#"{"type": "log-attributes-remapper", "name": "log_attributes_remapper"}"#
+    ),
     outputs: &[],
     predicate: PredicateUse::None,
     config: <LogAttributesRemapper as Describe>::shape,

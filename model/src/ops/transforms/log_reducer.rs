@@ -335,8 +335,10 @@ config! {
 pub static OPERATION: Operation = Operation {
     type_name: "log-reducer",
     role: Role::Transform,
-    summary: "Groups events per tumbling window (reductionTimeWindow) and per partition into message patterns (masking, tokenizing on delimiters, similarity >= similarityThreshold). Passes the first dedupThreshold events of a pattern as samples, then holds the pattern and emits one summary at window end (plus logarithmic extra samples if configured). Every output carries tag grepr.messagetype = sample|summary|passthrough|exception; summaries carry grepr.patternId, grepr.repeatCount, grepr.firstTimeTimestamp, grepr.lastTimeTimestamp, grepr.receivedTimestamp, grepr.rawLogsUrl and attributes merged per strategy.",
-    example: r#"{"type": "log-reducer", "name": "log_reducer"}"#,
+    summary: crate::doc_text!(
+        "Groups events per tumbling window (reductionTimeWindow) and per partition into message patterns (masking, tokenizing on delimiters, similarity >= similarityThreshold). Passes the first dedupThreshold events of a pattern as samples, then holds the pattern and emits one summary at window end (plus logarithmic extra samples if configured). Every output carries tag grepr.messagetype = sample|summary|passthrough|exception; summaries carry grepr.patternId, grepr.repeatCount, grepr.firstTimeTimestamp, grepr.lastTimeTimestamp, grepr.receivedTimestamp, grepr.rawLogsUrl and attributes merged per strategy."
+    ),
+    example: crate::doc_text!(r#"{"type": "log-reducer", "name": "log_reducer"}"#),
     outputs: &[],
     predicate: PredicateUse::None,
     config: <LogReducer as Describe>::shape,

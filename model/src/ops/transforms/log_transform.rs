@@ -81,8 +81,12 @@ config! {
 pub static OPERATION: Operation = Operation {
     type_name: "log-transform",
     role: Role::Transform,
-    summary: "Applies its `transforms` to each event in `order`: a `tag-action` adds (`ADD`), replaces (`SET`) or removes (`REMOVE`) a tag's values.",
-    example: r#"{"type": "log-transform", "name": "tag", "transforms": [{"type": "tag-action", "order": 1, "modification": "ADD", "tagKey": "env", "values": ["prod"]}]}"#,
+    summary: crate::doc_text!(
+        "Applies its `transforms` to each event in `order`: a `tag-action` adds (`ADD`), replaces (`SET`) or removes (`REMOVE`) a tag's values."
+    ),
+    example: crate::doc_text!(
+        r#"{"type": "log-transform", "name": "tag", "transforms": [{"type": "tag-action", "order": 1, "modification": "ADD", "tagKey": "env", "values": ["prod"]}]}"#
+    ),
     outputs: &[],
     predicate: PredicateUse::None,
     config: <LogTransform as Describe>::shape,

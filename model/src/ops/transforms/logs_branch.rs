@@ -31,8 +31,12 @@ config! {
 pub static OPERATION: Operation = Operation {
     type_name: "logs-branch",
     role: Role::Transform,
-    summary: "Routes each event: matches leave by the default output (`output`, used by an edge with no port), non-matches by `else` (edge `branch:else -> x`).",
-    example: r#"{"type": "logs-branch", "name": "logs_branch", "predicate": {"type": "datadog-query", "query": "level:error"}}"#,
+    summary: crate::doc_text!(
+        "Routes each event: matches leave by the default output (`output`, used by an edge with no port), non-matches by `else` (edge `branch:else -> x`)."
+    ),
+    example: crate::doc_text!(
+        r#"{"type": "logs-branch", "name": "logs_branch", "predicate": {"type": "datadog-query", "query": "level:error"}}"#
+    ),
     outputs: &["else"],
     predicate: PredicateUse::Required,
     config: <LogsBranch as Describe>::shape,

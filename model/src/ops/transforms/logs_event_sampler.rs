@@ -35,8 +35,10 @@ config! {
 pub static OPERATION: Operation = Operation {
     type_name: "logs-event-sampler",
     role: Role::Transform,
-    summary: "Token-bucket rate limiter: passes at most maxAllowedRate events/second (spread over parallel subtasks) with bursts up to maxBurstLimit; if `filter` is set only matching events are rate-limited and the rest pass untouched. Recommended in every synchronous streaming job.",
-    example: r#"{"type": "logs-event-sampler", "name": "logs_event_sampler"}"#,
+    summary: crate::doc_text!(
+        "Token-bucket rate limiter: passes at most maxAllowedRate events/second (spread over parallel subtasks) with bursts up to maxBurstLimit; if `filter` is set only matching events are rate-limited and the rest pass untouched. Recommended in every synchronous streaming job."
+    ),
+    example: crate::doc_text!(r#"{"type": "logs-event-sampler", "name": "logs_event_sampler"}"#),
     outputs: &[],
     predicate: PredicateUse::None,
     config: <LogsEventSampler as Describe>::shape,

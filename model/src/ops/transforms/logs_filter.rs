@@ -29,8 +29,12 @@ config! {
 pub static OPERATION: Operation = Operation {
     type_name: "logs-filter",
     role: Role::Transform,
-    summary: "Keeps the events its predicate matches (with `inverted`, the others) and drops the rest.",
-    example: r#"{"type": "logs-filter", "name": "errors", "predicate": {"type": "datadog-query", "query": "level:error"}}"#,
+    summary: crate::doc_text!(
+        "Keeps the events its predicate matches (with `inverted`, the others) and drops the rest."
+    ),
+    example: crate::doc_text!(
+        r#"{"type": "logs-filter", "name": "errors", "predicate": {"type": "datadog-query", "query": "level:error"}}"#
+    ),
     outputs: &[],
     predicate: PredicateUse::Required,
     config: <LogsFilter as Describe>::shape,

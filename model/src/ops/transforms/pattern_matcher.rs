@@ -74,8 +74,10 @@ config! {
 pub static OPERATION: Operation = Operation {
     type_name: "pattern-matcher",
     role: Role::Transform,
-    summary: "Assigns each event its message pattern (same masking/tokenizing/similarity machinery as the reducer) and forwards every event with its message preserved; events with known patterns can skip a downstream global reducer. Does not aggregate, sample or summarize.",
-    example: r#"{"type": "pattern-matcher", "name": "pattern_matcher"}"#,
+    summary: crate::doc_text!(
+        "Assigns each event its message pattern (same masking/tokenizing/similarity machinery as the reducer) and forwards every event with its message preserved; events with known patterns can skip a downstream global reducer. Does not aggregate, sample or summarize."
+    ),
+    example: crate::doc_text!(r#"{"type": "pattern-matcher", "name": "pattern_matcher"}"#),
     outputs: &[],
     predicate: PredicateUse::None,
     config: <PatternMatcher as Describe>::shape,

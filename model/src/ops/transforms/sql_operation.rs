@@ -113,8 +113,12 @@ config! {
 pub static OPERATION: Operation = Operation {
     type_name: "sql-operation",
     role: Role::Transform,
-    summary: "Runs an ordered list of Flink SQL statements: each input port is a table named by a key of `inputs` with the given row type; `sql_view` statements define intermediate tables; each `sql_output` becomes an output port carrying its rows. Stateful operations use globalStateTtl and watermarkDelay.",
-    example: r#"{"type": "sql-operation", "name": "sql", "statements": [{"type": "sql_output", "outputName": "errors_out", "outputType": "LOG_EVENT", "sqlQuery": "SELECT * FROM logs WHERE severity >= 17"}], "inputs": {"logs": "LOG_EVENT"}}"#,
+    summary: crate::doc_text!(
+        "Runs an ordered list of Flink SQL statements: each input port is a table named by a key of `inputs` with the given row type; `sql_view` statements define intermediate tables; each `sql_output` becomes an output port carrying its rows. Stateful operations use globalStateTtl and watermarkDelay."
+    ),
+    example: crate::doc_text!(
+        r#"{"type": "sql-operation", "name": "sql", "statements": [{"type": "sql_output", "outputName": "errors_out", "outputType": "LOG_EVENT", "sqlQuery": "SELECT * FROM logs WHERE severity >= 17"}], "inputs": {"logs": "LOG_EVENT"}}"#
+    ),
     outputs: &[],
     predicate: PredicateUse::None,
     config: <SqlOperation as Describe>::shape,

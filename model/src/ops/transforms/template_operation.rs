@@ -24,8 +24,12 @@ config! {
 pub static OPERATION: Operation = Operation {
     type_name: "template-operation",
     role: Role::Transform,
-    summary: "Replaced, when the job is resolved, by the subgraph its template's script returns for `templateInputs`; its ports are the template's `inputs` and `outputs`.",
-    example: r#"{"type": "template-operation", "name": "errors", "templateId": "error-filter", "templateVersion": 2, "templateInputs": {"level": "error"}}"#,
+    summary: crate::doc_text!(
+        "Replaced, when the job is resolved, by the subgraph its template's script returns for `templateInputs`; its ports are the template's `inputs` and `outputs`."
+    ),
+    example: crate::doc_text!(
+        r#"{"type": "template-operation", "name": "errors", "templateId": "error-filter", "templateVersion": 2, "templateInputs": {"level": "error"}}"#
+    ),
     outputs: &[],
     predicate: PredicateUse::None,
     config: <TemplateOperation as Describe>::shape,
