@@ -582,6 +582,28 @@ export interface PatternMatcherVertex {
   [field: string]: unknown;
 }
 
+/** Replaces what its regular expressions match in the message, and in string attributes at given paths, with a label (`[label]` by default). */
+export interface MaskingOperatorVertex {
+  type: "masking-operator";
+  name: string;
+  /** Label (at most 64 characters) → mask applied to the message: a regular expression, or `{regex, replacement, preserveThrough}`. The leftmost longest match wins, then the order of declaration. Default: `{}`. */
+  messageMasks?: { [key: string]: Json };
+  /** Masks of string attributes, per path (each path once). Default: `[]`. */
+  attributeMasks?: {
+    /** The attribute's path, one key per item (`["http", "url"]`). */
+    path: string[];
+    /** Label → mask (a regular expression, or `{regex, replacement, preserveThrough}`). */
+    masks: { [key: string]: Json };
+    [field: string]: unknown;
+  }[];
+  /** Only the events it matches are masked (the public service's name). */
+  predicate?: Predicate;
+  /** Only the events it matches are masked (the interface document's name). */
+  query?: Predicate;
+  /** Other fields are kept as they are (and reported as unknown). */
+  [field: string]: unknown;
+}
+
 /** Replaced, when the job is resolved, by the subgraph its template's script returns for `templateInputs`; its ports are the template's `inputs` and `outputs`. */
 export interface TemplateOperationVertex {
   type: "template-operation";
@@ -707,6 +729,7 @@ export type CatalogVertex =
   | SqlOperationVertex
   | LogReducerVertex
   | PatternMatcherVertex
+  | MaskingOperatorVertex
   | TemplateOperationVertex
   | LogsIcebergTableSinkVertex
   | DatadogLogSinkVertex

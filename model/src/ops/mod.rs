@@ -111,6 +111,7 @@ pub static OPERATIONS: &[&Operation] = &[
     &transforms::sql_operation::OPERATION,
     &transforms::log_reducer::OPERATION,
     &transforms::pattern_matcher::OPERATION,
+    &transforms::masking_operator::OPERATION,
     &transforms::template_operation::OPERATION,
     // Sinks.
     &sinks::logs_iceberg_table_sink::OPERATION,

@@ -9,6 +9,7 @@ pub mod log_transform;
 pub mod logs_branch;
 pub mod logs_event_sampler;
 pub mod logs_filter;
+pub mod masking_operator;
 pub mod pattern_matcher;
 pub mod sql_operation;
 pub mod template_operation;
