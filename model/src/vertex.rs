@@ -103,7 +103,7 @@ pub enum VertexKind {
     /// `logs-filter`.
     LogsFilter(LogsFilter),
     /// `logs-iceberg-table-source`, and `grepr-raw-log-source` (the same fields).
-    LogsIcebergTableSource(LogsIcebergTableSource),
+    LogsIcebergTableSource(Box<LogsIcebergTableSource>),
     /// `logs-sync-sink`.
     LogsSyncSink(LogsSyncSink),
     /// `grok-parser`.
@@ -133,7 +133,7 @@ impl VertexKind {
             "log-transform" => VertexKind::LogTransform(read(vertex)?),
             "logs-filter" => VertexKind::LogsFilter(read(vertex)?),
             "logs-iceberg-table-source" | "grepr-raw-log-source" => {
-                VertexKind::LogsIcebergTableSource(read(vertex)?)
+                VertexKind::LogsIcebergTableSource(Box::new(read(vertex)?))
             }
             "logs-sync-sink" => VertexKind::LogsSyncSink(read(vertex)?),
             "grok-parser" => VertexKind::GrokParser(read(vertex)?),
