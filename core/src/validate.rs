@@ -61,69 +61,7 @@ pub fn validate_job_graph(graph: &Value) -> Vec<Problem> {
         None => report("/vertices".into(), "is missing".into()),
         Some(Value::Array(vertices)) => {
             for (i, vertex) in vertices.iter().enumerate() {
-                let at = format!("/vertices/{i}");
-                let Some(fields) = vertex.as_object() else {
-                    report(
-                        at,
-                        format!("a vertex must be an object, found {}", kind_of(vertex)),
-                    );
-                    continue;
-                };
-                let vertex_type = match fields.get("type") {
-                    Some(Value::String(t)) if !t.is_empty() => Some(t.as_str()),
-                    Some(Value::String(_)) => {
-                        report(format!("{at}/type"), "is empty".into());
-                        None
-                    }
-                    Some(other) => {
-                        report(
-                            format!("{at}/type"),
-                            format!("must be a string, found {}", kind_of(other)),
-                        );
-                        None
-                    }
-                    None => {
-                        report(format!("{at}/type"), "is missing".into());
-                        None
-                    }
-                };
-                match fields.get("name") {
-                    Some(Value::String(name)) if !is_valid_vertex_name(name) => report(
-                        format!("{at}/name"),
-                        format!(
-                            "{name:?} is not a valid vertex name: it must be non-empty, without `:` or white space"
-                        ),
-                    ),
-                    Some(Value::String(name)) => {
-                        if let Some(first) = names.insert(name, i) {
-                            names.insert(name, first);
-                            report(
-                                format!("{at}/name"),
-                                format!(
-                                    "duplicate vertex name {name:?} (first used at /vertices/{first})"
-                                ),
-                            );
-                        }
-                    }
-                    Some(other) => report(
-                        format!("{at}/name"),
-                        format!("must be a string, found {}", kind_of(other)),
-                    ),
-                    None => report(format!("{at}/name"), "is missing".into()),
-                }
-                if let Some(op) = vertex_type.and_then(ops::find) {
-                    ops::check_config(op, fields, &at, &mut report);
-                    if op.predicate != PredicateUse::None {
-                        let required = op.predicate == PredicateUse::Required;
-                        check_predicate(fields, required, &at, op.type_name, &mut report);
-                    }
-                }
-                #[cfg(feature = "grok")]
-                if vertex_type == Some("grok-parser") {
-                    check_grok_rules(fields, &at, &mut report);
-                }
-                check_table_or_dataset(fields, vertex_type, &at, &mut report);
-                crate::names::check_vertex_names(fields, vertex_type, &at, &mut report);
+                check_vertex(i, vertex, &mut names, &mut report);
             }
         }
         Some(other) => report(
@@ -132,7 +70,99 @@ pub fn validate_job_graph(graph: &Value) -> Vec<Problem> {
         ),
     }
 
-    match object.get("edges") {
+    check_edges(object.get("edges"), &names, &mut report);
+    if not_shown > 0 {
+        problems.push(Problem {
+            pointer: String::new(),
+            message: format!(
+                "{not_shown} more problems not listed (only the first {MAX_PROBLEMS} are): \
+                 fix the ones above and validate again"
+            ),
+        });
+    }
+    problems
+}
+
+/// One vertex: its object shape, `type`, `name` (unique: `names` collects them), its
+/// configuration against the catalog of operations, its predicate, grok rules, dataset and
+/// storage names.
+fn check_vertex<'a>(
+    i: usize,
+    vertex: &'a Value,
+    names: &mut HashMap<&'a str, usize>,
+    report: &mut impl FnMut(String, String),
+) {
+    let at = format!("/vertices/{i}");
+    let Some(fields) = vertex.as_object() else {
+        report(
+            at,
+            format!("a vertex must be an object, found {}", kind_of(vertex)),
+        );
+        return;
+    };
+    let vertex_type = match fields.get("type") {
+        Some(Value::String(t)) if !t.is_empty() => Some(t.as_str()),
+        Some(Value::String(_)) => {
+            report(format!("{at}/type"), "is empty".into());
+            None
+        }
+        Some(other) => {
+            report(
+                format!("{at}/type"),
+                format!("must be a string, found {}", kind_of(other)),
+            );
+            None
+        }
+        None => {
+            report(format!("{at}/type"), "is missing".into());
+            None
+        }
+    };
+    match fields.get("name") {
+        Some(Value::String(name)) if !is_valid_vertex_name(name) => report(
+            format!("{at}/name"),
+            format!(
+                "{name:?} is not a valid vertex name: it must be non-empty, without `:` or white space"
+            ),
+        ),
+        Some(Value::String(name)) => {
+            if let Some(first) = names.insert(name, i) {
+                names.insert(name, first);
+                report(
+                    format!("{at}/name"),
+                    format!("duplicate vertex name {name:?} (first used at /vertices/{first})"),
+                );
+            }
+        }
+        Some(other) => report(
+            format!("{at}/name"),
+            format!("must be a string, found {}", kind_of(other)),
+        ),
+        None => report(format!("{at}/name"), "is missing".into()),
+    }
+    if let Some(op) = vertex_type.and_then(ops::find) {
+        ops::check_config(op, fields, &at, report);
+        if op.predicate != PredicateUse::None {
+            let required = op.predicate == PredicateUse::Required;
+            check_predicate(fields, required, &at, op.type_name, report);
+        }
+    }
+    #[cfg(feature = "grok")]
+    if vertex_type == Some("grok-parser") {
+        check_grok_rules(fields, &at, report);
+    }
+    check_table_or_dataset(fields, vertex_type, &at, report);
+    crate::names::check_vertex_names(fields, vertex_type, &at, report);
+}
+
+/// The edges: each a string `from[:port] -> to[:port]` between vertices of the graph, not
+/// from a vertex to itself, and not twice.
+fn check_edges(
+    edges: Option<&Value>,
+    names: &HashMap<&str, usize>,
+    report: &mut impl FnMut(String, String),
+) {
+    match edges {
         None | Some(Value::Null) => {}
         Some(Value::Array(edges)) => {
             let mut seen_edges: HashMap<Edge, usize> = HashMap::new();
@@ -189,16 +219,6 @@ pub fn validate_job_graph(graph: &Value) -> Vec<Problem> {
             format!("must be an array of strings, found {}", kind_of(other)),
         ),
     }
-    if not_shown > 0 {
-        problems.push(Problem {
-            pointer: String::new(),
-            message: format!(
-                "{not_shown} more problems not listed (only the first {MAX_PROBLEMS} are): \
-                 fix the ones above and validate again"
-            ),
-        });
-    }
-    problems
 }
 
 /// The vertex's predicate (`predicate`, which wins, or `query`) compiles; the error points
