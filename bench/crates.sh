@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The dependency weight of the library crates: unique crates in `cargo tree -e normal` (default
-# features) and a clean dev build's wall time, of jobgraph-sdk (the API client) and
+# features), and the CPU time (user + sys, which load beside it inflates less than the wall
+# time) and wall time of a clean dev build, of jobgraph-sdk (the API client) and
 # jobgraph-lake, at one or more commits.
 #
 # Usage: bench/crates.sh [COMMIT ...]   (default: HEAD). Each commit is checked out in a
@@ -10,15 +11,15 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 commits=("$@")
 [ ${#commits[@]} -eq 0 ] && commits=(HEAD)
+TIMEFORMAT='%R %U %S'
 for commit in "${commits[@]}"; do
   dir=$(mktemp -d /tmp/jobgraph-crates.XXXXXX)
   git worktree add -q --detach "$dir" "$commit"
   for crate in jobgraph-sdk jobgraph-lake; do
     count=$(cd "$dir" && cargo tree -p "$crate" -e normal --prefix none 2>/dev/null | sed 's/ (\*)//' | sort -u | wc -l)
-    start=$(date +%s.%N)
-    (cd "$dir" && CARGO_TARGET_DIR="$dir/target-$crate" cargo build -q -p "$crate" 2>/dev/null)
-    end=$(date +%s.%N)
-    printf '%s %-14s %4d crates, clean build %6.1f s\n' "$(git rev-parse --short "$commit")" "$crate" "$count" "$(awk "BEGIN{print $end - $start}")"
+    read -r real user sys < <({ time (cd "$dir" && CARGO_TARGET_DIR="$dir/target-$crate" cargo build -q -p "$crate" >/dev/null 2>&1); } 2>&1)
+    printf '%s %-14s %4d crates, clean build: CPU %6.0f s (user %s + sys %s), wall %6.0f s\n' \
+      "$(git rev-parse --short "$commit")" "$crate" "$count" "$(awk "BEGIN{print $user + $sys}")" "$user" "$sys" "$real"
   done
   git worktree remove --force "$dir"
 done
