@@ -9,8 +9,12 @@ import { brotliCompressSync, constants, gzipSync } from "node:zlib";
 
 // Issue 21 (the pipeline engine and the query language) may add at most 100 KB gzip over the
 // 1 590 8xx B before it: the cap for all of that issue is 1 693 000 B gzip. It took ~70 KB
-// (1 660 7xx B gzip, 1 116 3xx B brotli); the budget is that plus ~1 %.
-const BUDGET = { gzip: 1_680_000, brotli: 1_128_000 };
+// (1 660 7xx B gzip, 1 116 3xx B brotli); the budget is that plus ~1 %. Issue 35 (the catalog
+// of operations: every public vertex type validated in the package as natively, its prose left
+// out of the module) took it from 1 674 843 to 1 695 889 B gzip and 1 126 803 to 1 138 683 B
+// brotli (bench/RESULTS.md, "The model crate and the catalog (issue 35)"); the budget is that
+// plus ~0.5 %.
+const BUDGET = { gzip: 1_705_000, brotli: 1_145_000 };
 const GOAL = { gzip: 1_100_000, brotli: 750_000 };
 
 const bytes = await readFile(new URL("../pkg/wasm/jobgraph_wasm_bg.wasm", import.meta.url));
