@@ -140,18 +140,23 @@ fn object_schema(fields: &[Field]) -> Value {
             if let Some(max) = field.extra.max {
                 object.insert(bound("maximum", "maxItems", "maxLength"), number(max));
             }
-            if let Some(default) = field
-                .extra
-                .default
-                .and_then(|d| serde_json::from_str(d).ok())
-            {
-                object.insert("default".into(), default);
-            }
             if let Some(format) = field.extra.format {
                 object.insert("format".into(), Value::String(format.into()));
             }
-            if !field.doc.is_empty() {
-                object.insert("description".into(), Value::String(field.doc.clone()));
+            let mut doc = field.doc.clone();
+            match field.extra.default.map(|d| (d, serde_json::from_str::<Value>(d))) {
+                // An object default is said in the description only: client generators
+                // (openapi-python-client) refuse a default on a property that is a model.
+                Some((text, Ok(Value::Object(_)))) => {
+                    doc = format!("{doc} Default: `{text}`.").trim().to_owned();
+                }
+                Some((_, Ok(default))) => {
+                    object.insert("default".into(), default);
+                }
+                _ => {}
+            }
+            if !doc.is_empty() {
+                object.insert("description".into(), Value::String(doc));
             }
         }
         if field.extra.required {
