@@ -5,44 +5,27 @@
 // package's main module (the resolver and the pipeline engine) stays within its size budget
 // and pages that never parse grok never download it.
 
-import { JobgraphError } from "./slim.js";
+import { JobgraphError } from "./internal/errors.js";
+import { createRuntime } from "./internal/runtime.js";
 import { createBindings } from "./wasm/jobgraph_grok_wasm_factory.js";
 
-/** The compiled module, once `init` has succeeded. */
-let wasmModule = null;
-/** The instance in service (replaced after a trap). */
-let raw = null;
+// Loaded and replaced after a trap as the main module is (`internal/runtime.js`), without a
+// standby instance: a trapped grok instance is replaced by one made at once.
+const grok = createRuntime({
+  createBindings,
+  instance: "the grok module",
+  notLoaded: "the grok module is not loaded: import `jobgraph/grok`, which loads it",
+  noSource: "init() needs the grok module: its URL, a Response, its bytes or a compiled WebAssembly.Module (the `jobgraph/grok` entry loads the one shipped beside it by itself)",
+  standby: false,
+});
 
-/** Loads the module from `source` (a URL, a Response or its promise, bytes, or a WebAssembly.Module). */
-export async function initWith(source) {
-  let given = await source;
-  if (typeof given === "string" || given instanceof URL) given = await fetch(given);
-  if (typeof Response !== "undefined" && given instanceof Response) {
-    if (!given.ok) throw loadError(`fetching ${given.url} failed: HTTP ${given.status}`);
-    given = await given.arrayBuffer();
-  }
-  try {
-    wasmModule = given instanceof WebAssembly.Module ? given : await WebAssembly.compile(given);
-  } catch (error) {
-    throw loadError(`compiling it failed (${error?.message ?? error})`);
-  }
-  raw = null;
-}
-
-function loadError(message) {
-  const prefix = "Could not load the WebAssembly module";
-  return new JobgraphError({ code: "WASM_LOAD_FAILED", prefix, message: `${prefix}: ${message}` });
-}
-
-function instance() {
-  if (raw) return raw;
-  if (!wasmModule) {
-    throw new JobgraphError({ code: "NOT_INITIALIZED", prefix: "Invalid argument", message: "Invalid argument: the grok module is not loaded: import `jobgraph/grok`, which loads it" });
-  }
-  const bindings = createBindings();
-  bindings.initSync({ module: wasmModule });
-  raw = bindings;
-  return raw;
+/**
+ * Loads the module from `source` (a URL, a Response or its promise, bytes, or a WebAssembly.Module).
+ * @param {unknown} source
+ * @returns {Promise<void>}
+ */
+export function initWith(source) {
+  return grok.init(source);
 }
 
 /**
@@ -57,17 +40,7 @@ export function parseGrok(request, options = {}) {
   const text = JSON.stringify(request ?? {});
   const line = Number(options.lineTimeLimitMs ?? 100);
   const batch = Number(options.batchTimeLimitMs ?? 5000);
-  let answer;
-  try {
-    answer = instance().grokParseBatch(text, line, batch);
-  } catch (error) {
-    if (typeof error === "string") throw new JobgraphError(JSON.parse(error));
-    if (error instanceof WebAssembly.RuntimeError || error instanceof RangeError) {
-      raw = null; // the next call runs on a fresh instance
-      throw new JobgraphError({ code: "WASM_TRAP", prefix: "JavaScript execution failed", message: `JavaScript execution failed: the grok module trapped (${error.message}); the next call runs on a fresh instance` });
-    }
-    throw error;
-  }
+  const answer = grok.call(() => grok.instance().grokParseBatch(text, line, batch));
   return options.text ? answer : JSON.parse(answer);
 }
 
