@@ -146,8 +146,10 @@ export function createResolver(options = {}) {
 
 /** Runs one template's script with input values, as `POST /v1/templates/test` does. */
 export function testTemplate(template, input = {}, options = {}) {
-  const args = [JSON.stringify(template), JSON.stringify(input.values ?? {}), { ...options, isDraft: input.isDraft ?? false }];
-  return call(() => instance().testTemplateJson(...args));
+  const text = JSON.stringify(template);
+  const values = JSON.stringify(input.values ?? {});
+  const testOptions = { ...options, isDraft: input.isDraft ?? false };
+  return call(() => instance().testTemplateJson(text, values, testOptions));
 }
 
 /** Every problem of a graph, each with its JSON pointer; `[]` when valid. */
@@ -208,6 +210,11 @@ const EVENT_SET = Symbol("EventSet");
  * @type {(set: EventSet, bindings: any, what?: string) => any}
  */
 let rawSetFor;
+/**
+ * A new `EventSet` of `text`, read into `raw` by the instance `owner`; for `loadEvents`.
+ * @type {(text: string, raw: any, owner: any) => EventSet}
+ */
+let newEventSet;
 
 /**
  * Events read once and kept inside the WebAssembly module, for many runs (`runJob(job, set)`):
@@ -222,12 +229,9 @@ export class EventSet {
   #length;
   #freed = false;
 
-  constructor(token, text, raw, owner) {
+  /** @param {unknown} token */
+  constructor(token) {
     if (token !== EVENT_SET) throw invalidArgument("EventSet: make one with loadEvents(events)");
-    this.#text = text;
-    this.#raw = raw;
-    this.#owner = owner;
-    this.#length = raw.length;
   }
 
   /** How many events the set holds. */
@@ -257,6 +261,14 @@ export class EventSet {
 
   static {
     rawSetFor = (set, bindings, what) => set.#rawFor(bindings, what);
+    newEventSet = (text, raw, owner) => {
+      const set = new EventSet(EVENT_SET);
+      set.#text = text;
+      set.#raw = raw;
+      set.#owner = owner;
+      set.#length = raw.length;
+      return set;
+    };
   }
 
   /** The module's set in `bindings` (read again if another instance holds it). */
@@ -284,7 +296,7 @@ export function loadEvents(events) {
   const text = eventsText(events);
   const bindings = instance();
   const raw = call(() => new bindings.EventSet(text));
-  return new EventSet(EVENT_SET, text, raw, bindings);
+  return newEventSet(text, raw, bindings);
 }
 
 /**
@@ -292,6 +304,10 @@ export function loadEvents(events) {
  * template operations are resolved first (with the options of `resolve`: `templates` or
  * `fetchTemplate`, `draft`, `limits`, …), then every stage is run; the result records each
  * vertex's events in and out (see docs/pipeline.md).
+ *
+ * @param {unknown} job
+ * @param {unknown} [events] an array of events, or an `EventSet`
+ * @param {Record<string, any>} [options]
  */
 export async function runJob(job, events = [], options = {}) {
   const { keep, keepVertices, maxEvents, maxHandled, runTimeoutMs, tables, ...resolveOptions } = options ?? {};

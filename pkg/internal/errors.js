@@ -9,17 +9,19 @@
 
 /** Every failure of this package. `message` starts with the service's contract prefix. */
 export class JobgraphError extends Error {
+  /** @type {"JobgraphError"} */
+  name = "JobgraphError";
+
   /**
-   * @param {{code: string, prefix: string, message: string, templateId?: string | null,
+   * @param {{code: any, prefix: string, message: string, templateId?: string | null,
    *   templateVersion?: number | null, operationPath?: string[], line?: number | null,
    *   column?: number | null, pointer?: string | null, problems?: {pointer: string, message: string}[],
-   *   limit?: {kind: string, value: number} | null, caret?: string | null}} info
-   *   the error's fields, as the WebAssembly modules throw them
+   *   limit?: {kind: any, value: number} | null, caret?: string | null}} info
+   *   the error's fields, as the WebAssembly modules throw them (`code`: one of `ErrorCode` of
+   *   index.d.ts, and `limit.kind`, of `LimitHit`: chosen by the modules)
    */
   constructor(info) {
     super(info.message);
-    /** @type {"JobgraphError"} */
-    this.name = "JobgraphError";
     this.code = info.code;
     this.prefix = info.prefix;
     this.templateId = info.templateId ?? null;

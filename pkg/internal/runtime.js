@@ -64,7 +64,7 @@ export async function compileModule(given) {
     throw loadError(`init() takes a URL, a Response (or a promise of one), an ArrayBuffer or typed array, or a WebAssembly.Module; got ${source === null ? "null" : typeof source}`);
   }
   try {
-    return await WebAssembly.compile(bytes);
+    return await WebAssembly.compile(/** @type {BufferSource} */ (bytes));
   } catch (error) {
     const view = ArrayBuffer.isView(bytes) ? new Uint8Array(bytes.buffer, bytes.byteOffset, Math.min(bytes.byteLength, 16)) : new Uint8Array(bytes, 0, Math.min(bytes.byteLength, 16));
     const start = String.fromCharCode(...view).replace(/[^\x20-\x7e]/g, ".");
