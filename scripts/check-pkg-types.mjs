@@ -201,7 +201,7 @@ const assignments = [];
 unique.forEach(([types, script, entry], i) => {
   const declared = values(modules[2 * i]);
   const actual = values(modules[2 * i + 1]);
-  const label = `"${entry}": pkg/${types} against pkg/${script}`;
+  const label = `"${entry}": pkg/${types.replace(/^\.\//, "")} against pkg/${script.replace(/^\.\//, "")}`;
   for (const name of declared.keys()) if (!actual.has(name)) problems.push(`${label}: \`${name}\` is declared, but the JavaScript does not export it`);
   for (const name of actual.keys()) if (!declared.has(name)) problems.push(`${label}: the JavaScript exports \`${name}\`, which is not declared`);
   for (const [name, symbol] of declared) {
