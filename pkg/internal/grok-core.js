@@ -5,9 +5,9 @@
 // package's main module (the resolver and the pipeline engine) stays within its size budget
 // and pages that never parse grok never download it.
 
-import { JobgraphError } from "./internal/errors.js";
-import { createRuntime } from "./internal/runtime.js";
-import { createBindings } from "./wasm/jobgraph_grok_wasm_factory.js";
+import { JobgraphError } from "./errors.js";
+import { createRuntime } from "./runtime.js";
+import { createBindings } from "../wasm/jobgraph_grok_wasm_factory.js";
 
 // Loaded and replaced after a trap as the main module is (`internal/runtime.js`), without a
 // standby instance: a trapped grok instance is replaced by one made at once.

@@ -6,10 +6,10 @@
 // once in this thread, so a replacement costs a thread start and an instantiation, not a compile.
 // This file is the part shared by browsers and Node; `worker-browser.js` and `worker-node.js` start
 // the workers.
-import { EventSet } from "./slim.js";
-import { EXECUTION_FAILED, JobgraphError, freedError, invalidArgument, jobgraphError, trapError } from "./internal/errors.js";
-import { main } from "./internal/main-module.js";
-import { METHODS, namedArguments } from "./internal/worker-protocol.js";
+import { EventSet } from "../slim.js";
+import { EXECUTION_FAILED, JobgraphError, freedError, invalidArgument, jobgraphError, trapError } from "./errors.js";
+import { main } from "./main-module.js";
+import { METHODS, namedArguments } from "./worker-protocol.js";
 
 /** The resolver's own methods, beside those of the worker's contract (internal/worker-protocol.js). */
 const LOCAL = ["replacements", "terminate"];

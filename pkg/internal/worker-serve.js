@@ -2,9 +2,9 @@
 // `worker-entry.node.js` in Node), once the module is instantiated: each `call` message runs one
 // method of the contract (internal/worker-protocol.js) and answers with a `result`; a call with a
 // lazy `fetchTemplate` asks the page for each template (`fetch` / `fetched`).
-import * as api from "./slim.js";
-import { toPlain, unexpected } from "./internal/errors.js";
-import { METHODS, methodNamed } from "./internal/worker-protocol.js";
+import * as api from "../slim.js";
+import { toPlain, unexpected } from "./errors.js";
+import { METHODS, methodNamed } from "./worker-protocol.js";
 
 /** @type {Map<number, {resolve: (value: unknown) => void, reject: (error: Error) => void}>} */
 const fetches = new Map();
