@@ -1,9 +1,9 @@
 // `jobgraph/grok` in Node: the grok engine, its WebAssembly module (shipped beside this file,
 // separate from the main one) read from disk at import (top-level await).
 import { readFile } from "node:fs/promises";
-import { initWith } from "./grok-core.js";
+import { initWith } from "./internal/grok-core.js";
 
-export { parseGrok, JobgraphError } from "./grok-core.js";
+export { parseGrok, JobgraphError } from "./internal/grok-core.js";
 
 /** Loads the grok module again from `source` (default: the one shipped beside this file). */
 export async function init(source) {

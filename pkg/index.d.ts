@@ -132,6 +132,10 @@ export type ErrorCode =
   | "INVALID_TEMPLATE"
   | "MAX_DEPTH_EXCEEDED"
   | "MAX_OPERATIONS_EXCEEDED"
+  /** The templates of one resolution produced more than `maxResolvedVertices` vertices. */
+  | "MAX_RESOLVED_VERTICES_EXCEEDED"
+  /** The templates of one resolution produced more than `maxResolvedBytes` bytes. */
+  | "MAX_RESOLVED_BYTES_EXCEEDED"
   | "UNKNOWN_PORT"
   | "NAME_COLLISION"
   | "INVALID_JOB_GRAPH"
@@ -149,15 +153,37 @@ export type ErrorCode =
   /** Events that are not log events (`runJob`, `matchQuery`). */
   | "INVALID_EVENTS"
   /** A run past `maxEvents`, its work bound or `runTimeoutMs`. */
-  | "RUN_LIMIT_EXCEEDED";
+  | "RUN_LIMIT_EXCEEDED"
+  /** A grok rule that does not compile (`jobgraph/grok`): `pointer`, `line` and `column` say where. */
+  | "INVALID_GROK_RULE"
+  /** A state the package never expects: please report it. */
+  | "UNEXPECTED";
 
 export interface LimitHit {
   kind: "time" | "loop" | "recursion" | "outputVertices" | "outputBytes" | "nesting" | "memory" | "resolutionTime";
   value: number;
 }
 
+/** The fields of a `JobgraphError`, as the package makes it (from what its WebAssembly modules throw). */
+export interface JobgraphErrorInfo {
+  code: ErrorCode;
+  prefix: string;
+  message: string;
+  templateId?: string | null;
+  templateVersion?: number | null;
+  operationPath?: string[];
+  line?: number | null;
+  column?: number | null;
+  pointer?: string | null;
+  problems?: Problem[];
+  limit?: LimitHit | null;
+  caret?: string | null;
+}
+
 /** Every failure of this package. `message` starts with the service's contract prefix. */
 export declare class JobgraphError extends Error {
+  /** The package makes its errors; `info`: their fields (absent ones are `null`, or `[]` for lists). */
+  constructor(info: JobgraphErrorInfo);
   readonly name: "JobgraphError";
   readonly code: ErrorCode;
   /** The message prefix, e.g. "Template not found". */
@@ -268,9 +294,6 @@ export declare function reload(): Promise<void>;
 /** How many WebAssembly instances have served calls so far: 1 until the first trap or `reload()`. */
 export declare function instanceGeneration(): number;
 
-/** The compiled WebAssembly module (shared with the workers of `createWorkerResolver`); `null` before `init`. */
-export declare function compiledModule(): WebAssembly.Module | null;
-
 /**
  * Where `init` takes the WebAssembly module from: its URL, a `Response` or a promise of one
  * (`fetch(url)`), its bytes, or a compiled `WebAssembly.Module`.
@@ -377,7 +400,8 @@ export interface Run {
  * reads it again by itself.
  */
 export declare class EventSet {
-  private constructor();
+  /** Only `loadEvents` makes sets. */
+  private constructor(token: never);
   /** How many events the set holds. */
   readonly length: number;
   /** Whether `free()` was called. */

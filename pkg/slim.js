@@ -3,265 +3,30 @@
 // `jobgraph` (index.js / index.node.js) is this module plus a load of the module shipped beside it.
 // Documents cross into wasm as JSON text, so results are exactly the native resolver's.
 
-import { createBindings } from "./wasm/jobgraph_wasm_factory.js";
+import { JobgraphError, freedError, invalidArgument, unexpected } from "./internal/errors.js";
+import { main } from "./internal/main-module.js";
 
-// Instances: `raw` serves every call; `standby` is a second one, instantiated ahead, that takes
-// over synchronously when `raw` traps (a trapped instance is never called again: its shadow
-// stack pointer, allocator and engine state are wherever the trap left them). A new standby is
-// then instantiated in the background from the module compiled once by `init`.
+export { JobgraphError };
 
-/** The compiled module, once `init` has succeeded. */
-let wasmModule = null;
-/** The `init` in progress (the latest one), so that asynchronous calls made meanwhile wait for it. */
-let loading = null;
-
-const LOAD_PREFIX = "Could not load the WebAssembly module";
-
-function loadError(message) {
-  return new JobgraphError({ code: "WASM_LOAD_FAILED", prefix: LOAD_PREFIX, message: `${LOAD_PREFIX}: ${message}` });
-}
-
-/** Where `source` came from, for error messages. */
-function describe(source) {
-  if (typeof source === "string" || source instanceof URL) return String(source);
-  if (typeof Response !== "undefined" && source instanceof Response) return source.url || "the Response given to init()";
-  return "the bytes given to init()";
-}
-
-/** Compiles what `init` was given: a module, bytes, a Response (or its promise), a URL. */
-async function compileFrom(given) {
-  let source;
-  try {
-    source = await given;
-  } catch (error) {
-    throw error instanceof JobgraphError ? error : loadError(`reading it failed (${error?.message ?? error})`);
-  }
-  if (source instanceof WebAssembly.Module) return source;
-  let bytes = source;
-  if (typeof source === "string" || source instanceof URL) {
-    let response;
-    try {
-      response = await fetch(source);
-    } catch (error) {
-      throw loadError(`fetching ${source} failed (${error?.message ?? error}); pass init() the module's URL, a Response, its bytes or a compiled WebAssembly.Module`);
-    }
-    return compileFrom(response);
-  }
-  if (typeof Response !== "undefined" && source instanceof Response) {
-    if (!source.ok) {
-      throw loadError(`${describe(source)} answered HTTP ${source.status}: the file is not there (with a bundler, see "Use with a bundler" in the package's README; to host it yourself, pass its URL to init())`);
-    }
-    const type = source.headers.get("content-type") ?? "";
-    if (typeof WebAssembly.compileStreaming === "function" && type.split(";")[0].trim() === "application/wasm") {
-      try {
-        return await WebAssembly.compileStreaming(source);
-      } catch (error) {
-        throw loadError(`${describe(source)} is not a valid WebAssembly module (${error?.message ?? error})`);
-      }
-    }
-    bytes = await source.arrayBuffer();
-  }
-  if (!(bytes instanceof ArrayBuffer) && !ArrayBuffer.isView(bytes)) {
-    throw loadError(`init() takes a URL, a Response (or a promise of one), an ArrayBuffer or typed array, or a WebAssembly.Module; got ${source === null ? "null" : typeof source}`);
-  }
-  try {
-    return await WebAssembly.compile(bytes);
-  } catch (error) {
-    const view = ArrayBuffer.isView(bytes) ? new Uint8Array(bytes.buffer, bytes.byteOffset, Math.min(bytes.byteLength, 16)) : new Uint8Array(bytes, 0, Math.min(bytes.byteLength, 16));
-    const start = String.fromCharCode(...view).replace(/[^\x20-\x7e]/g, ".");
-    const hint = start.startsWith("<") ? ": it looks like an HTML page, as a server answers for a missing file (with a bundler, see \"Use with a bundler\" in the package's README)" : "";
-    throw loadError(`${describe(given instanceof Promise ? source : given)} is not a WebAssembly module (it starts with ${JSON.stringify(start)})${hint} (${error?.message ?? error})`);
-  }
-}
+// The module's instances, their loading and their replacement after a trap: `internal/runtime.js`.
+const { instance, instanceAsync, call, rethrow } = main;
 
 /**
  * Loads the WebAssembly module: `source` is its URL (string or `URL`), a `Response` or a promise
  * of one (`fetch(...)`), its bytes, or a compiled `WebAssembly.Module`. Calls made while it runs
  * wait for it (asynchronous ones) or fail with `NOT_INITIALIZED` (synchronous ones). Calling it
  * again replaces the module and the instance in service.
+ *
+ * @param {unknown} source
+ * @returns {Promise<void>}
  */
 export function init(source) {
-  const attempt = (async () => {
-    if (source === undefined) {
-      throw loadError("init() needs the module: its URL, a Response, its bytes or a compiled WebAssembly.Module (the `jobgraph` entry loads the one shipped beside it by itself)");
-    }
-    const module = await compileFrom(source);
-    const bindings = createBindings();
-    await bindings.default({ module_or_path: module });
-    return { module, bindings };
-  })();
-  loading = attempt;
-  return attempt.then(
-    ({ module, bindings }) => {
-      if (loading === attempt) loading = null;
-      wasmModule = module;
-      raw = bindings;
-      standby = null;
-      generation += 1;
-      refill();
-    },
-    (error) => {
-      if (loading === attempt) loading = null;
-      throw error;
-    },
-  );
-}
-
-function notInitialized() {
-  return new JobgraphError({
-    code: "NOT_INITIALIZED",
-    prefix: "Invalid argument",
-    message: "Invalid argument: the WebAssembly module is not loaded yet: with `jobgraph/slim`, `await init(wasm)` first (the `jobgraph` entry loads it by itself)",
-  });
-}
-
-/** The compiled module (shared with the workers of `createWorkerResolver`; not public API); `null` before `init`. */
-export function compiledModule() {
-  return wasmModule;
-}
-
-/** The compiled module once the `init` in progress (if any) has ended; not public API. */
-export async function loadedModule() {
-  if (!wasmModule && loading) await loading.catch(() => {});
-  if (!wasmModule) throw notInitialized();
-  return wasmModule;
-}
-
-async function instantiate() {
-  const bindings = createBindings();
-  await bindings.default({ module_or_path: wasmModule });
-  return bindings;
-}
-
-function instantiateNow() {
-  const bindings = createBindings();
-  bindings.initSync({ module: wasmModule });
-  return bindings;
-}
-
-let raw = null;
-let standby = null;
-let refilling = null;
-/** Instances taken into service so far (the first one included). */
-let generation = 0;
-
-function refill() {
-  if (standby || refilling || !wasmModule) return;
-  refilling = instantiate()
-    .then((bindings) => {
-      standby = bindings;
-    })
-    .catch(() => {})
-    .finally(() => {
-      refilling = null;
-    });
-}
-
-/**
- * Takes a healthy instance into service in place of the trapped one: the standby when it is
- * ready, else one instantiated now (synchronously, from the compiled module); if even that is
- * refused, none until the next standby is ready (see `instance()`).
- */
-function replaceTrapped() {
-  generation += 1;
-  if (standby) {
-    raw = standby;
-    standby = null;
-  } else {
-    try {
-      raw = instantiateNow();
-    } catch {
-      raw = null;
-    }
-  }
-  refill();
-}
-
-/** The instance in service; throws `WASM_TRAP` in the rare moment none is ready (sync calls). */
-function instance() {
-  if (raw) return raw;
-  if (!wasmModule) throw notInitialized();
-  try {
-    raw = instantiateNow();
-    return raw;
-  } catch (error) {
-    throw new JobgraphError({
-      code: "WASM_TRAP",
-      prefix: "JavaScript execution failed",
-      message: `JavaScript execution failed: no healthy WebAssembly instance is ready yet after a trap (${error?.message ?? error}); retry, or await an asynchronous call`,
-    });
-  }
-}
-
-/** As `instance()`, waiting for the standby when none can be made synchronously. */
-async function instanceAsync() {
-  if (!wasmModule) {
-    if (!loading) throw notInitialized();
-    await loading;
-  }
-  while (!raw) {
-    if (standby) {
-      raw = standby;
-      standby = null;
-      refill();
-    } else {
-      refill();
-      await refilling;
-      if (!standby && !raw) return instance();
-    }
-  }
-  return raw;
+  return main.init(source);
 }
 
 /** Replaces the instance in service with a fresh one (never needed after a trap: that is automatic). */
 export async function reload() {
-  if (!wasmModule) throw notInitialized();
-  const bindings = await instantiate();
-  generation += 1;
-  raw = bindings;
-}
-
-/** Every failure of this package. `message` starts with the service's contract prefix. */
-export class JobgraphError extends Error {
-  constructor(info) {
-    super(info.message);
-    this.name = "JobgraphError";
-    this.code = info.code;
-    this.prefix = info.prefix;
-    this.templateId = info.templateId ?? null;
-    this.templateVersion = info.templateVersion ?? null;
-    this.operationPath = info.operationPath ?? [];
-    this.line = info.line ?? null;
-    this.column = info.column ?? null;
-    this.pointer = info.pointer ?? null;
-    this.problems = info.problems ?? [];
-    this.limit = info.limit ?? null;
-    /** For `INVALID_QUERY`: the query on one line and a caret under `column`. */
-    this.caret = info.caret ?? null;
-  }
-}
-
-function rethrow(error) {
-  if (error && typeof error === "object" && typeof error.code === "string" && typeof error.message === "string" && !(error instanceof Error)) {
-    throw new JobgraphError(error);
-  }
-  if (error instanceof JobgraphError) throw error;
-  // A trap (out of memory, stack overflow in linear memory) or the engine's own stack limit
-  // (RangeError thrown through wasm frames) leaves the instance unusable.
-  if (error instanceof WebAssembly.RuntimeError || error instanceof RangeError) {
-    replaceTrapped();
-    const message = `JavaScript execution failed: the WebAssembly instance trapped (${error.message}); the next call runs on a fresh instance`;
-    throw new JobgraphError({ code: "WASM_TRAP", prefix: "JavaScript execution failed", message });
-  }
-  throw error;
-}
-
-function call(fn) {
-  try {
-    return fn();
-  } catch (error) {
-    rethrow(error);
-  }
+  return main.reload();
 }
 
 /** The arguments of `resolveJson` for `resolve(job, options)`. */
@@ -312,11 +77,7 @@ async function drive(begin, fetchTemplate) {
         } else if (idle++ < 2) {
           await new Promise((wake) => setTimeout(wake, 0));
         } else {
-          throw new JobgraphError({
-            code: "UNEXPECTED",
-            prefix: "Unexpected error",
-            message: "Unexpected error: the resolution waits for no template fetch (please report this)",
-          });
+          throw unexpected("the resolution waits for no template fetch (please report this)");
         }
       }
     } finally {
@@ -343,8 +104,7 @@ const MAX_USIZE = 2 ** 32 - 1; // wasm32
 function bound(value, name) {
   if (value === undefined) return undefined;
   if (!Number.isSafeInteger(value) || value < 0 || value > MAX_USIZE) {
-    const message = `Invalid argument: createResolver: ${name} must be an integer from 0 to ${MAX_USIZE}, got ${JSON.stringify(value) ?? String(value)}`;
-    throw new JobgraphError({ code: "INVALID_ARGUMENT", prefix: "Invalid argument", message });
+    throw invalidArgument(`createResolver: ${name} must be an integer from 0 to ${MAX_USIZE}, got ${JSON.stringify(value) ?? String(value)}`);
   }
   return value;
 }
@@ -368,7 +128,7 @@ export function createResolver(options = {}) {
     }
     return cached;
   };
-  if (wasmModule) call(() => current(instance()));
+  if (main.loaded()) call(() => current(instance()));
   return {
     async resolve(job, resolveOptions = {}) {
       const [text, list, fetchTemplate, rest] = resolveArguments(job, resolveOptions);
@@ -386,8 +146,10 @@ export function createResolver(options = {}) {
 
 /** Runs one template's script with input values, as `POST /v1/templates/test` does. */
 export function testTemplate(template, input = {}, options = {}) {
-  const args = [JSON.stringify(template), JSON.stringify(input.values ?? {}), { ...options, isDraft: input.isDraft ?? false }];
-  return call(() => instance().testTemplateJson(...args));
+  const text = JSON.stringify(template);
+  const values = JSON.stringify(input.values ?? {});
+  const testOptions = { ...options, isDraft: input.isDraft ?? false };
+  return call(() => instance().testTemplateJson(text, values, testOptions));
 }
 
 /** Every problem of a graph, each with its JSON pointer; `[]` when valid. */
@@ -432,10 +194,6 @@ function graphOf(document) {
   return document && typeof document === "object" && !Array.isArray(document) && document.jobGraph ? document.jobGraph : document;
 }
 
-function invalidArgument(message) {
-  return new JobgraphError({ code: "INVALID_ARGUMENT", prefix: "Invalid argument", message: `Invalid argument: ${message}` });
-}
-
 /** The text `loadEvents` reads: NDJSON or JSON text as given, an array as JSON. */
 function eventsText(events, what = "loadEvents") {
   if (typeof events === "string") return events;
@@ -443,12 +201,20 @@ function eventsText(events, what = "loadEvents") {
   throw invalidArgument(`${what}: events must be NDJSON or JSON text, or an array of events; got ${events === null ? "null" : typeof events}`);
 }
 
-function freedError(what) {
-  return invalidArgument(`${what}: this EventSet was freed (free() or dispose); load the events again with loadEvents()`);
-}
-
 /** Only `loadEvents` makes EventSets. */
 const EVENT_SET = Symbol("EventSet");
+
+/**
+ * The module's set of an `EventSet` in `bindings`, read again if another instance holds it;
+ * for `runJob` (this module's own: the class keeps it private).
+ * @type {(set: EventSet, bindings: any, what?: string) => any}
+ */
+let rawSetFor;
+/**
+ * A new `EventSet` of `text`, read into `raw` by the instance `owner`; for `loadEvents`.
+ * @type {(text: string, raw: any, owner: any) => EventSet}
+ */
+let newEventSet;
 
 /**
  * Events read once and kept inside the WebAssembly module, for many runs (`runJob(job, set)`):
@@ -463,12 +229,9 @@ export class EventSet {
   #length;
   #freed = false;
 
-  constructor(token, text, raw, owner) {
+  /** @param {unknown} token */
+  constructor(token) {
     if (token !== EVENT_SET) throw invalidArgument("EventSet: make one with loadEvents(events)");
-    this.#text = text;
-    this.#raw = raw;
-    this.#owner = owner;
-    this.#length = raw.length;
   }
 
   /** How many events the set holds. */
@@ -496,8 +259,20 @@ export class EventSet {
     }
   }
 
-  /** The module's set in `bindings` (read again if another instance holds it); not public API. */
-  rawFor(bindings, what = "runJob") {
+  static {
+    rawSetFor = (set, bindings, what) => set.#rawFor(bindings, what);
+    newEventSet = (text, raw, owner) => {
+      const set = new EventSet(EVENT_SET);
+      set.#text = text;
+      set.#raw = raw;
+      set.#owner = owner;
+      set.#length = raw.length;
+      return set;
+    };
+  }
+
+  /** The module's set in `bindings` (read again if another instance holds it). */
+  #rawFor(bindings, what = "runJob") {
     if (this.#freed) throw freedError(what);
     if (this.#owner !== bindings) {
       // The instance that read it trapped and was replaced (or `reload()`): read it again.
@@ -521,7 +296,7 @@ export function loadEvents(events) {
   const text = eventsText(events);
   const bindings = instance();
   const raw = call(() => new bindings.EventSet(text));
-  return new EventSet(EVENT_SET, text, raw, bindings);
+  return newEventSet(text, raw, bindings);
 }
 
 /**
@@ -529,6 +304,10 @@ export function loadEvents(events) {
  * template operations are resolved first (with the options of `resolve`: `templates` or
  * `fetchTemplate`, `draft`, `limits`, …), then every stage is run; the result records each
  * vertex's events in and out (see docs/pipeline.md).
+ *
+ * @param {unknown} job
+ * @param {unknown} [events] an array of events, or an `EventSet`
+ * @param {Record<string, any>} [options]
  */
 export async function runJob(job, events = [], options = {}) {
   const { keep, keepVertices, maxEvents, maxHandled, runTimeoutMs, tables, ...resolveOptions } = options ?? {};
@@ -549,7 +328,7 @@ export async function runJob(job, events = [], options = {}) {
   let run;
   if (events instanceof EventSet) {
     const input = JSON.stringify({ tables: tables ?? {} });
-    run = call(() => bindings.runPipelineOn(graphText, events.rawFor(bindings), input, runOptions));
+    run = call(() => bindings.runPipelineOn(graphText, rawSetFor(events, bindings), input, runOptions));
   } else {
     const input = JSON.stringify({ events: events ?? [], tables: tables ?? {} });
     run = call(() => bindings.runPipelineJson(graphText, input, runOptions));
@@ -559,5 +338,5 @@ export async function runJob(job, events = [], options = {}) {
 
 /** How many WebAssembly instances have served calls so far: 1 until the first trap or `reload()`. */
 export function instanceGeneration() {
-  return generation;
+  return main.generation();
 }

@@ -2,7 +2,7 @@
 // The worker is created with `new Worker(new URL("./worker-entry.js", import.meta.url), …)`
 // written literally: the form Vite and webpack recognise, bundling `worker-entry.js` and its
 // imports as a worker chunk.
-import { createWorkerResolverWith } from "./worker-core.js";
+import { createWorkerResolverWith } from "./internal/worker-core.js";
 
 /** A module worker for a script on another origin (a CDN): a same-origin `blob:` module that imports it. */
 function crossOriginWorker(url) {

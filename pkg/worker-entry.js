@@ -2,7 +2,7 @@
 // compiled module from the page's first message, instantiates it, then serves calls. No
 // top-level await and no dynamic import, so that bundlers may emit it in any worker format.
 import { init } from "./slim.js";
-import { serve } from "./worker-serve.js";
+import { serve } from "./internal/worker-serve.js";
 
 function first(event) {
   if (event.data?.type !== "init") return;

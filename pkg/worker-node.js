@@ -1,6 +1,6 @@
 // `createWorkerResolver` in Node (a worker thread); `jobgraph/slim/worker` in Node is this file.
 import { Worker } from "node:worker_threads";
-import { createWorkerResolverWith } from "./worker-core.js";
+import { createWorkerResolverWith } from "./internal/worker-core.js";
 
 function spawn(module, options) {
   const entry = options.workerUrl !== undefined ? new URL(options.workerUrl) : new URL("./worker-entry.node.js", import.meta.url);

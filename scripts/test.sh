@@ -3,7 +3,7 @@
 #   Rust: format, lints, API docs (warnings denied), unit + conformance + JSON Schema suite + CLI + doc tests, wasm32 check;
 #   the OpenAPI document through openapi-spec-validator and generated Python and TypeScript clients,
 #   and Schemathesis against the real service for 60 s;
-#   npm package: build, size budget of the .wasm, conformance parity and the JSON Schema Test
+#   npm package: build, size budget of the .wasm, its .d.ts against its JavaScript, conformance parity and the JSON Schema Test
 #   Suite in Node and in headless Chromium, worker and trap recovery, the draft-preview page,
 #   the packed package in Node 20 and 22 (ESM and require) and bundled by Vite, webpack, esbuild
 #   and Rollup (tests/js/bundlers/).
@@ -59,6 +59,8 @@ echo "== Schemathesis against the real service, 60 s (scripts/schemathesis.sh; d
 bash scripts/schemathesis.sh 60 target/debug/jobgraph
 echo "== TypeScript types of the package (tsc --strict)" >&2
 node_modules/.bin/tsc -p tests/js/types/tsconfig.json
+echo "== the package's .d.ts against its JavaScript (scripts/check-pkg-types.mjs: checkJs, exports and members both ways)" >&2
+node scripts/check-pkg-types.mjs
 echo "== npm package tests (Node and headless Chromium)" >&2
 NATIVE_OUTCOMES=target/conformance/native.json NATIVE_PIPELINE_OUTCOMES=target/conformance/native-pipelines.json \
   NATIVE_GROK_OUTCOMES=target/conformance/native-grok.json node --test --test-concurrency=1 tests/js/

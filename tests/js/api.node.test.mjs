@@ -130,3 +130,31 @@ test("a whole resolution stops at limits.resolutionTimeoutMs, naming the running
   const { output } = await resolve({ vertices: job.vertices.slice(0, 2), edges: [] }, { templates: [slow], limits: { resolutionTimeoutMs: 5000 } });
   assert.equal(output.vertices.length, 2);
 });
+
+// One loader for both modules (pkg/internal/runtime.js): what `init` refuses, and why, in the
+// same words for the main module (`jobgraph/slim`'s `init`) and the grok one. A failed `init`
+// keeps the module in service.
+test("init: a missing or wrong module is WASM_LOAD_FAILED saying what was found, for the main and the grok module", async () => {
+  const slim = await import("../../pkg/slim.js");
+  const grok = await import("../../pkg/grok.node.js");
+  const html = new TextEncoder().encode("<!doctype html><html>");
+  for (const [name, init] of [["main", slim.init], ["grok", grok.init]]) {
+    const refused = async (source, pattern) =>
+      assert.rejects(init(source), (e) => {
+        assert.ok(e instanceof JobgraphError, `${name}: ${e}`);
+        assert.equal(e.code, "WASM_LOAD_FAILED", name);
+        assert.equal(e.prefix, "Could not load the WebAssembly module", name);
+        assert.match(e.message, pattern, name);
+        return true;
+      });
+    await refused(html, /^Could not load the WebAssembly module: the bytes given to init\(\) is not a WebAssembly module \(it starts with "<!doctype html><"\): it looks like an HTML page/);
+    await refused(new Response("missing", { status: 404 }), /^Could not load the WebAssembly module: the Response given to init\(\) answered HTTP 404: the file is not there/);
+    await refused(Promise.resolve(null), /init\(\) takes a URL, a Response \(or a promise of one\), an ArrayBuffer or typed array, or a WebAssembly.Module; got null$/);
+    await refused(Promise.reject(new Error("disk gone")), /: reading it failed \(disk gone\)$/);
+  }
+  await assert.rejects(slim.init(), (e) => e.code === "WASM_LOAD_FAILED" && e.message.includes("init() needs the module"));
+  // Both modules still serve calls.
+  assert.deepEqual(parseEdge("a -> b"), { from: { vertex: "a" }, to: { vertex: "b" } });
+  assert.equal(grok.parseGrok({ grokParser: { grokParsingRules: "r %{word:w}" }, logSamples: ["x"] }).results[0].match, true);
+  assert.equal(grok.JobgraphError, JobgraphError, "one JobgraphError class for every entry");
+});

@@ -45,7 +45,8 @@ const w = await createWorkerResolver();
 const e = await w.parseEdge("a->b");
 await w.terminate();
 const grok = parseGrok({ grokParser: { grokParsingRules: "r %{word:user} %{integer:n}" }, logSamples: ["ann 42"] }).results[0];
-console.log(JSON.stringify({ names: r.output.vertices.map((v) => v.name), edge: e, direct: parseEdge("x:p -> y"), misses: cached.stats().misses, grok }));`,
+const internal = await import("jobgraph/internal/runtime.js").then(() => "importable", (error) => error.code);
+console.log(JSON.stringify({ names: r.output.vertices.map((v) => v.name), edge: e, direct: parseEdge("x:p -> y"), misses: cached.stats().misses, grok, internal }));`,
   );
   writeFileSync(
     join(project, "main.cjs"),
@@ -68,6 +69,7 @@ console.log(JSON.stringify({ names: r.output.vertices.map((v) => v.name), edge: 
     assert.deepEqual(out.direct, { from: { vertex: "x", port: "p" }, to: { vertex: "y" } }, version);
     assert.equal(out.misses, 1, version);
     assert.deepEqual(out.grok, { match: true, matchingRuleName: "r", attributes: { user: "ann", n: 42 }, tags: {}, topLevelFields: {} }, version);
+    assert.equal(out.internal, "ERR_PACKAGE_PATH_NOT_EXPORTED", `${version}: the package's internal modules are not importable`);
     const cjs = JSON.parse(execFileSync(node, ["main.cjs"], { cwd: project, encoding: "utf8" }));
     assert.deepEqual(cjs, { names: ["v"], edge: { from: { vertex: "a" }, to: { vertex: "b" } }, same: true }, version);
     t.diagnostic(`${version}: ESM and require work`);

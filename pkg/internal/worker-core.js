@@ -6,18 +6,13 @@
 // once in this thread, so a replacement costs a thread start and an instantiation, not a compile.
 // This file is the part shared by browsers and Node; `worker-browser.js` and `worker-node.js` start
 // the workers.
-import { EventSet, JobgraphError, loadedModule } from "./slim.js";
+import { EventSet } from "../slim.js";
+import { EXECUTION_FAILED, JobgraphError, freedError, invalidArgument, jobgraphError, trapError } from "./errors.js";
+import { main } from "./main-module.js";
+import { METHODS, namedArguments } from "./worker-protocol.js";
 
-const METHODS = new Set(["resolve", "runJob", "loadEvents", "testTemplate", "validateJobGraph", "validateInputs", "parseEdge", "formatEdge", "checkQuery", "matchQuery"]);
-const PREFIX = "JavaScript execution failed";
-
-function invalidArgument(message) {
-  return new JobgraphError({ code: "INVALID_ARGUMENT", prefix: "Invalid argument", message: `Invalid argument: ${message}` });
-}
-
-function freedError(what) {
-  return invalidArgument(`${what}: this EventSet was freed (free() or dispose); load the events again with loadEvents()`);
-}
+/** The resolver's own methods, beside those of the worker's contract (internal/worker-protocol.js). */
+const LOCAL = ["replacements", "terminate"];
 
 /** The events of a worker resolver's `loadEvents`, kept in its worker (see worker.d.ts). */
 class WorkerEventSet {
@@ -50,13 +45,23 @@ class WorkerEventSet {
 // `using set = …` where the runtime has explicit resource management.
 if (typeof Symbol.dispose === "symbol") WorkerEventSet.prototype[Symbol.dispose] = WorkerEventSet.prototype.free;
 
+/** Throws unless `api` has exactly the contract's methods (but the internal ones) and `LOCAL`. */
+function checkContract(api) {
+  const contract = Object.keys(METHODS).filter((name) => !METHODS[name].internal);
+  const missing = contract.filter((name) => !Object.hasOwn(api, name));
+  const extra = Object.keys(api).filter((name) => !contract.includes(name) && !LOCAL.includes(name));
+  if (missing.length || extra.length) {
+    throw new Error(`jobgraph worker: the resolver and the worker's contract (internal/worker-protocol.js) differ: missing ${missing.join(", ") || "none"}, extra ${extra.join(", ") || "none"}`);
+  }
+}
+
 /**
  * `createWorkerResolver(options)` over `spawn(module, options)`, which starts one worker and
  * returns `{post, on, onFailure, terminate}`.
  */
 export async function createWorkerResolverWith(spawn, options = {}) {
   const timeoutMs = options.timeoutMs ?? 5000;
-  const module = await loadedModule();
+  const module = await main.loadedModule();
   /** The worker serving calls, once ready: {w, ready: Promise}. */
   let worker = null;
   let nextId = 0;
@@ -106,12 +111,12 @@ export async function createWorkerResolverWith(spawn, options = {}) {
       entry.w?.terminate();
       if (worker === entry) worker = null;
       for (const call of queue.splice(0)) {
-        call.reject(new JobgraphError({ code: "WASM_TRAP", prefix: PREFIX, message: `${PREFIX}: the worker could not be started (${reason})` }));
+        call.reject(trapError(`the worker could not be started (${reason})`));
       }
       return;
     }
     if (current && current.entry === entry) {
-      finish(new JobgraphError({ code: "WASM_TRAP", prefix: PREFIX, message: `${PREFIX}: ${reason}; it was replaced` }));
+      finish(trapError(`${reason}; it was replaced`));
     }
     replace(entry);
     pump();
@@ -176,12 +181,11 @@ export async function createWorkerResolverWith(spawn, options = {}) {
     current = call;
     call.timer = setTimeout(() => {
       if (current !== call) return;
-      finish(new JobgraphError({
-        code: "TIMEOUT",
-        prefix: PREFIX,
-        message: `${PREFIX}: time limit of ${timeoutMs} ms exceeded; the worker was terminated and replaced`,
-        limit: { kind: "time", value: timeoutMs },
-      }));
+      finish(
+        jobgraphError("TIMEOUT", EXECUTION_FAILED, `time limit of ${timeoutMs} ms exceeded; the worker was terminated and replaced`, {
+          limit: { kind: "time", value: timeoutMs },
+        }),
+      );
       replace(entry);
     }, timeoutMs);
     // The event sets this call uses that this worker has not read yet go with it.
@@ -201,18 +205,22 @@ export async function createWorkerResolverWith(spawn, options = {}) {
       for (const { id } of define) entry.sets.add(id);
     } catch (error) {
       // Arguments that cannot be cloned (a function, a symbol): this call fails, nothing else.
-      finish(new JobgraphError({ code: "INVALID_ARGUMENT", prefix: "Invalid argument", message: `Invalid argument: ${error?.message ?? error}` }));
+      finish(invalidArgument(`${error?.message ?? error}`));
       pump();
     }
   }
 
   function terminatedError() {
-    return new JobgraphError({ code: "INVALID_ARGUMENT", prefix: "Invalid argument", message: "Invalid argument: the worker resolver was terminated" });
+    return invalidArgument("the worker resolver was terminated");
   }
 
-  /** `sets`: the ids of the event sets the call uses. */
-  function enqueue(method, args, fetchTemplate, sets) {
+  /**
+   * Calls `method` of the contract in the worker with `values` (its arguments, in order);
+   * `sets`: the ids of the event sets the call uses.
+   */
+  function enqueue(method, values, fetchTemplate, sets) {
     if (closed) return Promise.reject(terminatedError());
+    const args = namedArguments(method, values);
     return new Promise((resolve, reject) => {
       queue.push({ id: ++nextId, method, args, fetchTemplate, sets, resolve, reject });
       pump();
@@ -236,8 +244,6 @@ export async function createWorkerResolverWith(spawn, options = {}) {
     if (events.freed) throw freedError("runJob");
     return id;
   }
-
-  await start();
 
   const api = {
     resolve(job, opts = {}) {
@@ -296,6 +302,7 @@ export async function createWorkerResolverWith(spawn, options = {}) {
       await entry.w?.terminate();
     },
   };
-  for (const name of Object.keys(api)) if (!["terminate", "replacements"].includes(name) && !METHODS.has(name)) throw new Error(`unknown method ${name}`);
+  checkContract(api);
+  await start();
   return api;
 }

@@ -1,0 +1,47 @@
+// `jobgraph/grok` over its own WebAssembly module (crate grok-wasm): grok.js (browsers,
+// bundlers) and grok.node.js (Node) load the module shipped beside them and re-export this.
+// The grok engine is the one of the service's `POST /v1/grok/parse/batch` and of the CLI's
+// `grok:parse`: the answers are the same, byte for byte. It is a module of its own so that the
+// package's main module (the resolver and the pipeline engine) stays within its size budget
+// and pages that never parse grok never download it.
+
+import { JobgraphError } from "./errors.js";
+import { createRuntime } from "./runtime.js";
+import { createBindings } from "../wasm/jobgraph_grok_wasm_factory.js";
+
+// Loaded and replaced after a trap as the main module is (`internal/runtime.js`), without a
+// standby instance: a trapped grok instance is replaced by one made at once.
+const grok = createRuntime({
+  createBindings,
+  instance: "the grok module",
+  notLoaded: "the grok module is not loaded: import `jobgraph/grok`, which loads it",
+  noSource: "init() needs the grok module: its URL, a Response, its bytes or a compiled WebAssembly.Module (the `jobgraph/grok` entry loads the one shipped beside it by itself)",
+  standby: false,
+});
+
+/**
+ * Loads the module from `source` (a URL, a Response or its promise, bytes, or a WebAssembly.Module).
+ * @param {unknown} source
+ * @returns {Promise<void>}
+ */
+export function initWith(source) {
+  return grok.init(source);
+}
+
+/**
+ * Tries grok parsing rules on sample lines, as `POST /v1/grok/parse/batch` does (the same
+ * answer): `{results: [{match, matchingRuleName?, attributes, tags, topLevelFields, error?}]}`.
+ * A rule that does not compile throws `INVALID_GROK_RULE` with the rule's field (`pointer`),
+ * `line` and `column`. Each sample may take `lineTimeLimitMs` (default 100) and all of them
+ * `batchTimeLimitMs` (default 5000); a sample past either gets `match: false` and `error`.
+ * With `text: true` the answer is its JSON text, byte for byte what the service sends.
+ */
+export function parseGrok(request, options = {}) {
+  const text = JSON.stringify(request ?? {});
+  const line = Number(options.lineTimeLimitMs ?? 100);
+  const batch = Number(options.batchTimeLimitMs ?? 5000);
+  const answer = grok.call(() => grok.instance().grokParseBatch(text, line, batch));
+  return options.text ? answer : JSON.parse(answer);
+}
+
+export { JobgraphError };
