@@ -11,7 +11,7 @@
 //! - Datasets and integrations: [`DatasetInput`], [`DatasetOut`], [`DatasetFile`],
 //!   [`IntegrationOut`], [`IntegrationJob`]; integrations in the public service's shape,
 //!   [`IntegrationRead`] of the [`INTEGRATION_TYPES`].
-//! - [`request_docs`] (feature `openapi`): the request bodies as the OpenAPI document states
+//! - `request_docs` (feature `openapi`): the request bodies as the OpenAPI document states
 //!   them.
 //!
 //! Field names are the wire's (`camelCase`); `docs/api.md` lists every endpoint.

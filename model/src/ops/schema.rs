@@ -144,7 +144,11 @@ fn object_schema(fields: &[Field]) -> Value {
                 object.insert("format".into(), Value::String(format.into()));
             }
             let mut doc = field.doc.clone();
-            match field.extra.default.map(|d| (d, serde_json::from_str::<Value>(d))) {
+            match field
+                .extra
+                .default
+                .map(|d| (d, serde_json::from_str::<Value>(d)))
+            {
                 // An object default is said in the description only: client generators
                 // (openapi-python-client) refuse a default on a property that is a model.
                 Some((text, Ok(Value::Object(_)))) => {

@@ -1,6 +1,6 @@
 //! The shape of an operation's configuration: what each field holds, described once by the
 //! config struct's Rust types ([`Describe`]) and the few facts no type says (bounds, a
-//! default, whether it is required), from which validation ([`super::check`]), the OpenAPI
+//! default, whether it is required), from which validation (`check_config`), the OpenAPI
 //! schemas ([`super::schema`]) and the TypeScript types ([`super::typescript`]) are derived.
 
 use indexmap::IndexMap;

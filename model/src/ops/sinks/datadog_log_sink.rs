@@ -22,10 +22,10 @@ config! {
         "integrationId" [required] => integration_id: String,
         /// Extra `key:value` tags, combined with the integration's additionalTags.
         "additionalTags" [default("[]")] => additional_tags: Option<Vec<String>>,
-        /// Top-level JSON field names the host is written to; empty = ["hostname"].
+        /// Top-level JSON field names the host is written to; empty = \["hostname"\].
         "hostFieldNames" [default("[]")] => host_field_names: Option<Vec<String>>,
-        /// Group-by attributes for the browser intake; empty = ["http.useragent",
-        /// "network.client.ip"].
+        /// Group-by attributes for the browser intake; empty = \["http.useragent",
+        /// "network.client.ip"\].
         "browserLogGroupByAttributes" [default("[]")] => browser_log_group_by_attributes: Option<Vec<String>>,
     }
 }

@@ -10,8 +10,8 @@
 //! skills/operations-reference/SKILL.md (older and newer stored versions)).
 //!
 //! Decisions where the sources are silent or disagree:
-//! - messageReservedAttributes default: newest client types [message,msg,log,M,Message]; older
-//!   types [message,msg,log,M]. Use the newest.
+//! - messageReservedAttributes default: newest client types \[message,msg,log,M,Message\]; older
+//!   types \[message,msg,log,M\]. Use the newest.
 //! - The docs table shows 'otelTraceId' while the schema default is 'otelTraceID' — use the schema
 //!   spelling.
 //! - Priority order is the array order (docs: 'status' beats 'syslog.severity' because it comes

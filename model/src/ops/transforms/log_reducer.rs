@@ -18,7 +18,7 @@
 //!   docs say the reducer is created 'with default settings'. Treat all three as optional with the
 //!   schema defaults.
 //! - Delimiter default conflict: client schema default has 30 characters (adds & = ? ! + * / < > %
-//!   ^ ~ `); the reducer docs page and the wire-notes list 17 (: # [ ] ( ) { } | , ; " ' space tab
+//!   ^ ~ `); the reducer docs page and the wire-notes list 17 (: # \[ \] ( ) { } | , ; " ' space tab
 //!   LF CR). Follow the client schema (it is the service's serialized default) but note the docs
 //!   list; both exclude @ and '.'.
 //! - similarityThreshold bounds 20..100 and dedupThreshold >= 2, logarithmBase >= 2,
@@ -236,7 +236,7 @@ tagged! {
 config! {
     /// attributeMergeStrategyEntriesItem
     pub struct AttributeMergeStrategyEntriesItem {
-        /// Path segments, e.g. ["http","response","bytes"].
+        /// Path segments, e.g. \["http","response","bytes"\].
         "attributePath" [required, min(1.0)] => attribute_path: Vec<String>,
         /// Strategy for this path.
         "strategy" [required] => strategy: Strategy,
@@ -282,7 +282,7 @@ config! {
         "partitionByTags" [default("[]")] => partition_by_tags: Option<Vec<String>>,
         /// Dotted attribute paths to partition by.
         "partitionByAttributes" [default("[]")] => partition_by_attributes: Option<Vec<String>>,
-        /// Attribute paths as segment arrays ([["user","id"]] nested vs [["user.id"]] flat key).
+        /// Attribute paths as segment arrays (\[\["user","id"\]\] nested vs \[\["user.id"\]\] flat key).
         "partitionByAttributePaths" [default("[]")] => partition_by_attribute_paths: Option<Vec<Vec<String>>>,
         /// Tumbling aggregation window. ISO-8601 duration string (e.g. PT2M, PT120S, PT20.345S).
         /// Must be > 0.
@@ -293,7 +293,7 @@ config! {
         "samplingConfig" [default("{\"type\": \"constant-sampling\"}")] => sampling_config: Option<SamplingConfig>,
         /// Prefix summary messages with the repeat count/period.
         "repeatCountInSummaryMessageEnabled" [default("true")] => repeat_count_in_summary_message_enabled: Option<bool>,
-        /// Mask catalogue as [name, regex] pairs. Non-optional in the TS type but has a full
+        /// Mask catalogue as \[name, regex\] pairs. Non-optional in the TS type but has a full
         /// default (the six built-ins); custom names: lowercase letters only, <= 50 chars, unique;
         /// regex without lookaround/backreferences (Hyperscan). Replacing the array replaces the
         /// catalogue.

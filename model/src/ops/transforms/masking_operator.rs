@@ -1,5 +1,5 @@
 //! `masking-operator`: replaces what its regular expressions match in each event's message,
-//! and in string attributes at given paths, with a label (`[label]` unless a `replacement` is
+//! and in string attributes at given paths, with a label (`\[label\]` unless a `replacement` is
 //! given). Only the events its optional predicate matches are masked.
 //!
 //! Fields as the public client's OpenAPI types give them (`MaskingOperator`). A mask is a bare
@@ -15,7 +15,7 @@ use crate::ops::{Describe, Operation, PredicateUse, Role};
 config! {
     /// The masks of one attribute path.
     pub struct AttributeMasks {
-        /// The attribute's path, one key per item (`["http", "url"]`).
+        /// The attribute's path, one key per item (`\["http", "url"\]`).
         "path" [required, min(1.0)] => path: Vec<String>,
         /// Label → mask (a regular expression, or `{regex, replacement, preserveThrough}`).
         "masks" [required] => masks: IndexMap<String, Value>,

@@ -40,9 +40,9 @@ config! {
         "partitionByTags" [default("[]")] => partition_by_tags: Option<Vec<String>>,
         /// Dotted attribute paths to partition by.
         "partitionByAttributes" [default("[]")] => partition_by_attributes: Option<Vec<String>>,
-        /// Attribute paths as segment arrays ([["user","id"]] nested vs [["user.id"]] flat key).
+        /// Attribute paths as segment arrays (\[\["user","id"\]\] nested vs \[\["user.id"\]\] flat key).
         "partitionByAttributePaths" [default("[]")] => partition_by_attribute_paths: Option<Vec<Vec<String>>>,
-        /// Mask catalogue as [name, regex] pairs. Non-optional in the TS type but has a full
+        /// Mask catalogue as \[name, regex\] pairs. Non-optional in the TS type but has a full
         /// default (the six built-ins); custom names: lowercase letters only, <= 50 chars, unique;
         /// regex without lookaround/backreferences (Hyperscan). Replacing the array replaces the
         /// catalogue.

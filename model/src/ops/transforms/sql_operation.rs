@@ -98,7 +98,7 @@ config! {
         /// "LOG_EVENT"}.
         "inputs" [default("{}")] => inputs: Option<IndexMap<String, InputsValue>>,
         /// Dataset ids whose tables may be queried (each in a namespace named after the dataset).
-        /// The skill says it throws at execution today — leave [].
+        /// The skill says it throws at execution today — leave \[\].
         "availableDatasets" [default("[]")] => available_datasets: Option<Vec<String>>,
         /// Idle-state TTL for aggregations/joins. ISO-8601 duration string (e.g. PT2M, PT120S,
         /// PT20.345S).
