@@ -392,7 +392,7 @@ export interface SqlOperationVertex {
   } | { type: string; [field: string]: unknown }>;
   /** Input table name -> row type. Schema default {}; the SQL skill and examples use {"logs": "LOG_EVENT"}. Default: `{}`. */
   inputs?: { [key: string]: "VARIANT" | "LOG_EVENT" | "COMPLETE_SPAN" | "METRIC_DATA" | "WIDE_METRIC_DATA" };
-  /** Dataset ids whose tables may be queried (each in a namespace named after the dataset). The skill says it throws at execution today — leave \[\]. Default: `[]`. */
+  /** Dataset ids whose tables may be queried (each in a namespace named after the dataset). The skill says it throws at execution today — leave []. Default: `[]`. */
   availableDatasets?: string[];
   /** Idle-state TTL for aggregations/joins. ISO-8601 duration string (e.g. PT2M, PT120S, PT20.345S). Default: `"PT2M"`. */
   globalStateTtl?: string;
@@ -412,7 +412,7 @@ export interface LogReducerVertex {
   partitionByTags?: string[];
   /** Dotted attribute paths to partition by. Default: `[]`. */
   partitionByAttributes?: string[];
-  /** Attribute paths as segment arrays (\[\["user","id"\]\] nested vs \[\["user.id"\]\] flat key). Default: `[]`. */
+  /** Attribute paths as segment arrays ([["user","id"]] nested vs [["user.id"]] flat key). Default: `[]`. */
   partitionByAttributePaths?: string[][];
   /** Tumbling aggregation window. ISO-8601 duration string (e.g. PT2M, PT120S, PT20.345S). Must be > 0. Default: `"PT2M"`. */
   reductionTimeWindow?: string;
@@ -430,7 +430,7 @@ export interface LogReducerVertex {
   } | { type: string; [field: string]: unknown };
   /** Prefix summary messages with the repeat count/period. Default: `true`. */
   repeatCountInSummaryMessageEnabled?: boolean;
-  /** Mask catalogue as \[name, regex\] pairs. Non-optional in the TS type but has a full default (the six built-ins); custom names: lowercase letters only, <= 50 chars, unique; regex without lookaround/backreferences (Hyperscan). Replacing the array replaces the catalogue. Default: `[["ipport", "(?:\\d{1,3}\\.){3}\\d{1,3}(?::\\d{1,5})?"], ["timestamp", "(?:(?:\\d{4}-\\d{2}-\\d{2}(?:T|\\s)\\d{2}:\\d{2}:\\d{2}(?:[.,]\\d{1,12})?(?:Z|(?:[\\+\\-]\\d{2}:?\\d{2})|\\sUTC)?)|(?:\\d{1,4}/\\d{1,2}/\\d{1,4}(,?\\s\\d{1,2}:\\d{2}:\\d{1,2}(?:[.,]\\d{1,12})?(?:\\s?(?:[AP]M))?)?)|(?:\\d{1,2}:\\d{2}:\\d{1,2}(?:[.,]\\d{1,12})?(?:\\s?(?:[AP]M))?)|(?:\\d{2}/[A-Za-z]{3}/\\d{4}(?:[:\\s]\\d{2}:\\d{2}:\\d{2}(?:\\s\\+[0-9]{4})?)?))"], ["uuid", "(?:^|(?<!\\w))(?:[a-fA-F0-9]{8}[-,_,:]?[a-fA-F0-9]{4}[-,_,:]?[a-fA-F0-9]{4}[-,_,:]?[a-fA-F0-9]{4}[-,_,:]?[a-fA-F0-9]{12})(?:(?!\\w)|$)"], ["number", "(?:^|(?<!\\w))(?:(?:0x[a-fA-F0-9]{1,100})|(?:[\\-\\+]?(?>(?:(?:\\d{1,100})?(?:\\.\\d{1,100})(?:[eE][\\-\\+]?\\d{1,100}))|(?:(?:\\d{1,100})?(?:\\.\\d{1,100}))|(?:\\d{1,100}))))(?:(?!\\w)|$)"], ["awsarn", "arn:aws(?:-[a-z]+-[a-z]+)?:[a-zA-Z0-9-]+:(?:[a-z0-9-]+:)?(?:[0-9]{12})?:[a-zA-Z0-9-_./]+(?::[a-zA-Z0-9-_./]+)*"], ["awstoken", "(?:IQoJb3JpZ2luX[A-Za-z0-9+/]{10,20})[A-Za-z0-9+/]{800,1100}"]]`. */
+  /** Mask catalogue as [name, regex] pairs. Non-optional in the TS type but has a full default (the six built-ins); custom names: lowercase letters only, <= 50 chars, unique; regex without lookaround/backreferences (Hyperscan). Replacing the array replaces the catalogue. Default: `[["ipport", "(?:\\d{1,3}\\.){3}\\d{1,3}(?::\\d{1,5})?"], ["timestamp", "(?:(?:\\d{4}-\\d{2}-\\d{2}(?:T|\\s)\\d{2}:\\d{2}:\\d{2}(?:[.,]\\d{1,12})?(?:Z|(?:[\\+\\-]\\d{2}:?\\d{2})|\\sUTC)?)|(?:\\d{1,4}/\\d{1,2}/\\d{1,4}(,?\\s\\d{1,2}:\\d{2}:\\d{1,2}(?:[.,]\\d{1,12})?(?:\\s?(?:[AP]M))?)?)|(?:\\d{1,2}:\\d{2}:\\d{1,2}(?:[.,]\\d{1,12})?(?:\\s?(?:[AP]M))?)|(?:\\d{2}/[A-Za-z]{3}/\\d{4}(?:[:\\s]\\d{2}:\\d{2}:\\d{2}(?:\\s\\+[0-9]{4})?)?))"], ["uuid", "(?:^|(?<!\\w))(?:[a-fA-F0-9]{8}[-,_,:]?[a-fA-F0-9]{4}[-,_,:]?[a-fA-F0-9]{4}[-,_,:]?[a-fA-F0-9]{4}[-,_,:]?[a-fA-F0-9]{12})(?:(?!\\w)|$)"], ["number", "(?:^|(?<!\\w))(?:(?:0x[a-fA-F0-9]{1,100})|(?:[\\-\\+]?(?>(?:(?:\\d{1,100})?(?:\\.\\d{1,100})(?:[eE][\\-\\+]?\\d{1,100}))|(?:(?:\\d{1,100})?(?:\\.\\d{1,100}))|(?:\\d{1,100}))))(?:(?!\\w)|$)"], ["awsarn", "arn:aws(?:-[a-z]+-[a-z]+)?:[a-zA-Z0-9-]+:(?:[a-z0-9-]+:)?(?:[0-9]{12})?:[a-zA-Z0-9-_./]+(?::[a-zA-Z0-9-_./]+)*"], ["awstoken", "(?:IQoJb3JpZ2luX[A-Za-z0-9+/]{10,20})[A-Za-z0-9+/]{800,1100}"]]`. */
   masks?: string[][];
   /** Names (from `masks`) applied before tokenizing. Non-optional in TS; default ipport,timestamp,uuid,number (awsarn, awstoken off). Default: `["ipport", "timestamp", "uuid", "number"]`. */
   enabledMasks?: string[];
@@ -477,7 +477,7 @@ export interface LogReducerVertex {
   } | { type: string; [field: string]: unknown };
   /** Per-path strategies. Paths non-empty and unique (server error 'Duplicate attribute paths in merge strategies are not allowed'). Default: `[]`. */
   attributeMergeStrategyEntries?: {
-    /** Path segments, e.g. \["http","response","bytes"\]. */
+    /** Path segments, e.g. ["http","response","bytes"]. */
     attributePath: string[];
     /** Strategy for this path. */
     strategy: {
@@ -560,9 +560,9 @@ export interface PatternMatcherVertex {
   partitionByTags?: string[];
   /** Dotted attribute paths to partition by. Default: `[]`. */
   partitionByAttributes?: string[];
-  /** Attribute paths as segment arrays (\[\["user","id"\]\] nested vs \[\["user.id"\]\] flat key). Default: `[]`. */
+  /** Attribute paths as segment arrays ([["user","id"]] nested vs [["user.id"]] flat key). Default: `[]`. */
   partitionByAttributePaths?: string[][];
-  /** Mask catalogue as \[name, regex\] pairs. Non-optional in the TS type but has a full default (the six built-ins); custom names: lowercase letters only, <= 50 chars, unique; regex without lookaround/backreferences (Hyperscan). Replacing the array replaces the catalogue. Default: `[["ipport", "(?:\\d{1,3}\\.){3}\\d{1,3}(?::\\d{1,5})?"], ["timestamp", "(?:(?:\\d{4}-\\d{2}-\\d{2}(?:T|\\s)\\d{2}:\\d{2}:\\d{2}(?:[.,]\\d{1,12})?(?:Z|(?:[\\+\\-]\\d{2}:?\\d{2})|\\sUTC)?)|(?:\\d{1,4}/\\d{1,2}/\\d{1,4}(,?\\s\\d{1,2}:\\d{2}:\\d{1,2}(?:[.,]\\d{1,12})?(?:\\s?(?:[AP]M))?)?)|(?:\\d{1,2}:\\d{2}:\\d{1,2}(?:[.,]\\d{1,12})?(?:\\s?(?:[AP]M))?)|(?:\\d{2}/[A-Za-z]{3}/\\d{4}(?:[:\\s]\\d{2}:\\d{2}:\\d{2}(?:\\s\\+[0-9]{4})?)?))"], ["uuid", "(?:^|(?<!\\w))(?:[a-fA-F0-9]{8}[-,_,:]?[a-fA-F0-9]{4}[-,_,:]?[a-fA-F0-9]{4}[-,_,:]?[a-fA-F0-9]{4}[-,_,:]?[a-fA-F0-9]{12})(?:(?!\\w)|$)"], ["number", "(?:^|(?<!\\w))(?:(?:0x[a-fA-F0-9]{1,100})|(?:[\\-\\+]?(?>(?:(?:\\d{1,100})?(?:\\.\\d{1,100})(?:[eE][\\-\\+]?\\d{1,100}))|(?:(?:\\d{1,100})?(?:\\.\\d{1,100}))|(?:\\d{1,100}))))(?:(?!\\w)|$)"], ["awsarn", "arn:aws(?:-[a-z]+-[a-z]+)?:[a-zA-Z0-9-]+:(?:[a-z0-9-]+:)?(?:[0-9]{12})?:[a-zA-Z0-9-_./]+(?::[a-zA-Z0-9-_./]+)*"], ["awstoken", "(?:IQoJb3JpZ2luX[A-Za-z0-9+/]{10,20})[A-Za-z0-9+/]{800,1100}"]]`. */
+  /** Mask catalogue as [name, regex] pairs. Non-optional in the TS type but has a full default (the six built-ins); custom names: lowercase letters only, <= 50 chars, unique; regex without lookaround/backreferences (Hyperscan). Replacing the array replaces the catalogue. Default: `[["ipport", "(?:\\d{1,3}\\.){3}\\d{1,3}(?::\\d{1,5})?"], ["timestamp", "(?:(?:\\d{4}-\\d{2}-\\d{2}(?:T|\\s)\\d{2}:\\d{2}:\\d{2}(?:[.,]\\d{1,12})?(?:Z|(?:[\\+\\-]\\d{2}:?\\d{2})|\\sUTC)?)|(?:\\d{1,4}/\\d{1,2}/\\d{1,4}(,?\\s\\d{1,2}:\\d{2}:\\d{1,2}(?:[.,]\\d{1,12})?(?:\\s?(?:[AP]M))?)?)|(?:\\d{1,2}:\\d{2}:\\d{1,2}(?:[.,]\\d{1,12})?(?:\\s?(?:[AP]M))?)|(?:\\d{2}/[A-Za-z]{3}/\\d{4}(?:[:\\s]\\d{2}:\\d{2}:\\d{2}(?:\\s\\+[0-9]{4})?)?))"], ["uuid", "(?:^|(?<!\\w))(?:[a-fA-F0-9]{8}[-,_,:]?[a-fA-F0-9]{4}[-,_,:]?[a-fA-F0-9]{4}[-,_,:]?[a-fA-F0-9]{4}[-,_,:]?[a-fA-F0-9]{12})(?:(?!\\w)|$)"], ["number", "(?:^|(?<!\\w))(?:(?:0x[a-fA-F0-9]{1,100})|(?:[\\-\\+]?(?>(?:(?:\\d{1,100})?(?:\\.\\d{1,100})(?:[eE][\\-\\+]?\\d{1,100}))|(?:(?:\\d{1,100})?(?:\\.\\d{1,100}))|(?:\\d{1,100}))))(?:(?!\\w)|$)"], ["awsarn", "arn:aws(?:-[a-z]+-[a-z]+)?:[a-zA-Z0-9-]+:(?:[a-z0-9-]+:)?(?:[0-9]{12})?:[a-zA-Z0-9-_./]+(?::[a-zA-Z0-9-_./]+)*"], ["awstoken", "(?:IQoJb3JpZ2luX[A-Za-z0-9+/]{10,20})[A-Za-z0-9+/]{800,1100}"]]`. */
   masks?: string[][];
   /** Names (from `masks`) applied before tokenizing. Non-optional in TS; default ipport,timestamp,uuid,number (awsarn, awstoken off). Default: `["ipport", "timestamp", "uuid", "number"]`. */
   enabledMasks?: string[];
@@ -590,7 +590,7 @@ export interface MaskingOperatorVertex {
   messageMasks?: { [key: string]: Json };
   /** Masks of string attributes, per path (each path once). Default: `[]`. */
   attributeMasks?: {
-    /** The attribute's path, one key per item (`\["http", "url"\]`). */
+    /** The attribute's path, one key per item (`["http", "url"]`). */
     path: string[];
     /** Label → mask (a regular expression, or `{regex, replacement, preserveThrough}`). */
     masks: { [key: string]: Json };
@@ -642,9 +642,9 @@ export interface DatadogLogSinkVertex {
   integrationId: string;
   /** Extra `key:value` tags, combined with the integration's additionalTags. Default: `[]`. */
   additionalTags?: string[];
-  /** Top-level JSON field names the host is written to; empty = \["hostname"\]. Default: `[]`. */
+  /** Top-level JSON field names the host is written to; empty = ["hostname"]. Default: `[]`. */
   hostFieldNames?: string[];
-  /** Group-by attributes for the browser intake; empty = \["http.useragent", "network.client.ip"\]. Default: `[]`. */
+  /** Group-by attributes for the browser intake; empty = ["http.useragent", "network.client.ip"]. Default: `[]`. */
   browserLogGroupByAttributes?: string[];
   /** Other fields are kept as they are (and reported as unknown). */
   [field: string]: unknown;

@@ -243,12 +243,15 @@ pub fn field<T: Describe>(name: &'static str, mut extra: Extra, doc: &'static st
         name,
         shape,
         extra,
+        // Lines joined; brackets escaped for rustdoc (`\[`) are plain text here.
         doc: doc
             .lines()
             .map(str::trim)
             .filter(|l| !l.is_empty())
             .collect::<Vec<_>>()
-            .join(" "),
+            .join(" ")
+            .replace("\\[", "[")
+            .replace("\\]", "]"),
     }
 }
 
