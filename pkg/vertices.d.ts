@@ -13,7 +13,7 @@ export interface DatadogLogAgentSourceVertex {
   /** The Datadog integration whose ingest endpoint feeds this source. */
   integrationId: string;
   /** Where to start when no committed offset exists (service-side Kafka): EARLIEST (oldest retained), LATEST (newest; current behaviour), NONE. Default: `"LATEST"`. */
-  offsetResetStrategy?: "EARLIEST" | "LATEST" | "NONE";
+  offsetResetStrategy?: "LATEST" | "EARLIEST" | "NONE";
   /** Enrich events with host metadata (undocumented beyond the schema). Default: `false`. */
   hostEnrichmentEnabled?: boolean;
   /** Other fields are kept as they are (and reported as unknown). */
@@ -24,10 +24,10 @@ export interface DatadogLogAgentSourceVertex {
 export interface SplunkLogAgentSourceVertex {
   type: "splunk-log-agent-source";
   name: string;
-  /** The Splunk integration whose ingest endpoint feeds this source. */
+  /** The integration whose intake endpoint feeds this source. */
   integrationId: string;
-  /** Where to start when no committed offset exists (service-side Kafka): EARLIEST (oldest retained), LATEST (newest; current behaviour), NONE. Default: `"LATEST"`. */
-  offsetResetStrategy?: "EARLIEST" | "LATEST" | "NONE";
+  /** Where to start when no committed offset exists. Default: `"LATEST"`. */
+  offsetResetStrategy?: "LATEST" | "EARLIEST" | "NONE";
   /** Other fields are kept as they are (and reported as unknown). */
   [field: string]: unknown;
 }
@@ -36,10 +36,10 @@ export interface SplunkLogAgentSourceVertex {
 export interface NewrelicLogAgentSourceVertex {
   type: "newrelic-log-agent-source";
   name: string;
-  /** The New Relic integration whose ingest endpoint feeds this source. */
+  /** The integration whose intake endpoint feeds this source. */
   integrationId: string;
-  /** Where to start when no committed offset exists (service-side Kafka): EARLIEST (oldest retained), LATEST (newest; current behaviour), NONE. Default: `"LATEST"`. */
-  offsetResetStrategy?: "EARLIEST" | "LATEST" | "NONE";
+  /** Where to start when no committed offset exists. Default: `"LATEST"`. */
+  offsetResetStrategy?: "LATEST" | "EARLIEST" | "NONE";
   /** Other fields are kept as they are (and reported as unknown). */
   [field: string]: unknown;
 }
@@ -48,10 +48,10 @@ export interface NewrelicLogAgentSourceVertex {
 export interface SumologicLogAgentSourceVertex {
   type: "sumologic-log-agent-source";
   name: string;
-  /** The Sumo Logic integration whose ingest endpoint feeds this source. */
+  /** The integration whose intake endpoint feeds this source. */
   integrationId: string;
-  /** Where to start when no committed offset exists (service-side Kafka): EARLIEST (oldest retained), LATEST (newest; current behaviour), NONE. Default: `"LATEST"`. */
-  offsetResetStrategy?: "EARLIEST" | "LATEST" | "NONE";
+  /** Where to start when no committed offset exists. Default: `"LATEST"`. */
+  offsetResetStrategy?: "LATEST" | "EARLIEST" | "NONE";
   /** Other fields are kept as they are (and reported as unknown). */
   [field: string]: unknown;
 }
@@ -60,10 +60,10 @@ export interface SumologicLogAgentSourceVertex {
 export interface OtlpLogAgentSourceVertex {
   type: "otlp-log-agent-source";
   name: string;
-  /** The OTLP integration whose ingest endpoint feeds this source. */
+  /** The integration whose intake endpoint feeds this source. */
   integrationId: string;
-  /** Where to start when no committed offset exists (service-side Kafka): EARLIEST (oldest retained), LATEST (newest; current behaviour), NONE. Default: `"LATEST"`. */
-  offsetResetStrategy?: "EARLIEST" | "LATEST" | "NONE";
+  /** Where to start when no committed offset exists. Default: `"LATEST"`. */
+  offsetResetStrategy?: "LATEST" | "EARLIEST" | "NONE";
   /** Other fields are kept as they are (and reported as unknown). */
   [field: string]: unknown;
 }
@@ -72,10 +72,10 @@ export interface OtlpLogAgentSourceVertex {
 export interface OtelLogSourceVertex {
   type: "otel-log-source";
   name: string;
-  /** The OTLP integration whose ingest endpoint feeds this source. */
+  /** The integration whose intake endpoint feeds this source. */
   integrationId: string;
-  /** Where to start when no committed offset exists (service-side Kafka): EARLIEST (oldest retained), LATEST (newest; current behaviour), NONE. Default: `"LATEST"`. */
-  offsetResetStrategy?: "EARLIEST" | "LATEST" | "NONE";
+  /** Where to start when no committed offset exists. Default: `"LATEST"`. */
+  offsetResetStrategy?: "LATEST" | "EARLIEST" | "NONE";
   /** Other fields are kept as they are (and reported as unknown). */
   [field: string]: unknown;
 }
@@ -670,7 +670,7 @@ export interface SplunkLogSinkVertex {
 export interface NewrelicLogSinkVertex {
   type: "newrelic-log-sink";
   name: string;
-  /** New Relic integration. */
+  /** The vendor's integration. */
   integrationId: string;
   /** Extra attributes (string -> string), combined with the integration's. Default: `{}`. */
   additionalAttributes?: { [key: string]: string };
@@ -682,7 +682,7 @@ export interface NewrelicLogSinkVertex {
 export interface SumologicLogSinkVertex {
   type: "sumologic-log-sink";
   name: string;
-  /** Sumo Logic integration (the schema's description wrongly says 'New Relic integration id'). */
+  /** The vendor's integration. */
   integrationId: string;
   /** Extra attributes (string -> string), combined with the integration's. Default: `{}`. */
   additionalAttributes?: { [key: string]: string };

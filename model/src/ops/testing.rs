@@ -1,5 +1,7 @@
 //! Checks every operation module runs on itself.
 
+use serde::Serialize;
+use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
 
 use super::{Operation, Shape, check_config};
@@ -38,5 +40,16 @@ pub(crate) fn each_field_rejects_a_wrong_value(op: &Operation) {
             op.type_name,
             field.name
         );
+    }
+}
+
+/// `op`'s example reads as its config `T`, and every field `T` writes back is the example's.
+pub(crate) fn example_reads_as_the_config<T: DeserializeOwned + Serialize>(op: &Operation) {
+    let config: T = serde_json::from_str(op.example)
+        .unwrap_or_else(|e| panic!("{}: the example is not its config: {e}", op.type_name));
+    let back = serde_json::to_value(&config).unwrap();
+    let example: Value = serde_json::from_str(op.example).unwrap();
+    for (key, value) in back.as_object().unwrap() {
+        assert_eq!(&example[key], value, "{}: {key}", op.type_name);
     }
 }

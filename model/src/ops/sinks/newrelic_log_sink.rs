@@ -7,19 +7,9 @@
 //! skills/operations-reference/SKILL.md (older and newer stored versions); grepr/cli
 //! skills/change-sink/examples.md).
 
-use crate::config;
 use crate::ops::{Describe, Operation, PredicateUse, Role};
-use indexmap::IndexMap;
 
-config! {
-    /// The configuration of a `newrelic-log-sink` vertex.
-    pub struct NewrelicLogSink {
-        /// New Relic integration.
-        "integrationId" [required] => integration_id: String,
-        /// Extra attributes (string -> string), combined with the integration's.
-        "additionalAttributes" [default("{}")] => additional_attributes: Option<IndexMap<String, String>>,
-    }
-}
+pub use super::attributes_sink::AttributesSink as NewrelicLogSink;
 
 /// `newrelic-log-sink` in the catalog.
 pub static OPERATION: Operation = Operation {
@@ -39,16 +29,10 @@ pub static OPERATION: Operation = Operation {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::Value;
 
     #[test]
     fn the_example_reads_as_the_config() {
-        let config: NewrelicLogSink = serde_json::from_str(OPERATION.example).unwrap();
-        let back = serde_json::to_value(&config).unwrap();
-        let example: Value = serde_json::from_str(OPERATION.example).unwrap();
-        for (key, value) in back.as_object().unwrap() {
-            assert_eq!(&example[key], value, "{key}");
-        }
+        crate::ops::testing::example_reads_as_the_config::<NewrelicLogSink>(&OPERATION);
     }
 
     #[test]

@@ -14,14 +14,10 @@
 //! - offsetResetStrategy and hostEnrichmentEnabled concern the service's Kafka consumer / host
 //!   enrichment; accept and store them, implement as no-ops or best effort.
 
+use crate::config;
 use crate::ops::{Describe, Operation, PredicateUse, Role};
-use crate::{config, wire_enum};
 
-wire_enum! {
-    /// Where to start when no committed offset exists (service-side Kafka): EARLIEST (oldest
-    /// retained), LATEST (newest; current behaviour), NONE.
-    pub enum OffsetResetStrategy { Earliest = "EARLIEST", Latest = "LATEST", None = "NONE" }
-}
+use super::agent::OffsetResetStrategy;
 
 config! {
     /// The configuration of a `datadog-log-agent-source` vertex.
@@ -54,16 +50,10 @@ pub static OPERATION: Operation = Operation {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::Value;
 
     #[test]
     fn the_example_reads_as_the_config() {
-        let config: DatadogLogAgentSource = serde_json::from_str(OPERATION.example).unwrap();
-        let back = serde_json::to_value(&config).unwrap();
-        let example: Value = serde_json::from_str(OPERATION.example).unwrap();
-        for (key, value) in back.as_object().unwrap() {
-            assert_eq!(&example[key], value, "{key}");
-        }
+        crate::ops::testing::example_reads_as_the_config::<DatadogLogAgentSource>(&OPERATION);
     }
 
     #[test]

@@ -1,5 +1,6 @@
 //! Sources: operations that bring events into a graph.
 
+pub mod agent;
 pub mod datadog_log_agent_source;
 pub mod grepr_raw_log_source;
 pub mod logs_iceberg_table_source;

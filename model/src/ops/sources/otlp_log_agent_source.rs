@@ -14,24 +14,8 @@
 //!   skill) and normalise to otlp-log-agent-source on read-back.
 
 use crate::ops::{Describe, Operation, PredicateUse, Role};
-use crate::{config, wire_enum};
 
-wire_enum! {
-    /// Where to start when no committed offset exists (service-side Kafka): EARLIEST (oldest
-    /// retained), LATEST (newest; current behaviour), NONE.
-    pub enum OffsetResetStrategy { Earliest = "EARLIEST", Latest = "LATEST", None = "NONE" }
-}
-
-config! {
-    /// The configuration of a `otlp-log-agent-source` vertex.
-    pub struct OtlpLogAgentSource {
-        /// The OTLP integration whose ingest endpoint feeds this source.
-        "integrationId" [required] => integration_id: String,
-        /// Where to start when no committed offset exists (service-side Kafka): EARLIEST (oldest
-        /// retained), LATEST (newest; current behaviour), NONE.
-        "offsetResetStrategy" [default("\"LATEST\"")] => offset_reset_strategy: Option<OffsetResetStrategy>,
-    }
-}
+pub use super::agent::AgentSource as OtlpLogAgentSource;
 
 /// `otlp-log-agent-source` in the catalog.
 pub static OPERATION: Operation = Operation {
@@ -51,16 +35,10 @@ pub static OPERATION: Operation = Operation {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::Value;
 
     #[test]
     fn the_example_reads_as_the_config() {
-        let config: OtlpLogAgentSource = serde_json::from_str(OPERATION.example).unwrap();
-        let back = serde_json::to_value(&config).unwrap();
-        let example: Value = serde_json::from_str(OPERATION.example).unwrap();
-        for (key, value) in back.as_object().unwrap() {
-            assert_eq!(&example[key], value, "{key}");
-        }
+        crate::ops::testing::example_reads_as_the_config::<OtlpLogAgentSource>(&OPERATION);
     }
 
     #[test]

@@ -135,8 +135,9 @@ config! {
 }
 
 tagged! {
-    /// Strategy for attribute paths without an entry (use `composite` for several).
-    pub enum DefaultAttributesMergeStrategy ("a defaultAttributesMergeStrategy") {
+    /// How the values of an attribute path are merged into a summary (`composite` for several
+    /// strategies on one path).
+    pub enum MergeStrategy ("a merge strategy") {
         Exact = "exact" (Exact),
         Sample = "sample" (Sample),
         Preserve = "preserve" (Preserve),
@@ -150,96 +151,12 @@ tagged! {
 }
 
 config! {
-    /// Keep the value if all merged events agree (deep equality for maps), else the wildcard string
-    /// "*". The default.
-    pub struct Exact2 {
-    }
-}
-
-config! {
-    /// Collect up to `limit` values; extra values are dropped.
-    pub struct Sample2 {
-        /// Max values kept (UI default 10).
-        "limit" [min(1.0), default("10")] => limit: Option<u64>,
-        /// Store as a set (discard duplicates) instead of a list.
-        "unique" [] => unique: Option<bool>,
-    }
-}
-
-config! {
-    /// Collect every value; when the collection would exceed `limit` the current summary is emitted
-    /// and a new cluster starts (no value dropped).
-    pub struct Preserve2 {
-        /// Collection size that forces a summary (UI default 1000).
-        "limit" [min(1.0), default("1000")] => limit: Option<u64>,
-        /// Set (true) or list (false) semantics.
-        "unique" [] => unique: Option<bool>,
-    }
-}
-
-config! {
-    /// Sum of numeric values (collections summed element-wise), stored as a double; non-numeric
-    /// ignored.
-    pub struct Sum2 {
-    }
-}
-
-config! {
-    /// Minimum numeric value (double).
-    pub struct Min2 {
-    }
-}
-
-config! {
-    /// Maximum numeric value (double).
-    pub struct Max2 {
-    }
-}
-
-config! {
-    /// Arithmetic mean of numeric observations (collections contribute each element).
-    pub struct Avg2 {
-    }
-}
-
-config! {
-    /// Several strategies on one path: each writes `<path>_<suffix>` (`_sum`, `_avg`, `_min`,
-    /// `_max`, ...); the first also writes the base name. Each strategy type at most once.
-    pub struct Composite2 {
-        /// Strategies, in order.
-        "strategies" [default("[]")] => strategies: Option<Vec<Map<String, Value>>>,
-    }
-}
-
-config! {
-    /// Internal: leaves the value unchanged (used for suffixed keys of composite). Accept but never
-    /// needed in input.
-    pub struct Ignore2 {
-    }
-}
-
-tagged! {
-    /// Strategy for this path.
-    pub enum Strategy ("a strategy") {
-        Exact = "exact" (Exact2),
-        Sample = "sample" (Sample2),
-        Preserve = "preserve" (Preserve2),
-        Sum = "sum" (Sum2),
-        Min = "min" (Min2),
-        Max = "max" (Max2),
-        Avg = "avg" (Avg2),
-        Composite = "composite" (Composite2),
-        Ignore = "ignore" (Ignore2),
-    }
-}
-
-config! {
-    /// attributeMergeStrategyEntriesItem
+    /// The merge strategy of one attribute path.
     pub struct AttributeMergeStrategyEntriesItem {
         /// Path segments, e.g. \["http","response","bytes"\].
         "attributePath" [required, min(1.0)] => attribute_path: Vec<String>,
         /// Strategy for this path.
-        "strategy" [required] => strategy: Strategy,
+        "strategy" [required] => strategy: MergeStrategy,
     }
 }
 
@@ -306,7 +223,7 @@ config! {
         /// nor '.'). Duplicates rejected; control chars given as JSON escapes.
         "delimiters" [default("[\":\", \"#\", \"[\", \"]\", \"(\", \")\", \"{\", \"}\", \"|\", \",\", \";\", \"\\\"\", \"'\", \" \", \"\\t\", \"\\n\", \"\\r\", \"&\", \"=\", \"?\", \"!\", \"+\", \"*\", \"/\", \"<\", \">\", \"%\", \"^\", \"~\", \"`\"]")] => delimiters: Option<Vec<String>>,
         /// Strategy for attribute paths without an entry (use `composite` for several).
-        "defaultAttributesMergeStrategy" [default("{\"type\": \"exact\"}")] => default_attributes_merge_strategy: Option<DefaultAttributesMergeStrategy>,
+        "defaultAttributesMergeStrategy" [default("{\"type\": \"exact\"}")] => default_attributes_merge_strategy: Option<MergeStrategy>,
         /// Per-path strategies. Paths non-empty and unique (server error 'Duplicate attribute paths
         /// in merge strategies are not allowed').
         "attributeMergeStrategyEntries" [default("[]")] => attribute_merge_strategy_entries: Option<Vec<AttributeMergeStrategyEntriesItem>>,
@@ -350,12 +267,7 @@ mod tests {
 
     #[test]
     fn the_example_reads_as_the_config() {
-        let config: LogReducer = serde_json::from_str(OPERATION.example).unwrap();
-        let back = serde_json::to_value(&config).unwrap();
-        let example: Value = serde_json::from_str(OPERATION.example).unwrap();
-        for (key, value) in back.as_object().unwrap() {
-            assert_eq!(&example[key], value, "{key}");
-        }
+        crate::ops::testing::example_reads_as_the_config::<LogReducer>(&OPERATION);
     }
 
     #[test]

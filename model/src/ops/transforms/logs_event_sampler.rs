@@ -50,12 +50,7 @@ mod tests {
 
     #[test]
     fn the_example_reads_as_the_config() {
-        let config: LogsEventSampler = serde_json::from_str(OPERATION.example).unwrap();
-        let back = serde_json::to_value(&config).unwrap();
-        let example: Value = serde_json::from_str(OPERATION.example).unwrap();
-        for (key, value) in back.as_object().unwrap() {
-            assert_eq!(&example[key], value, "{key}");
-        }
+        crate::ops::testing::example_reads_as_the_config::<LogsEventSampler>(&OPERATION);
     }
 
     #[test]

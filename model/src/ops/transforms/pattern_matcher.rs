@@ -15,21 +15,10 @@
 //! - Which tag/attribute carries the pattern id is not documented; we tag grepr.patternId (the
 //!   reducer's summary key) — internal decision.
 
+use crate::config;
 use crate::ops::{Describe, Operation, PredicateUse, Role};
-use crate::{config, wire_enum};
 
-wire_enum! {
-    /// What builds the pattern (docs only, newer than stored client types): MESSAGE_ONLY (default;
-    /// empty messages pass through), message-or-attributes-when-empty, ATTRIBUTES_ONLY,
-    /// message-and-attributes. The two middle enum spellings are not shown in any public source —
-    /// see decisions.
-    pub enum TokenizationInput { MessageOnly = "MESSAGE_ONLY", MessageOrAttributes = "MESSAGE_OR_ATTRIBUTES", AttributesOnly = "ATTRIBUTES_ONLY", MessageAndAttributes = "MESSAGE_AND_ATTRIBUTES" }
-}
-
-wire_enum! {
-    /// When attributes participate: KEYS_AND_VALUES (compare values, default) or KEYS_ONLY.
-    pub enum AttributeTokenization { KeysAndValues = "KEYS_AND_VALUES", KeysOnly = "KEYS_ONLY" }
-}
+use super::log_reducer::{AttributeTokenization, TokenizationInput};
 
 config! {
     /// The configuration of a `pattern-matcher` vertex.
@@ -86,16 +75,10 @@ pub static OPERATION: Operation = Operation {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::Value;
 
     #[test]
     fn the_example_reads_as_the_config() {
-        let config: PatternMatcher = serde_json::from_str(OPERATION.example).unwrap();
-        let back = serde_json::to_value(&config).unwrap();
-        let example: Value = serde_json::from_str(OPERATION.example).unwrap();
-        for (key, value) in back.as_object().unwrap() {
-            assert_eq!(&example[key], value, "{key}");
-        }
+        crate::ops::testing::example_reads_as_the_config::<PatternMatcher>(&OPERATION);
     }
 
     #[test]
