@@ -224,18 +224,13 @@ mod tests {
             err.to_string(),
             "(root): expected an object, found an array"
         );
-        // Through serde the graph may be part of a larger document: no `(root)`, and serde's
-        // position.
+        // Through serde the graph may be part of a larger document: no `(root)`.
         let err = serde_json::from_str::<JobGraph>("[1]").unwrap_err();
+        assert_eq!(err.to_string(), "expected an object, found an array");
+        let err = serde_json::from_str::<JobGraph>(r#"{"vertices": 1}"#).unwrap_err();
         assert_eq!(
             err.to_string(),
-            "expected an object, found an array at line 1 column 3"
-        );
-        let err = serde_json::from_str::<JobGraph>(r#"{"vertices": 1}"#).unwrap_err();
-        assert!(
-            err.to_string()
-                .starts_with("/vertices: expected an array, found a number at line 1"),
-            "{err}"
+            "/vertices: expected an array, found a number"
         );
     }
 

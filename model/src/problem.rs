@@ -45,8 +45,8 @@ impl Problem {
     }
 
     /// As the error of a `Deserialize` impl. The value being deserialized may sit anywhere in a
-    /// larger document (serde_json adds the line and column), so its own root is not written
-    /// `(root)`: a problem there is just its message.
+    /// larger document, so its own root is not written `(root)`: a problem there is just its
+    /// message.
     pub(crate) fn into_de_error<E: serde::de::Error>(self) -> E {
         if self.pointer.is_empty() {
             E::custom(self.message)
