@@ -1,5 +1,38 @@
 //! Resolution errors. Each message starts with a prefix that is part of the service contract
 //! (see [`Error::prefix`]) and ends with where it happened.
+//!
+//! [`Error`] is `#[non_exhaustive]`, and so is each of its variants: new kinds of error and new
+//! details of a kind may come without breaking a program that uses this crate. Outside this
+//! crate, read an error through its accessors rather than by matching its variants:
+//!
+//! - [`Error::code`]: what went wrong, a stable machine-readable code (constants in [`code`]);
+//!   the service sends it as the `code` of its error bodies.
+//! - [`Error::prefix`]: the start of the message (constants in [`prefix`]), part of the contract.
+//! - [`Error::location`]: the template and the chain of template operations, when tied to one.
+//! - [`Error::problems`]: each [`Problem`] with its JSON pointer, for invalid inputs, an invalid
+//!   job graph or a script result that is not one.
+//! - [`Error::script_failure`]: the script's error with its line, column and sandbox limit.
+//! - [`Error::source_failure`]: what a failing template source said (not "not found").
+//!
+//! Why `#[non_exhaustive]` and not an opaque struct (as `serde_json::Error`, whose
+//! `classify()` is the code here): the variants stay matchable inside the crate, where each is
+//! built and its message written, and their fields stay documented; a caller outside gets the
+//! same guarantees as from an opaque type, since it can neither build a variant nor match one
+//! exhaustively, and it may still read a variant's fields with `..` in the pattern.
+//!
+//! ```
+//! use jobgraph_core::{Resolver, TemplateSet};
+//! use jobgraph_core::error::{code, prefix};
+//! let resolver = Resolver::new(TemplateSet::default());
+//! let job = serde_json::json!({"vertices": [
+//!     {"type": "template-operation", "name": "ingest", "templateId": "missing"}]});
+//! let err = resolver.resolve_document_blocking(&job).unwrap_err();
+//! assert_eq!(err.code(), code::TEMPLATE_NOT_FOUND);
+//! assert_eq!(err.prefix(), prefix::TEMPLATE_NOT_FOUND);
+//! assert!(err.to_string().starts_with("Template not found: missing"));
+//! assert_eq!(err.location().unwrap().operation_path, ["ingest"]);
+//! assert!(err.problems().is_empty() && err.script_failure().is_none());
+//! ```
 
 use std::fmt;
 
@@ -80,6 +113,40 @@ pub mod prefix {
     pub const SOURCE_FAILED: &str = "Template source failed";
 }
 
+/// The codes, written once: [`Error::code`] returns them, the service sends them as the
+/// `code` of its error bodies, the npm package as its error's `code`. Stable: a program may
+/// compare with them.
+pub mod code {
+    /// Code of [`super::Error::ReturnedNothing`].
+    pub const SCRIPT_RETURNED_NOTHING: &str = "SCRIPT_RETURNED_NOTHING";
+    /// Code of [`super::Error::ScriptFailed`].
+    pub const SCRIPT_FAILED: &str = "SCRIPT_FAILED";
+    /// Code of [`super::Error::InvalidOutput`].
+    pub const INVALID_OUTPUT: &str = "INVALID_OUTPUT";
+    /// Code of [`super::Error::TemplateNotFound`].
+    pub const TEMPLATE_NOT_FOUND: &str = "TEMPLATE_NOT_FOUND";
+    /// Code of [`super::Error::InvalidInputs`].
+    pub const INPUT_VALIDATION_FAILED: &str = "INPUT_VALIDATION_FAILED";
+    /// Code of [`super::Error::InvalidTemplate`].
+    pub const INVALID_TEMPLATE: &str = "INVALID_TEMPLATE";
+    /// Code of [`super::Error::TooDeep`].
+    pub const MAX_DEPTH_EXCEEDED: &str = "MAX_DEPTH_EXCEEDED";
+    /// Code of [`super::Error::TooManyOperations`].
+    pub const MAX_OPERATIONS_EXCEEDED: &str = "MAX_OPERATIONS_EXCEEDED";
+    /// Code of [`super::Error::ResolvedTooLarge`] for too many vertices.
+    pub const MAX_RESOLVED_VERTICES_EXCEEDED: &str = "MAX_RESOLVED_VERTICES_EXCEEDED";
+    /// Code of [`super::Error::ResolvedTooLarge`] for too many bytes of JSON.
+    pub const MAX_RESOLVED_BYTES_EXCEEDED: &str = "MAX_RESOLVED_BYTES_EXCEEDED";
+    /// Code of [`super::Error::Port`].
+    pub const UNKNOWN_PORT: &str = "UNKNOWN_PORT";
+    /// Code of [`super::Error::NameCollision`].
+    pub const NAME_COLLISION: &str = "NAME_COLLISION";
+    /// Code of [`super::Error::InvalidJobGraph`].
+    pub const INVALID_JOB_GRAPH: &str = "INVALID_JOB_GRAPH";
+    /// Code of [`super::Error::Source`].
+    pub const SOURCE_FAILED: &str = "SOURCE_FAILED";
+}
+
 /// The two budgets of a resolution's output ([`Error::ResolvedTooLarge`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ResolvedLimit {
@@ -118,25 +185,32 @@ impl ResolvedLimit {
     /// The error code: `MAX_RESOLVED_VERTICES_EXCEEDED` or `MAX_RESOLVED_BYTES_EXCEEDED`.
     pub fn code(self) -> &'static str {
         match self {
-            ResolvedLimit::Vertices => "MAX_RESOLVED_VERTICES_EXCEEDED",
-            ResolvedLimit::Bytes => "MAX_RESOLVED_BYTES_EXCEEDED",
+            ResolvedLimit::Vertices => code::MAX_RESOLVED_VERTICES_EXCEEDED,
+            ResolvedLimit::Bytes => code::MAX_RESOLVED_BYTES_EXCEEDED,
         }
     }
 }
 
 /// Everything that can go wrong while testing or resolving templates.
+///
+/// Non-exhaustive, like each variant: read it through [`Error::code`], [`Error::prefix`],
+/// [`Error::location`], [`Error::problems`], [`Error::script_failure`] and
+/// [`Error::source_failure`] (the module's documentation says why).
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[non_exhaustive]
 pub enum Error {
     /// The script's final expression was `null` or `undefined`.
     #[error(
         "{RETURNED_NOTHING}: the script's final expression must be the job graph (an object or its JSON text){at}"
     )]
+    #[non_exhaustive]
     ReturnedNothing {
         /// Where.
         at: Box<Location>,
     },
     /// Syntax error, exception, or a sandbox limit.
     #[error("{SCRIPT_FAILED}: {failure}{at}")]
+    #[non_exhaustive]
     ScriptFailed {
         /// What failed, with line and column when known.
         failure: Box<ScriptFailure>,
@@ -145,6 +219,7 @@ pub enum Error {
     },
     /// The script's result is not a (valid) job graph.
     #[error("{INVALID_OUTPUT}: {reason}{at}")]
+    #[non_exhaustive]
     InvalidOutput {
         /// Every problem, joined.
         reason: String,
@@ -155,6 +230,7 @@ pub enum Error {
     },
     /// The template id or version does not exist.
     #[error("{TEMPLATE_NOT_FOUND}: {reference}{at}")]
+    #[non_exhaustive]
     TemplateNotFound {
         /// `id` or `id@version` as requested.
         reference: String,
@@ -163,6 +239,7 @@ pub enum Error {
     },
     /// `templateInputs` do not match the `inputSchema`.
     #[error("{INVALID_INPUTS}: {}{at}", join_problems(.problems))]
+    #[non_exhaustive]
     InvalidInputs {
         /// Every violation, each with the JSON pointer of the input.
         problems: Vec<Problem>,
@@ -172,6 +249,7 @@ pub enum Error {
     /// The template definition itself is broken (bad `inputSchema`, a port map naming a vertex
     /// the script did not produce, …).
     #[error("{INVALID_TEMPLATE}: {reason}{at}")]
+    #[non_exhaustive]
     InvalidTemplate {
         /// What is wrong and how to fix it.
         reason: String,
@@ -180,6 +258,7 @@ pub enum Error {
     },
     /// Template operations nested deeper than the maximum.
     #[error("{TOO_DEEP} of {max}: {chain}")]
+    #[non_exhaustive]
     TooDeep {
         /// The maximum depth.
         max: usize,
@@ -193,6 +272,7 @@ pub enum Error {
     #[error(
         "{TOO_MANY_OPERATIONS}: expanding level {level} would bring the total to {total}, more than the maximum of {max} per resolution; raise `maxOperations` (CLI `--max-operations`) or make the templates produce fewer operations{at}"
     )]
+    #[non_exhaustive]
     TooManyOperations {
         /// The configured maximum.
         max: usize,
@@ -210,6 +290,7 @@ pub enum Error {
         "{RESOLVED_TOO_LARGE}: with this operation's result (level {level}) the templates have produced {total} {}, more than the maximum of {max} per resolution; raise `{}` (CLI `--{}`) or make the templates produce less{at}",
         .limit.unit(), .limit.option(), .limit.flag()
     )]
+    #[non_exhaustive]
     ResolvedTooLarge {
         /// Which budget was passed.
         limit: ResolvedLimit,
@@ -225,6 +306,7 @@ pub enum Error {
     /// An edge names a port the template does not have, or leaves out a port where the choice
     /// is ambiguous.
     #[error("{UNKNOWN_PORT}: {reason}{at}")]
+    #[non_exhaustive]
     Port {
         /// The edge and the ports available.
         reason: String,
@@ -235,6 +317,7 @@ pub enum Error {
     #[error(
         "{NAME_COLLISION}: {name:?} is produced by {first} and by {second}; rename one of them"
     )]
+    #[non_exhaustive]
     NameCollision {
         /// The colliding name.
         name: String,
@@ -245,12 +328,14 @@ pub enum Error {
     },
     /// The job graph given to the resolver is not valid.
     #[error("{INVALID_JOB_GRAPH}: {}", join_problems(.problems))]
+    #[non_exhaustive]
     InvalidJobGraph {
         /// Every problem with its JSON pointer.
         problems: Vec<Problem>,
     },
     /// The template source failed for another reason than "not found".
     #[error("{SOURCE_FAILED}: {message}{at}")]
+    #[non_exhaustive]
     Source {
         /// What the source said.
         message: String,
@@ -260,22 +345,22 @@ pub enum Error {
 }
 
 impl Error {
-    /// A stable machine-readable code, for example `TEMPLATE_NOT_FOUND`.
+    /// A stable machine-readable code, for example `TEMPLATE_NOT_FOUND`: one of [`code`]'s.
     pub fn code(&self) -> &'static str {
         match self {
-            Error::ReturnedNothing { .. } => "SCRIPT_RETURNED_NOTHING",
-            Error::ScriptFailed { .. } => "SCRIPT_FAILED",
-            Error::InvalidOutput { .. } => "INVALID_OUTPUT",
-            Error::TemplateNotFound { .. } => "TEMPLATE_NOT_FOUND",
-            Error::InvalidInputs { .. } => "INPUT_VALIDATION_FAILED",
-            Error::InvalidTemplate { .. } => "INVALID_TEMPLATE",
-            Error::TooDeep { .. } => "MAX_DEPTH_EXCEEDED",
-            Error::TooManyOperations { .. } => "MAX_OPERATIONS_EXCEEDED",
+            Error::ReturnedNothing { .. } => code::SCRIPT_RETURNED_NOTHING,
+            Error::ScriptFailed { .. } => code::SCRIPT_FAILED,
+            Error::InvalidOutput { .. } => code::INVALID_OUTPUT,
+            Error::TemplateNotFound { .. } => code::TEMPLATE_NOT_FOUND,
+            Error::InvalidInputs { .. } => code::INPUT_VALIDATION_FAILED,
+            Error::InvalidTemplate { .. } => code::INVALID_TEMPLATE,
+            Error::TooDeep { .. } => code::MAX_DEPTH_EXCEEDED,
+            Error::TooManyOperations { .. } => code::MAX_OPERATIONS_EXCEEDED,
             Error::ResolvedTooLarge { limit, .. } => limit.code(),
-            Error::Port { .. } => "UNKNOWN_PORT",
-            Error::NameCollision { .. } => "NAME_COLLISION",
-            Error::InvalidJobGraph { .. } => "INVALID_JOB_GRAPH",
-            Error::Source { .. } => "SOURCE_FAILED",
+            Error::Port { .. } => code::UNKNOWN_PORT,
+            Error::NameCollision { .. } => code::NAME_COLLISION,
+            Error::InvalidJobGraph { .. } => code::INVALID_JOB_GRAPH,
+            Error::Source { .. } => code::SOURCE_FAILED,
         }
     }
 
@@ -333,4 +418,17 @@ impl Error {
             _ => None,
         }
     }
+
+    /// What the template source said when it failed for another reason than "not found" (code
+    /// [`code::SOURCE_FAILED`]): a failure of the storage behind it rather than of the job, which
+    /// the service answers with a 500 and logs.
+    pub fn source_failure(&self) -> Option<&str> {
+        match self {
+            Error::Source { message, .. } => Some(message),
+            _ => None,
+        }
+    }
 }
+
+#[cfg(test)]
+mod tests;

@@ -53,9 +53,9 @@ pub use inputs::{InputSchema, MatchBudget, SchemaBounds, SchemaError, fill_defau
 pub use jobgraph_model::{
     DraftOutput, Edge, EdgeError, Endpoint, FetchError, GrokParserVertex, GrokRules, JobGraph,
     JsonError, LogTransform, LogsFilter, LogsIcebergTableSink, LogsIcebergTableSource,
-    LogsSyncSink, MAX_JSON_DEPTH, Problem, RulesLine, ShapeError, TagAction, TagModification,
-    Template, TemplateError, TemplateOperation, TemplateSet, TemplateSource, Transform, Vertex,
-    VertexKind, format_edge, join_problems, parse_edge, parse_json,
+    LogsSyncSink, MAX_JSON_DEPTH, Problem, RulesLine, TagAction, TagModification, Template,
+    TemplateError, TemplateOperation, TemplateSet, TemplateSource, Transform, Vertex, VertexKind,
+    format_edge, join_problems, parse_edge, parse_json,
 };
 pub use jobgraph_model::{edge, names};
 use jobgraph_model::{json, vertex};

@@ -4,13 +4,13 @@
 //! written again is the same document. Typed views of the known vertex types are available
 //! through [`Vertex::kind`](crate::Vertex::kind); any other type passes through untouched.
 
-use serde::de::Error as _;
 use serde::ser::SerializeMap;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::{Map, Value};
 
 use crate::edge::{Edge, EdgeError, parse_edge};
-use crate::json::{ShapeError, kind_of};
+use crate::json::kind_of;
+use crate::problem::Problem;
 use crate::vertex::Vertex;
 
 /// A job graph: vertices joined by edges, plus any other top-level fields, kept in order.
@@ -48,9 +48,9 @@ impl JobGraph {
 
     /// Reads a graph from a JSON value, naming the JSON pointer of the first structural
     /// problem. Use `jobgraph_core::validate_job_graph` for a full report.
-    pub fn from_value(value: Value) -> Result<Self, ShapeError> {
+    pub fn from_value(value: Value) -> Result<Self, Problem> {
         let Value::Object(mut object) = value else {
-            return Err(ShapeError::new(
+            return Err(Problem::new(
                 "",
                 format!("expected an object, found {}", kind_of(&value)),
             ));
@@ -63,19 +63,19 @@ impl JobGraph {
                     Value::Object(fields) => {
                         Vertex::from_fields(fields).map_err(|e| e.within(&format!("/vertices/{i}")))
                     }
-                    other => Err(ShapeError::new(
+                    other => Err(Problem::new(
                         format!("/vertices/{i}"),
                         format!("expected an object, found {}", kind_of(&other)),
                     )),
                 })
                 .collect::<Result<Vec<_>, _>>()?,
             Some(other) => {
-                return Err(ShapeError::new(
+                return Err(Problem::new(
                     "/vertices",
                     format!("expected an array, found {}", kind_of(&other)),
                 ));
             }
-            None => return Err(ShapeError::new("/vertices", "is missing")),
+            None => return Err(Problem::new("/vertices", "is missing")),
         };
         let edges = match object.get_mut("edges").map(Value::take) {
             Some(Value::Array(items)) => items
@@ -83,7 +83,7 @@ impl JobGraph {
                 .enumerate()
                 .map(|(i, item)| match item {
                     Value::String(text) => Ok(text),
-                    other => Err(ShapeError::new(
+                    other => Err(Problem::new(
                         format!("/edges/{i}"),
                         format!("expected a string, found {}", kind_of(&other)),
                     )),
@@ -91,7 +91,7 @@ impl JobGraph {
                 .collect::<Result<Vec<_>, _>>()?,
             Some(Value::Null) | None => Vec::new(),
             Some(other) => {
-                return Err(ShapeError::new(
+                return Err(Problem::new(
                     "/edges",
                     format!("expected an array, found {}", kind_of(&other)),
                 ));
@@ -162,7 +162,7 @@ impl Serialize for JobGraph {
 
 impl<'de> Deserialize<'de> for JobGraph {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        JobGraph::from_value(Value::deserialize(deserializer)?).map_err(D::Error::custom)
+        JobGraph::from_value(Value::deserialize(deserializer)?).map_err(Problem::into_de_error)
     }
 }
 
@@ -218,10 +218,19 @@ mod tests {
             err.unwrap_err().to_string(),
             "/edges/0: expected a string, found a number"
         );
-        let err = JobGraph::from_value(serde_json::json!([1]));
+        let err = JobGraph::from_value(serde_json::json!([1])).unwrap_err();
+        assert_eq!(err, Problem::new("", "expected an object, found an array"));
         assert_eq!(
-            err.unwrap_err().to_string(),
-            "expected an object, found an array"
+            err.to_string(),
+            "(root): expected an object, found an array"
+        );
+        // Through serde the graph may be part of a larger document: no `(root)`.
+        let err = serde_json::from_str::<JobGraph>("[1]").unwrap_err();
+        assert_eq!(err.to_string(), "expected an object, found an array");
+        let err = serde_json::from_str::<JobGraph>(r#"{"vertices": 1}"#).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "/vertices: expected an array, found a number"
         );
     }
 

@@ -11,6 +11,8 @@
 //!   their OpenAPI schemas).
 //! - [`job_to_test`]: a job turned into its test job (`job:to-test`).
 //! - [`names`]: the rule of names that become parts of storage paths.
+//! - [`Problem`]: what is wrong, at which JSON pointer; reading a graph or a vertex's typed
+//!   view fails with one, validation (in `jobgraph-core`) lists them.
 //!
 //! `jobgraph-core` (validation, the sandbox, the resolver, the pipeline engine) re-exports
 //! these types at their former paths.
@@ -51,7 +53,7 @@ pub use event::read_lines;
 pub use event::{EventError, EventsError, LogEvent, Tags, read_events, write_ndjson};
 pub use graph::JobGraph;
 pub use grok_rules::{GrokRules, RulesLine};
-pub use json::{JsonError, MAX_JSON_DEPTH, ShapeError, parse_json};
+pub use json::{JsonError, MAX_JSON_DEPTH, parse_json};
 pub use problem::{Problem, join_problems};
 pub use source::{FetchError, TemplateSet, TemplateSource};
 pub use template::{DraftOutput, Template, TemplateError};

@@ -104,19 +104,27 @@ pub fn job_to_test(job: &Value, options: &ToTestOptions) -> Result<Value, ToTest
     match object.get("jobGraph") {
         Some(graph) => {
             let mut out = object.clone();
-            out.insert("jobGraph".into(), graph_to_test(graph, options)?);
+            out.insert(
+                "jobGraph".into(),
+                graph_to_test(graph, "/jobGraph", options)?,
+            );
             Ok(Value::Object(out))
         }
-        None if object.contains_key("vertices") => graph_to_test(job, options),
+        None if object.contains_key("vertices") => graph_to_test(job, "", options),
         None => Err(ToTestError::Shape(
             "it has neither `jobGraph` nor `vertices`".into(),
         )),
     }
 }
 
-fn graph_to_test(graph: &Value, options: &ToTestOptions) -> Result<Value, ToTestError> {
-    let graph =
-        JobGraph::from_value(graph.clone()).map_err(|e| ToTestError::Shape(e.to_string()))?;
+/// The test job of the graph found at `pointer` in the file.
+fn graph_to_test(
+    graph: &Value,
+    pointer: &str,
+    options: &ToTestOptions,
+) -> Result<Value, ToTestError> {
+    let graph = JobGraph::from_value(graph.clone())
+        .map_err(|e| ToTestError::Shape(e.within(pointer).to_string()))?;
     let mut names: HashSet<String> = graph.vertices.iter().map(|v| v.name().to_owned()).collect();
     let mut vertices: Vec<Vertex> = graph
         .vertices
@@ -200,7 +208,7 @@ fn vertex(fields: Value) -> Result<Vertex, ToTestError> {
             "internal: a vertex that is not an object".into(),
         ));
     };
-    Vertex::from_fields(map).map_err(|e| ToTestError::Shape(e.to_string()))
+    Vertex::from_fields(map).map_err(|e| ToTestError::Shape(e.message))
 }
 
 #[cfg(test)]
@@ -287,6 +295,19 @@ mod tests {
     fn refuses_what_is_not_a_job_graph() {
         let err = job_to_test(&json!([1]), &options(TestSink::Sync)).unwrap_err();
         assert!(matches!(err, ToTestError::Shape(_)), "{err}");
+        // A problem's pointer is the file's: inside `jobGraph`, or the file itself.
+        let err = job_to_test(&json!({"jobGraph": [1]}), &options(TestSink::Sync)).unwrap_err();
+        assert!(
+            err.to_string()
+                .starts_with("not a job graph: /jobGraph: expected an object, found an array"),
+            "{err}"
+        );
+        let err = job_to_test(&json!({"vertices": 1}), &options(TestSink::Sync)).unwrap_err();
+        assert!(
+            err.to_string()
+                .starts_with("not a job graph: /vertices: expected an array, found a number"),
+            "{err}"
+        );
         let err = job_to_test(&json!({"name": "x"}), &options(TestSink::Sync)).unwrap_err();
         assert!(err.to_string().starts_with("not a job graph"), "{err}");
         let graph = json!({"vertices": [{"type": "a", "name": "a"}], "edges": ["a -> ghost"]});

@@ -4,11 +4,11 @@
 //! Vertices are stored losslessly as [`Vertex`]; the typed structs are read from them on demand.
 //! Unknown fields of known types are kept in the vertex and ignored here.
 
-use serde::de::Error as _;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::{Map, Value};
 
-use crate::json::{ShapeError, kind_of};
+use crate::json::kind_of;
+use crate::problem::Problem;
 
 /// A vertex: an ordered JSON object whose `type` and `name` are strings.
 ///
@@ -26,17 +26,17 @@ pub struct Vertex {
 
 impl Vertex {
     /// Makes a vertex of JSON fields; `type` and `name` must be strings.
-    pub fn from_fields(fields: Map<String, Value>) -> Result<Self, ShapeError> {
+    pub fn from_fields(fields: Map<String, Value>) -> Result<Self, Problem> {
         for key in ["type", "name"] {
             match fields.get(key) {
                 Some(Value::String(_)) => {}
                 Some(other) => {
-                    return Err(ShapeError::new(
+                    return Err(Problem::new(
                         "",
                         format!("`{key}` must be a string, found {}", kind_of(other)),
                     ));
                 }
-                None => return Err(ShapeError::new("", format!("`{key}` is missing"))),
+                None => return Err(Problem::new("", format!("`{key}` is missing"))),
             }
         }
         Ok(Vertex { fields })
@@ -74,7 +74,7 @@ impl Vertex {
     /// A typed view of the vertex for the known types; [`VertexKind::Other`] for the rest.
     ///
     /// Fails, naming the field, when a known type has a field of the wrong JSON type.
-    pub fn kind(&self) -> Result<VertexKind, ShapeError> {
+    pub fn kind(&self) -> Result<VertexKind, Problem> {
         VertexKind::from_vertex(self)
     }
 }
@@ -88,7 +88,7 @@ impl Serialize for Vertex {
 impl<'de> Deserialize<'de> for Vertex {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         let fields = Map::deserialize(deserializer)?;
-        Vertex::from_fields(fields).map_err(D::Error::custom)
+        Vertex::from_fields(fields).map_err(Problem::into_de_error)
     }
 }
 
@@ -128,7 +128,7 @@ pub use crate::ops::transforms::template_operation::TemplateOperation;
 
 impl VertexKind {
     /// Reads the typed view of `vertex`.
-    pub fn from_vertex(vertex: &Vertex) -> Result<Self, ShapeError> {
+    pub fn from_vertex(vertex: &Vertex) -> Result<Self, Problem> {
         Ok(match vertex.vertex_type() {
             "log-transform" => VertexKind::LogTransform(read(vertex)?),
             "logs-filter" => VertexKind::LogsFilter(read(vertex)?),
@@ -145,9 +145,9 @@ impl VertexKind {
 }
 
 /// Reads the typed view `T` of `vertex`, naming the vertex and the wrong field.
-fn read<T: for<'de> Deserialize<'de>>(vertex: &Vertex) -> Result<T, ShapeError> {
+fn read<T: for<'de> Deserialize<'de>>(vertex: &Vertex) -> Result<T, Problem> {
     T::deserialize(Value::Object(vertex.fields().clone())).map_err(|e| {
-        ShapeError::new(
+        Problem::new(
             "",
             format!(
                 "vertex {:?} of type {:?}: {e}",
@@ -162,14 +162,14 @@ impl TemplateOperation {
     /// Reads a template operation from a vertex's fields, naming the wrong field. Only its own
     /// type is read (not through [`VertexKind::from_vertex`]), so that a build resolving
     /// templates, the wasm module's, does not carry the readers of every other known type.
-    pub fn from_vertex(vertex: &Vertex) -> Result<Self, ShapeError> {
+    pub fn from_vertex(vertex: &Vertex) -> Result<Self, Problem> {
         if vertex.is_template_operation() {
             if !vertex
                 .fields()
                 .get("templateId")
                 .is_some_and(Value::is_string)
             {
-                return Err(ShapeError::new(
+                return Err(Problem::new(
                     "",
                     format!(
                         "vertex {:?} of type \"template-operation\": `templateId` is missing or not a string: name the template to use",
@@ -179,7 +179,7 @@ impl TemplateOperation {
             }
             return read(vertex);
         }
-        Err(ShapeError::new(
+        Err(Problem::new(
             "",
             format!(
                 "vertex {:?} is a {:?}, not a template-operation",

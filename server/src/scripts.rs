@@ -65,11 +65,11 @@ impl TemplateSource for StoreSource {
 
 /// A resolver error as an API error: the contract message, 400; a failing store is a 500.
 fn resolution_error(error: jobgraph_core::Error) -> ApiError {
-    match error {
-        jobgraph_core::Error::Source { message, .. } => ApiError::Internal(message),
-        other => ApiError::Resolution {
-            message: other.to_string(),
-            code: other.code(),
+    match error.source_failure() {
+        Some(message) => ApiError::Internal(message.to_owned()),
+        None => ApiError::Resolution {
+            message: error.to_string(),
+            code: error.code(),
         },
     }
 }

@@ -4,6 +4,7 @@
 //! reading 1 000 events costs more than running the stages on them).
 
 use jobgraph_core::JobGraph;
+use jobgraph_core::error::{code, prefix};
 use jobgraph_core::pipeline::{
     LogEvent, Pipeline, Query, QueryError, RunError, RunInput, RunOptions, read_events,
 };
@@ -41,7 +42,7 @@ fn run_error(error: &RunError) -> JsValue {
     }
     let (code, prefix) = match error {
         RunError::Limit(_) => ("RUN_LIMIT_EXCEEDED", "Run limit exceeded"),
-        _ => ("INVALID_JOB_GRAPH", "Invalid job graph"),
+        _ => (code::INVALID_JOB_GRAPH, prefix::INVALID_JOB_GRAPH),
     };
     RawError::new(code, prefix, error.to_string()).into_js()
 }
@@ -119,9 +120,9 @@ impl Options {
 fn graph_of(text: &str) -> Result<JobGraph, JsValue> {
     JobGraph::from_value(parse_json(text, "graph")?).map_err(|e| {
         RawError::new(
-            "INVALID_JOB_GRAPH",
-            "Invalid job graph",
-            format!("Invalid job graph: {e}"),
+            code::INVALID_JOB_GRAPH,
+            prefix::INVALID_JOB_GRAPH,
+            format!("{}: {e}", prefix::INVALID_JOB_GRAPH),
         )
         .into_js()
     })

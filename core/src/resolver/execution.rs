@@ -231,10 +231,5 @@ pub(crate) fn read_output(
             return Err(invalid(problems));
         }
     }
-    JobGraph::from_value(value).map_err(|e| {
-        invalid(vec![Problem {
-            pointer: e.pointer,
-            message: e.message,
-        }])
-    })
+    JobGraph::from_value(value).map_err(|e| invalid(vec![e]))
 }

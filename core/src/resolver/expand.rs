@@ -244,8 +244,9 @@ impl Tree {
                         .as_ref()
                         .map(|o| o.at.clone())
                         .unwrap_or_default();
+                    // The problem is the vertex's own (no pointer): its message names it.
                     Error::InvalidOutput {
-                        reason: e.to_string(),
+                        reason: e.message,
                         problems: Vec::new(),
                         at: Box::new(at),
                     }

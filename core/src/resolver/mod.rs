@@ -364,10 +364,7 @@ impl<S: TemplateSource> Resolver<S> {
         }
         let graph =
             JobGraph::from_value(graph_value.clone()).map_err(|e| Error::InvalidJobGraph {
-                problems: within(vec![Problem {
-                    pointer: e.pointer,
-                    message: e.message,
-                }]),
+                problems: within(vec![e]),
             })?;
         // Validated above, as raw JSON: no need to serialize and validate it again.
         let resolution = self.resolve_valid(&graph).await?;
