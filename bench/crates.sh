@@ -4,7 +4,7 @@
 # time) and wall time of a clean dev build, of jobgraph-sdk (the API client) and
 # jobgraph-lake, at one or more commits.
 #
-# Usage: bench/crates.sh [COMMIT ...]   (default: HEAD). Each commit is checked out in a
+# Usage: [CRATES="jobgraph-sdk jobgraph-lake"] bench/crates.sh [COMMIT ...]   (default: HEAD). Each commit is checked out in a
 # temporary worktree with its own empty target dir, so every build is clean; the registry's
 # sources are shared (no download is timed). Prints one line per crate and commit.
 set -euo pipefail
@@ -15,7 +15,7 @@ TIMEFORMAT='%R %U %S'
 for commit in "${commits[@]}"; do
   dir=$(mktemp -d /tmp/jobgraph-crates.XXXXXX)
   git worktree add -q --detach "$dir" "$commit"
-  for crate in jobgraph-sdk jobgraph-lake; do
+  for crate in ${CRATES:-jobgraph-sdk jobgraph-lake}; do
     count=$(cd "$dir" && cargo tree -p "$crate" -e normal --prefix none 2>/dev/null | sed 's/ (\*)//' | sort -u | wc -l)
     read -r real user sys < <({ time (cd "$dir" && CARGO_TARGET_DIR="$dir/target-$crate" cargo build -q -p "$crate" >/dev/null 2>&1); } 2>&1)
     printf '%s %-14s %4d crates, clean build: CPU %6.0f s (user %s + sys %s), wall %6.0f s\n' \

@@ -245,6 +245,14 @@ fn check_predicate(
     if let Err(e) = Query::check_predicate(value) {
         report(format!("{at}/{field}{}", e.pointer), e.message);
     }
+    // `query` beside a `predicate` is not run (`predicate` wins), but it is still a predicate:
+    // one of the wrong shape is refused, not kept unnoticed.
+    if field == "predicate"
+        && let Some(query) = fields.get("query")
+        && let Err(e) = Query::check_predicate(query)
+    {
+        report(format!("{at}/query{}", e.pointer), e.message);
+    }
 }
 
 /// A `grok-parser`'s rules compile, the error pointing at the rule's item

@@ -30,7 +30,7 @@ pub fn check_config(
     let Shape::Object(config) = (op.config)() else {
         return;
     };
-    check_fields(&config, fields, at, op.type_name, report);
+    check_fields(&config, fields, at, op.type_name, true, report);
 }
 
 /// Reports a required predicate that is absent (neither `predicate` nor `query`).
@@ -52,14 +52,21 @@ pub fn check_predicate_present(
     }
 }
 
+/// `vertex`: these are a vertex's own fields, whose predicate (`predicate`, `query`) the engine
+/// checks inside (`jobgraph_core::validate_job_graph`); any other predicate (a sampler's
+/// `filter`, one nested deeper) is checked here for its shape.
 fn check_fields(
     config: &[Field],
     fields: &Map<String, Value>,
     at: &str,
     type_name: &str,
+    vertex: bool,
     report: &mut dyn FnMut(String, String),
 ) {
     for field in config {
+        if vertex && field.extra.predicate && matches!(field.name, "predicate" | "query") {
+            continue;
+        }
         match fields.get(field.name) {
             None if field.extra.required => report(
                 format!("{at}/{}", field.name),
@@ -134,8 +141,16 @@ fn check_value(
     let within =
         |n: f64| extra.min.is_none_or(|min| n >= min) && extra.max.is_none_or(|max| n <= max);
     match shape {
-        // The engine checks a predicate's inside, with pointers into it.
-        Shape::Any | Shape::Predicate => {}
+        Shape::Any => {}
+        Shape::Predicate => match value.as_object() {
+            Some(map) if map.get("type").is_some_and(Value::is_string) => {}
+            Some(_) => report(
+                format!("{at}/type"),
+                "a predicate's `type` is required and must be a string, e.g. \"datadog-query\""
+                    .into(),
+            ),
+            None => wrong(report),
+        },
         Shape::String => match value.as_str() {
             Some(s) if within(s.chars().count() as f64) => {}
             _ => wrong(report),
@@ -169,16 +184,27 @@ fn check_value(
             None => wrong(report),
         },
         Shape::Object(fields) => match value.as_object() {
-            Some(map) => check_fields(fields, map, at, "object", report),
+            Some(map) => check_fields(fields, map, at, "object", false, report),
             None => wrong(report),
         },
         Shape::Tagged { noun, variants } => match value.as_object() {
             Some(map) => {
                 let tag = map.get("type").and_then(Value::as_str);
+                if tag.is_none() {
+                    let tags: Vec<String> =
+                        variants.iter().map(|(t, _)| format!("{t:?}")).collect();
+                    report(
+                        format!("{at}/type"),
+                        format!(
+                            "`type` is required for {noun} and must be a string: {}, or another type (kept as it is)",
+                            tags.join(", ")
+                        ),
+                    );
+                }
                 if let Some((name, Shape::Object(fields))) =
                     variants.iter().find(|(name, _)| Some(*name) == tag)
                 {
-                    check_fields(fields, map, at, name, report);
+                    check_fields(fields, map, at, name, false, report);
                 }
             }
             None => report(

@@ -1,6 +1,9 @@
 //! The OpenAPI 3.1 (JSON Schema 2020-12) schemas of vertices, from the catalog: one component
 //! per operation (`LogsFilterVertex`…), `OtherVertex` for the types the catalog does not know,
-//! and `Vertex`, a `oneOf` of them discriminated by `type`. The service's document
+//! and `Vertex`, a `oneOf` of them told apart by `type` (each operation's schema has its `type`
+//! as a `const`, `OtherVertex` every other string). There is no OpenAPI `discriminator`: its
+//! mapping cannot name the open set of other types, and tools (Schemathesis) then refuse a
+//! vertex of a type the catalog does not know, which the service accepts. The service's document
 //! (`jobgraph-server`) adds them to its components; `docs:search` finds each as
 //! `schema://<Name>`.
 
@@ -36,18 +39,16 @@ pub fn component_name(op: &Operation) -> String {
 /// ```
 /// let components = jobgraph_model::ops::schema::components();
 /// let vertex = &components["Vertex"];
-/// assert_eq!(vertex["discriminator"]["propertyName"], "type");
+/// assert_eq!(vertex["oneOf"].as_array().unwrap().len(), jobgraph_model::ops::OPERATIONS.len() + 1);
 /// assert_eq!(components["LogsFilterVertex"]["properties"]["type"]["const"], "logs-filter");
 /// ```
 pub fn components() -> Map<String, Value> {
     let mut components = Map::new();
     let mut one_of = Vec::new();
-    let mut mapping = Map::new();
     for op in OPERATIONS {
         let name = component_name(op);
         let reference = format!("#/components/schemas/{name}");
         one_of.push(json!({"$ref": reference}));
-        mapping.insert(op.type_name.into(), Value::String(reference));
         components.insert(name, vertex_schema(op));
     }
     let known: Vec<&str> = OPERATIONS.iter().map(|op| op.type_name).collect();
@@ -71,7 +72,6 @@ pub fn components() -> Map<String, Value> {
         json!({
             "description": "A vertex: `type`, a `name` unique in the graph, and the type's fields (the catalog of operations, docs/pipeline.md). A `template-operation` names a `templateId` of the caller's organization.",
             "oneOf": one_of,
-            "discriminator": {"propertyName": "type", "mapping": mapping},
         }),
     );
     components
@@ -140,10 +140,18 @@ fn object_schema(fields: &[Field]) -> Value {
             if let Some(max) = field.extra.max {
                 object.insert(bound("maximum", "maxItems", "maxLength"), number(max));
             }
-            if let Some(format) = field.extra.format {
-                object.insert("format".into(), Value::String(format.into()));
-            }
+            // The format (`date-time`, `duration`) is said in words, not as the `format`
+            // keyword: validation checks the JSON type, and the engine reads the value when it
+            // runs the type, so the document promises no more than validation holds.
             let mut doc = field.doc.clone();
+            if let Some(format) = field.extra.format {
+                let words = match format {
+                    "date-time" => "An ISO 8601 time.",
+                    "duration" => "An ISO 8601 duration (`PT2M`).",
+                    other => other,
+                };
+                doc = format!("{doc} {words}").trim().to_owned();
+            }
             match field
                 .extra
                 .default
@@ -245,18 +253,14 @@ mod tests {
     use super::*;
 
     #[test]
-    fn every_operation_has_a_component_in_the_mapping() {
+    fn every_operation_has_a_component_in_the_one_of() {
         let components = components();
-        let mapping = components[VERTEX]["discriminator"]["mapping"]
-            .as_object()
-            .unwrap();
-        assert_eq!(mapping.len(), OPERATIONS.len());
+        let one_of = components[VERTEX]["oneOf"].as_array().unwrap();
+        assert_eq!(one_of.len(), OPERATIONS.len() + 1);
         for op in OPERATIONS {
             let name = component_name(op);
-            assert_eq!(
-                mapping[op.type_name],
-                format!("#/components/schemas/{name}")
-            );
+            let reference = json!({"$ref": format!("#/components/schemas/{name}")});
+            assert!(one_of.contains(&reference), "{name}");
             let schema = &components[&name];
             assert_eq!(schema["properties"]["type"]["const"], op.type_name);
             assert_eq!(schema["required"][0], "type");

@@ -133,6 +133,23 @@ mod tests {
     }
 
     #[test]
+    fn a_transform_names_its_type() {
+        let vertex = json!({"type": "log-transform", "name": "t", "transforms": [
+            {"order": 1, "modification": "ADD", "tagKey": "env"}
+        ]});
+        let mut problems = Vec::new();
+        crate::ops::check_config(&OPERATION, vertex.as_object().unwrap(), "", &mut |p, m| {
+            problems.push(format!("{p}: {m}"))
+        });
+        assert_eq!(
+            problems,
+            [
+                "/transforms/0/type: `type` is required for a transform and must be a string: \"tag-action\", or another type (kept as it is)"
+            ]
+        );
+    }
+
+    #[test]
     fn wrong_fields_are_reported_with_their_pointer() {
         crate::ops::testing::each_field_rejects_a_wrong_value(&OPERATION);
     }
