@@ -14,12 +14,13 @@ commits=("$@")
 TIMEFORMAT='%R %U %S'
 for commit in "${commits[@]}"; do
   dir=$(mktemp -d /tmp/jobgraph-crates.XXXXXX)
-  git worktree add -q --detach "$dir" "$commit"
+  short=$(git rev-parse --short "$commit")
+  git worktree add -q --detach "$dir" "$short"
   for crate in ${CRATES:-jobgraph-sdk jobgraph-lake}; do
     count=$(cd "$dir" && cargo tree -p "$crate" -e normal --prefix none 2>/dev/null | sed 's/ (\*)//' | sort -u | wc -l)
     read -r real user sys < <({ time (cd "$dir" && CARGO_TARGET_DIR="$dir/target-$crate" cargo build -q -p "$crate" >/dev/null 2>&1); } 2>&1)
     printf '%s %-14s %4d crates, clean build: CPU %6.0f s (user %s + sys %s), wall %6.0f s\n' \
-      "$(git rev-parse --short "$commit")" "$crate" "$count" "$(awk "BEGIN{print $user + $sys}")" "$user" "$sys" "$real"
+      "$short" "$crate" "$count" "$(awk "BEGIN{print $user + $sys}")" "$user" "$sys" "$real"
   done
   git worktree remove --force "$dir"
 done
