@@ -46,6 +46,22 @@ fn next_link(r: &Response) -> Option<String> {
     Some(link[start..end].to_owned())
 }
 
+/// `made` in the list's order: oldest first, datasets made in the same millisecond by id
+/// (`createdAt` has a fixed width, so its text sorts as its time).
+fn in_list_order(made: &[Value]) -> Vec<Value> {
+    let mut sorted = made.to_vec();
+    sorted.sort_by(|a, b| {
+        let key = |d: &Value| {
+            (
+                d["createdAt"].as_str().map(str::to_owned),
+                d["id"].as_str().map(str::to_owned),
+            )
+        };
+        key(a).cmp(&key(b))
+    });
+    sorted
+}
+
 fn names(list: &Value) -> Vec<&str> {
     list.as_array()
         .unwrap_or_else(|| panic!("a JSON array: {list}"))
@@ -69,7 +85,11 @@ fn the_dataset_list_is_an_array_the_client_finds_a_name_in() {
     assert_eq!(r.status, 200, "{}", r.body);
     let list = r.json();
     assert!(list.is_array(), "a bare array: {list}");
-    assert_eq!(names(&list), ["wire-web", "wire-audit", "wire-billing"]);
+    let expected = in_list_order(&made);
+    assert_eq!(names(&list), names(&Value::Array(expected)));
+    let mut sorted_names = names(&list);
+    sorted_names.sort_unstable();
+    assert_eq!(sorted_names, ["wire-audit", "wire-billing", "wire-web"]);
     let found = list
         .as_array()
         .unwrap()
@@ -86,8 +106,15 @@ fn the_dataset_list_is_an_array_the_client_finds_a_name_in() {
 fn the_dataset_list_pages_with_link_headers_that_keep_the_array() {
     let mut made = Vec::new();
     for i in 0..7 {
-        made.push(super::create("linker", json!({"name": format!("linked-{i}")}))["id"].clone());
+        made.push(super::create(
+            "linker",
+            json!({"name": format!("linked-{i}")}),
+        ));
     }
+    let made: Vec<Value> = in_list_order(&made)
+        .iter()
+        .map(|d| d["id"].clone())
+        .collect();
     let bearer = token("linker");
     let mut seen = Vec::new();
     let mut sizes = Vec::new();
