@@ -23,6 +23,8 @@
 //! ```
 
 use jobgraph_model::attributes;
+#[allow(dead_code)] // used by the time-based stages of issue 36, arriving next
+pub(crate) mod event_time;
 #[cfg(feature = "grok")]
 mod grok_stage;
 pub mod query;
