@@ -125,20 +125,6 @@ pub(crate) fn iso_ms(text: &str) -> Option<i64> {
     Some(seconds * 1000 + millis)
 }
 
-/// ISO 8601 UTC text with milliseconds for epoch milliseconds: `2026-11-27T10:00:00.000Z`.
-pub(crate) fn format_ms(ms: i64) -> String {
-    let days = ms.div_euclid(86_400_000);
-    let rest = ms.rem_euclid(86_400_000);
-    let (y, mo, d) = civil_from_days(days);
-    format!(
-        "{y:04}-{mo:02}-{d:02}T{:02}:{:02}:{:02}.{:03}Z",
-        rest / 3_600_000,
-        rest / 60_000 % 60,
-        rest / 1000 % 60,
-        rest % 1000
-    )
-}
-
 fn days_in_month(year: i64, month: i64) -> i64 {
     match month {
         4 | 6 | 9 | 11 => 30,
@@ -156,20 +142,6 @@ fn days_from_civil(year: i64, month: i64, day: i64) -> i64 {
     let doy = (153 * (if month > 2 { month - 3 } else { month + 9 }) + 2) / 5 + day - 1;
     let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
     era * 146_097 + doe - 719_468
-}
-
-/// The date of a day since 1970-01-01.
-fn civil_from_days(days: i64) -> (i64, i64, i64) {
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = doy - (153 * mp + 2) / 5 + 1;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 };
-    let year = yoe + era * 400 + i64::from(month <= 2);
-    (year, month, day)
 }
 
 #[cfg(test)]
@@ -205,13 +177,5 @@ mod tests {
         ] {
             assert_eq!(iso_ms(bad), None, "{bad}");
         }
-    }
-
-    #[test]
-    fn formatting_reads_back() {
-        for ms in [0i64, 1500, -1, 1_709_164_800_123, 253_402_300_799_999] {
-            assert_eq!(iso_ms(&format_ms(ms)), Some(ms), "{}", format_ms(ms));
-        }
-        assert_eq!(format_ms(1500), "1970-01-01T00:00:01.500Z");
     }
 }

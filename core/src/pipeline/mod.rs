@@ -23,11 +23,11 @@
 //! ```
 
 use jobgraph_model::attributes;
-#[allow(dead_code)] // used by the time-based stages of issue 36, arriving next
 pub(crate) mod event_time;
 #[cfg(feature = "grok")]
 mod grok_stage;
 pub mod query;
+mod reduce;
 mod report;
 mod run;
 mod stages;
@@ -35,6 +35,7 @@ mod stream;
 
 pub use jobgraph_model::{EventError, EventsError, LogEvent, Tags, read_events, write_ndjson};
 pub use query::{PredicateError, Query, QueryError, vertex_predicate};
+pub use reduce::PatternReport;
 pub use report::{Change, EdgeCount, KeptEvent, Run, RunInput, RunOptions, VertexRun};
 pub use run::Pipeline;
 pub use stream::{StreamError, StreamOptions, StreamRun, run_ndjson};

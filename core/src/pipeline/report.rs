@@ -89,6 +89,9 @@ pub struct VertexRun {
     /// The first `keep` events dropped.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub dropped: Vec<KeptEvent>,
+    /// The patterns a `log-reducer` or `pattern-matcher` found, most frequent first.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub patterns: Vec<super::PatternReport>,
 }
 
 /// The result of a run.

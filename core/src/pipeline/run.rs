@@ -126,7 +126,8 @@ impl Pipeline {
     }
 
     /// Whether running the events in pieces, one after another, gives the same sinks as one
-    /// run on all of them: no `logs-values-source` (its inline events would repeat) and no
+    /// run on all of them: no `logs-values-source` (its inline events would repeat), no
+    /// reducer or pattern matcher (their windows and patterns span the whole input) and no
     /// vertex fed by two edges (fan-in concatenates edge by edge, not in input order).
     pub fn streamable(&self) -> bool {
         let mut fed = vec![0usize; self.names.len()];
@@ -137,7 +138,7 @@ impl Pipeline {
             && !self
                 .stages
                 .iter()
-                .any(|s| matches!(s, Stage::ValuesSource { .. }))
+                .any(|s| matches!(s, Stage::ValuesSource { .. } | Stage::Reduce(_)))
     }
 
     /// Whether an edge carries events: its source's `output` (any port of a vertex that is
@@ -305,6 +306,7 @@ impl<'p> Runner<'p> {
                 events_dropped: 0,
                 output: Vec::new(),
                 dropped: Vec::new(),
+                patterns: Vec::new(),
             };
             let out = self.stage(stage, events, &mut input, &mut event_takers, &mut record)?;
             record.events_out = out.len();
@@ -428,6 +430,12 @@ impl<'p> Runner<'p> {
                     }
                 }
                 Ok(events)
+            }
+            Stage::Reduce(reducer) => {
+                let name = record.name.clone();
+                let reduced = reducer.run(&name, events, &mut || self.check_time())?;
+                record.patterns = reduced.patterns;
+                Ok(reduced.events)
             }
             Stage::Sink | Stage::Pass => Ok(events),
         }

@@ -32,6 +32,8 @@ pub(crate) enum Stage {
     /// `grok-parser`: parses each event's raw line (without feature `grok`, not simulated).
     #[cfg(feature = "grok")]
     Grok(Box<super::grok_stage::GrokStage>),
+    /// `log-reducer` and `pattern-matcher`: patterns, samples and summaries.
+    Reduce(Box<super::reduce::Reducer>),
     /// `logs-sync-sink`: collects.
     Sink,
     /// Anything else: passes events through, not simulated.
@@ -181,6 +183,12 @@ static STAGES: &[(&Operation, Compile)] = &[
     (&transforms::log_transform::OPERATION, read_actions),
     #[cfg(feature = "grok")]
     (&transforms::grok_parser::OPERATION, grok),
+    (&transforms::log_reducer::OPERATION, |name, fields| {
+        reducer(name, fields, super::reduce::Mode::Reduce)
+    }),
+    (&transforms::pattern_matcher::OPERATION, |name, fields| {
+        reducer(name, fields, super::reduce::Mode::Match)
+    }),
     (&sinks::logs_sync_sink::OPERATION, |_, _| Ok(Stage::Sink)),
 ];
 
@@ -256,6 +264,16 @@ fn filter(name: &str, fields: &Map<String, Value>) -> Result<Stage, RunError> {
             .and_then(Value::as_bool)
             .unwrap_or(false),
     })
+}
+
+fn reducer(
+    name: &str,
+    fields: &Map<String, Value>,
+    mode: super::reduce::Mode,
+) -> Result<Stage, RunError> {
+    Ok(Stage::Reduce(Box::new(super::reduce::Reducer::compile(
+        name, fields, mode,
+    )?)))
 }
 
 #[cfg(feature = "grok")]

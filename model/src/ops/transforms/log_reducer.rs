@@ -248,6 +248,51 @@ config! {
     }
 }
 
+/// The default mask catalogue, in order: the `masks` field's default (a test keeps the two
+/// equal). `ipport`, `timestamp`, `uuid` and `number` are enabled by default.
+pub const DEFAULT_MASKS: &[(&str, &str)] = &[
+    ("ipport", r#"(?:\d{1,3}\.){3}\d{1,3}(?::\d{1,5})?"#),
+    (
+        "timestamp",
+        r#"(?:(?:\d{4}-\d{2}-\d{2}(?:T|\s)\d{2}:\d{2}:\d{2}(?:[.,]\d{1,12})?(?:Z|(?:[\+\-]\d{2}:?\d{2})|\sUTC)?)|(?:\d{1,4}/\d{1,2}/\d{1,4}(,?\s\d{1,2}:\d{2}:\d{1,2}(?:[.,]\d{1,12})?(?:\s?(?:[AP]M))?)?)|(?:\d{1,2}:\d{2}:\d{1,2}(?:[.,]\d{1,12})?(?:\s?(?:[AP]M))?)|(?:\d{2}/[A-Za-z]{3}/\d{4}(?:[:\s]\d{2}:\d{2}:\d{2}(?:\s\+[0-9]{4})?)?))"#,
+    ),
+    (
+        "uuid",
+        r#"(?:^|(?<!\w))(?:[a-fA-F0-9]{8}[-,_,:]?[a-fA-F0-9]{4}[-,_,:]?[a-fA-F0-9]{4}[-,_,:]?[a-fA-F0-9]{4}[-,_,:]?[a-fA-F0-9]{12})(?:(?!\w)|$)"#,
+    ),
+    (
+        "number",
+        r#"(?:^|(?<!\w))(?:(?:0x[a-fA-F0-9]{1,100})|(?:[\-\+]?(?>(?:(?:\d{1,100})?(?:\.\d{1,100})(?:[eE][\-\+]?\d{1,100}))|(?:(?:\d{1,100})?(?:\.\d{1,100}))|(?:\d{1,100}))))(?:(?!\w)|$)"#,
+    ),
+    (
+        "awsarn",
+        r#"arn:aws(?:-[a-z]+-[a-z]+)?:[a-zA-Z0-9-]+:(?:[a-z0-9-]+:)?(?:[0-9]{12})?:[a-zA-Z0-9-_./]+(?::[a-zA-Z0-9-_./]+)*"#,
+    ),
+    (
+        "awstoken",
+        r#"(?:IQoJb3JpZ2luX[A-Za-z0-9+/]{10,20})[A-Za-z0-9+/]{800,1100}"#,
+    ),
+];
+
+/// The masks enabled by default (`enabledMasks`).
+pub const DEFAULT_ENABLED_MASKS: &[&str] = &["ipport", "timestamp", "uuid", "number"];
+
+/// The default delimiters (`delimiters`), one character each.
+pub const DEFAULT_DELIMITERS: &[&str] = &[
+    ":", "#", "[", "]", "(", ")", "{", "}", "|", ",", ";", "\"", "'", " ", "\t", "\n", "\r", "&",
+    "=", "?", "!", "+", "*", "/", "<", ">", "%", "^", "~", "`",
+];
+
+impl LogReducer {
+    /// [`DEFAULT_MASKS`] as owned pairs.
+    pub fn default_masks() -> Vec<(String, String)> {
+        DEFAULT_MASKS
+            .iter()
+            .map(|(n, r)| ((*n).to_owned(), (*r).to_owned()))
+            .collect()
+    }
+}
+
 /// `log-reducer` in the catalog.
 pub static OPERATION: Operation = Operation {
     type_name: "log-reducer",
@@ -264,10 +309,33 @@ pub static OPERATION: Operation = Operation {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::ops::Shape;
 
     #[test]
     fn the_example_reads_as_the_config() {
         crate::ops::testing::example_reads_as_the_config::<LogReducer>(&OPERATION);
+    }
+
+    #[test]
+    fn the_default_constants_are_the_fields_defaults() {
+        let Shape::Object(fields) = (OPERATION.config)() else {
+            panic!("an object")
+        };
+        let default = |name: &str| -> Value {
+            let field = fields.iter().find(|f| f.name == name).unwrap();
+            serde_json::from_str(field.extra.default.unwrap()).unwrap()
+        };
+        let masks: Vec<Vec<String>> = serde_json::from_value(default("masks")).unwrap();
+        let constant: Vec<Vec<String>> = DEFAULT_MASKS
+            .iter()
+            .map(|(n, r)| vec![(*n).to_owned(), (*r).to_owned()])
+            .collect();
+        assert_eq!(masks, constant);
+        assert_eq!(
+            default("enabledMasks"),
+            serde_json::json!(DEFAULT_ENABLED_MASKS)
+        );
+        assert_eq!(default("delimiters"), serde_json::json!(DEFAULT_DELIMITERS));
     }
 
     #[test]

@@ -1,0 +1,456 @@
+//! A `log-reducer`'s (or `pattern-matcher`'s) fields read once into what the run needs; every
+//! mistake named by its field and said how to fix.
+
+use serde_json::{Map, Value};
+
+use super::mask::{Mask, Masks};
+use super::merge::Strategy;
+use super::tokens::{Delimiters, hash_bytes};
+use crate::pipeline::RunError;
+use crate::pipeline::query::Query;
+use jobgraph_model::ops::transforms::log_reducer::{
+    self as catalog, AttributeTokenization, LogReducer, SamplingConfig, TokenizationInput,
+};
+
+/// At most this many patterns per reducer; past it, new messages pass through.
+pub(crate) const MAX_PATTERNS: usize = 50_000;
+
+/// The settings of a reducer, compiled.
+#[derive(Debug, Clone)]
+pub(crate) struct Settings {
+    pub similarity: f64,
+    pub partition_tags: Vec<String>,
+    pub partition_paths: Vec<Vec<String>>,
+    pub window_ms: i64,
+    /// The window's text for the summary prefix (`2m`, `90s`).
+    pub window_text: String,
+    pub dedup: u64,
+    /// Logarithm base of window-based logarithmic sampling; `None` for constant sampling.
+    pub log_base: Option<u64>,
+    pub repeat_prefix: bool,
+    pub masks: Masks,
+    pub mask_tokens: Vec<String>,
+    pub mask_hashes: Vec<u64>,
+    pub delimiters: Delimiters,
+    pub default_strategies: Vec<Strategy>,
+    pub path_strategies: Vec<(Vec<String>, Vec<Strategy>)>,
+    pub exceptions: Vec<Query>,
+    pub input: TokenizationInput,
+    pub attribute_tokens: AttributeTokenization,
+    pub included: Vec<Vec<String>>,
+    pub excluded: Vec<Vec<String>>,
+}
+
+fn problem(vertex: &str, field: &str, what: impl std::fmt::Display) -> RunError {
+    RunError::Vertex {
+        vertex: vertex.to_owned(),
+        message: format!("`{field}` {what}"),
+    }
+}
+
+/// Reads the settings of vertex `vertex`.
+pub(crate) fn read(vertex: &str, fields: &Map<String, Value>) -> Result<Settings, RunError> {
+    let mut known = Map::new();
+    for (key, value) in fields {
+        if !matches!(key.as_str(), "type" | "name") && !value.is_null() {
+            known.insert(key.clone(), value.clone());
+        }
+    }
+    let config: LogReducer = serde_json::from_value(Value::Object(known)).map_err(|e| {
+        RunError::Vertex {
+            vertex: vertex.to_owned(),
+            message: format!(
+                "its settings do not read: {e} (see `jobgraph ops show log-reducer` for every field)"
+            ),
+        }
+    })?;
+    let similarity = config.similarity_threshold.unwrap_or(70.0);
+    if !(20.0..=100.0).contains(&similarity) {
+        return Err(problem(
+            vertex,
+            "similarityThreshold",
+            format!("must be a percentage from 20 to 100, found {similarity}"),
+        ));
+    }
+    let window_text = config
+        .reduction_time_window
+        .clone()
+        .unwrap_or_else(|| "PT2M".to_owned());
+    let window_ms = duration_ms(&window_text).ok_or_else(|| {
+        problem(
+            vertex,
+            "reductionTimeWindow",
+            format!(
+                "must be a positive ISO 8601 duration such as \"PT2M\" or \"PT30S\", found {window_text:?}"
+            ),
+        )
+    })?;
+    let dedup = config.dedup_threshold.unwrap_or(4);
+    if dedup < 2 {
+        return Err(problem(
+            vertex,
+            "dedupThreshold",
+            format!("must be 2 or more, found {dedup}"),
+        ));
+    }
+    let log_base = match &config.sampling_config {
+        Some(SamplingConfig::WindowBasedLogarithmicSampling(s)) => {
+            let base = s.logarithm_base.unwrap_or(2);
+            if base < 2 {
+                return Err(problem(
+                    vertex,
+                    "samplingConfig.logarithmBase",
+                    format!("must be 2 or more, found {base}"),
+                ));
+            }
+            Some(base)
+        }
+        _ => None,
+    };
+    let (masks, mask_tokens) = read_masks(vertex, &config)?;
+    let mask_hashes = mask_tokens
+        .iter()
+        .map(|t| hash_bytes(t.as_bytes()))
+        .collect();
+    let delimiters = read_delimiters(vertex, &config)?;
+    let default_strategies = match &config.default_attributes_merge_strategy {
+        Some(s) => Strategy::read(s, vertex, "defaultAttributesMergeStrategy")?,
+        None => vec![Strategy::Exact],
+    };
+    let mut path_strategies: Vec<(Vec<String>, Vec<Strategy>)> = Vec::new();
+    for (i, entry) in config
+        .attribute_merge_strategy_entries
+        .iter()
+        .flatten()
+        .enumerate()
+    {
+        let field = format!("attributeMergeStrategyEntries[{i}]");
+        if entry.attribute_path.is_empty() || entry.attribute_path.iter().any(String::is_empty) {
+            return Err(problem(
+                vertex,
+                &format!("{field}.attributePath"),
+                "must name a path of non-empty keys, e.g. [\"http\", \"status\"]",
+            ));
+        }
+        if path_strategies
+            .iter()
+            .any(|(p, _)| *p == entry.attribute_path)
+        {
+            return Err(problem(
+                vertex,
+                &format!("{field}.attributePath"),
+                format!(
+                    "repeats {:?}: duplicate attribute paths in merge strategies are not allowed; give each path one entry (use `composite` for several strategies)",
+                    entry.attribute_path
+                ),
+            ));
+        }
+        let strategies = Strategy::read(&entry.strategy, vertex, &format!("{field}.strategy"))?;
+        path_strategies.push((entry.attribute_path.clone(), strategies));
+    }
+    let mut exceptions = Vec::new();
+    for (i, predicate) in config.log_reducer_exceptions.iter().flatten().enumerate() {
+        exceptions.push(crate::pipeline::query::read_predicate(
+            vertex,
+            &format!("logReducerExceptions[{i}]"),
+            predicate,
+        )?);
+    }
+    let mut partition_paths: Vec<Vec<String>> = config
+        .partition_by_attributes
+        .iter()
+        .flatten()
+        .map(|dotted| dotted.split('.').map(str::to_owned).collect())
+        .collect();
+    partition_paths.extend(
+        config
+            .partition_by_attribute_paths
+            .iter()
+            .flatten()
+            .cloned(),
+    );
+    Ok(Settings {
+        similarity: similarity / 100.0,
+        partition_tags: config.partition_by_tags.unwrap_or_default(),
+        partition_paths,
+        window_ms,
+        window_text: human_duration(window_ms),
+        dedup,
+        log_base,
+        repeat_prefix: config
+            .repeat_count_in_summary_message_enabled
+            .unwrap_or(true),
+        masks,
+        mask_tokens,
+        mask_hashes,
+        delimiters,
+        default_strategies,
+        path_strategies,
+        exceptions,
+        input: config.tokenization_input.unwrap_or_default(),
+        attribute_tokens: config.attribute_tokenization.unwrap_or_default(),
+        included: config.included_attribute_prefixes.unwrap_or_default(),
+        excluded: config.excluded_attribute_prefixes.unwrap_or_default(),
+    })
+}
+
+fn read_masks(vertex: &str, config: &LogReducer) -> Result<(Masks, Vec<String>), RunError> {
+    let catalogue: Vec<(String, String)> = match &config.masks {
+        Some(masks) => {
+            let mut out: Vec<(String, String)> = Vec::new();
+            for (i, pair) in masks.iter().enumerate() {
+                let [name, regex] = pair.as_slice() else {
+                    return Err(problem(
+                        vertex,
+                        &format!("masks[{i}]"),
+                        format!(
+                            "must be a [name, regular expression] pair, found {} strings",
+                            pair.len()
+                        ),
+                    ));
+                };
+                if out.iter().any(|(n, _)| n == name) {
+                    return Err(problem(
+                        vertex,
+                        &format!("masks[{i}]"),
+                        format!("repeats the mask name `{name}`: mask names must be unique"),
+                    ));
+                }
+                out.push((name.clone(), regex.clone()));
+            }
+            out
+        }
+        None => LogReducer::default_masks(),
+    };
+    let enabled: Vec<String> = match &config.enabled_masks {
+        Some(names) => names.clone(),
+        None => catalog::DEFAULT_ENABLED_MASKS
+            .iter()
+            .map(|s| (*s).to_owned())
+            .collect(),
+    };
+    for (i, name) in enabled.iter().enumerate() {
+        if !catalogue.iter().any(|(n, _)| n == name) {
+            let names: Vec<&str> = catalogue.iter().map(|(n, _)| n.as_str()).collect();
+            return Err(problem(
+                vertex,
+                &format!("enabledMasks[{i}]"),
+                format!(
+                    "names `{name}`, which `masks` does not define (it has: {})",
+                    names.join(", ")
+                ),
+            ));
+        }
+    }
+    let mut masks = Vec::new();
+    let mut tokens = Vec::new();
+    for (i, (name, regex)) in catalogue.iter().enumerate() {
+        if !enabled.contains(name) {
+            continue;
+        }
+        let builtin = catalog::DEFAULT_MASKS.iter().any(|(n, _)| n == name);
+        let mask = Mask::new(name, regex, builtin)
+            .map_err(|e| problem(vertex, &format!("masks[{i}]"), e.0))?;
+        tokens.push(mask.token.clone());
+        masks.push(mask);
+    }
+    Ok((Masks::new(masks), tokens))
+}
+
+fn read_delimiters(vertex: &str, config: &LogReducer) -> Result<Delimiters, RunError> {
+    let mut chars: Vec<char> = Vec::new();
+    match &config.delimiters {
+        Some(list) => {
+            for (i, d) in list.iter().enumerate() {
+                let mut it = d.chars();
+                let (Some(c), None) = (it.next(), it.next()) else {
+                    return Err(problem(
+                        vertex,
+                        &format!("delimiters[{i}]"),
+                        format!("must be one character, found {d:?}"),
+                    ));
+                };
+                if chars.contains(&c) {
+                    return Err(problem(
+                        vertex,
+                        &format!("delimiters[{i}]"),
+                        format!("repeats {d:?}: each delimiter once"),
+                    ));
+                }
+                chars.push(c);
+            }
+        }
+        None => chars.extend(
+            catalog::DEFAULT_DELIMITERS
+                .iter()
+                .filter_map(|d| d.chars().next()),
+        ),
+    }
+    Ok(Delimiters::new(&chars))
+}
+
+/// An ISO 8601 duration (`PT2M`, `PT120S`, `PT20.345S`, `P1D`, `PT1H30M`) in milliseconds;
+/// `None` unless positive.
+pub(crate) fn duration_ms(text: &str) -> Option<i64> {
+    let rest = text.strip_prefix('P').or_else(|| text.strip_prefix('p'))?;
+    let (date, time) = match rest.find(['T', 't']) {
+        Some(i) => (&rest[..i], Some(&rest[i + 1..])),
+        None => (rest, None),
+    };
+    let mut total: f64 = 0.0;
+    let mut any = false;
+    let mut read = |part: &str, units: &[(char, f64)]| -> Option<()> {
+        let mut number = String::new();
+        let mut next_unit = 0usize;
+        for c in part.chars() {
+            if c.is_ascii_digit() || c == '.' || c == ',' {
+                number.push(if c == ',' { '.' } else { c });
+                continue;
+            }
+            let c = c.to_ascii_uppercase();
+            let at = units[next_unit..].iter().position(|(u, _)| *u == c)? + next_unit;
+            let value: f64 = number.parse().ok()?;
+            total += value * units[at].1;
+            any = true;
+            number.clear();
+            next_unit = at + 1;
+        }
+        number.is_empty().then_some(())
+    };
+    read(date, &[('W', 604_800_000.0), ('D', 86_400_000.0)])?;
+    if let Some(time) = time {
+        if time.is_empty() {
+            return None;
+        }
+        read(time, &[('H', 3_600_000.0), ('M', 60_000.0), ('S', 1000.0)])?;
+    }
+    let ms = total.round();
+    (any && (1.0..9.0e15).contains(&ms)).then_some(ms as i64)
+}
+
+/// `2m`, `90s`, `1h30m`, `1.5s`: a window's length for the summary prefix.
+fn human_duration(ms: i64) -> String {
+    if ms % 1000 != 0 {
+        return format!("{}s", ms as f64 / 1000.0);
+    }
+    let mut s = ms / 1000;
+    let mut out = String::new();
+    for (unit, size) in [("d", 86_400), ("h", 3600), ("m", 60)] {
+        if s >= size {
+            out.push_str(&format!("{}{unit}", s / size));
+            s %= size;
+        }
+    }
+    if s > 0 || out.is_empty() {
+        out.push_str(&format!("{s}s"));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn durations_read_as_milliseconds() {
+        for (text, ms) in [
+            ("PT2M", Some(120_000)),
+            ("PT120S", Some(120_000)),
+            ("PT20.345S", Some(20_345)),
+            ("PT1H30M", Some(5_400_000)),
+            ("P1D", Some(86_400_000)),
+            ("P1DT1S", Some(86_401_000)),
+            ("PT0S", None),
+            ("PT", None),
+            ("2m", None),
+            ("PT1M1H", None),
+            ("PT-5S", None),
+        ] {
+            assert_eq!(duration_ms(text), ms, "{text}");
+        }
+        assert_eq!(human_duration(120_000), "2m");
+        assert_eq!(human_duration(5_430_000), "1h30m30s");
+        assert_eq!(human_duration(1500), "1.5s");
+    }
+
+    fn error(fields: serde_json::Value) -> String {
+        match read("r", fields.as_object().unwrap()) {
+            Ok(_) => panic!("accepted {fields}"),
+            Err(e) => e.to_string(),
+        }
+    }
+
+    #[test]
+    fn every_mistake_names_its_field() {
+        for (fields, wanted) in [
+            (
+                json!({"similarityThreshold": 10}),
+                "`similarityThreshold` must be a percentage",
+            ),
+            (
+                json!({"reductionTimeWindow": "2 minutes"}),
+                "`reductionTimeWindow` must be a positive ISO 8601 duration",
+            ),
+            (
+                json!({"dedupThreshold": 1}),
+                "`dedupThreshold` must be 2 or more",
+            ),
+            (
+                json!({"enabledMasks": ["number", "nope"]}),
+                "`enabledMasks[1]` names `nope`",
+            ),
+            (
+                json!({"masks": [["Bad", "x"]], "enabledMasks": ["Bad"]}),
+                "`masks[0]` mask name `Bad` must be 1 to 50 lowercase letters",
+            ),
+            (
+                json!({"masks": [["order", "(?=x)"]], "enabledMasks": ["order"]}),
+                "lookahead",
+            ),
+            (
+                json!({"masks": [["a", "x"], ["a", "y"]], "enabledMasks": []}),
+                "repeats the mask name `a`",
+            ),
+            (
+                json!({"delimiters": [" ", "ab"]}),
+                "`delimiters[1]` must be one character",
+            ),
+            (json!({"delimiters": [" ", " "]}), "`delimiters[1]` repeats"),
+            (
+                json!({"attributeMergeStrategyEntries": [
+                {"attributePath": ["a"], "strategy": {"type": "sum"}},
+                {"attributePath": ["a"], "strategy": {"type": "max"}}]}),
+                "duplicate attribute paths",
+            ),
+            (
+                json!({"logReducerExceptions": [{"type": "datadog-query", "query": "a:("}]}),
+                "vertex r",
+            ),
+            (
+                json!({"samplingConfig": {"type": "window-based-logarithmic-sampling", "logarithmBase": 1}}),
+                "`samplingConfig.logarithmBase` must be 2 or more",
+            ),
+            (
+                json!({"similarityThreshold": "high"}),
+                "its settings do not read",
+            ),
+        ] {
+            let e = error(fields.clone());
+            assert!(e.contains(wanted), "{fields}: {e}");
+        }
+    }
+
+    #[test]
+    fn the_defaults_are_the_documented_ones() {
+        let s = read("r", &Map::new()).unwrap();
+        assert_eq!(s.similarity, 0.7);
+        assert_eq!(s.window_ms, 120_000);
+        assert_eq!(s.dedup, 4);
+        assert_eq!(s.log_base, None);
+        assert!(s.repeat_prefix);
+        let names: Vec<&str> = s.masks.masks.iter().map(|m| m.name.as_str()).collect();
+        assert_eq!(names, ["ipport", "timestamp", "uuid", "number"]);
+        assert_eq!(s.default_strategies, [Strategy::Exact]);
+    }
+}

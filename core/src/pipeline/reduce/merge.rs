@@ -1,0 +1,514 @@
+//! Attribute merge strategies: how a summary's attributes are made from the attributes of the
+//! events it stands for (`docs/pipeline.md`, "`log-reducer`", "Merging attributes").
+//!
+//! Each attribute path of an event is merged by the strategies of its entry in
+//! `attributeMergeStrategyEntries`, else by the default ones. A path with an entry is merged as
+//! one value even when it holds an object; other objects are walked into, down to their leaves
+//! (arrays are leaves). With several strategies on one path, the first writes the path itself
+//! and every one writes `<key>_<suffix>` (`bytes_sum`, `bytes_avg`, …).
+
+use indexmap::IndexMap;
+use rustc_hash::FxBuildHasher;
+use serde_json::{Map, Number, Value};
+
+use crate::pipeline::RunError;
+use jobgraph_model::ops::transforms::log_reducer::MergeStrategy;
+
+/// One merge strategy.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum Strategy {
+    /// The value when all agree, else `"*"`.
+    Exact,
+    /// Up to `limit` values; more are dropped.
+    Sample {
+        limit: usize,
+        unique: bool,
+    },
+    /// Every value; past `limit` the summary is sent and a new one starts.
+    Preserve {
+        limit: usize,
+        unique: bool,
+    },
+    Sum,
+    Min,
+    Max,
+    Avg,
+    /// The first value, unchanged.
+    Ignore,
+}
+
+impl Strategy {
+    /// The strategies a `MergeStrategy` stands for (several for `composite`).
+    pub(crate) fn read(
+        strategy: &MergeStrategy,
+        vertex: &str,
+        field: &str,
+    ) -> Result<Vec<Strategy>, RunError> {
+        let one = |s: &MergeStrategy, at: &str| -> Result<Strategy, RunError> {
+            Ok(match s {
+                MergeStrategy::Exact(_) => Strategy::Exact,
+                MergeStrategy::Sample(c) => Strategy::Sample {
+                    limit: c.limit.unwrap_or(10).max(1) as usize,
+                    unique: c.unique.unwrap_or(false),
+                },
+                MergeStrategy::Preserve(c) => Strategy::Preserve {
+                    limit: c.limit.unwrap_or(1000).max(1) as usize,
+                    unique: c.unique.unwrap_or(false),
+                },
+                MergeStrategy::Sum(_) => Strategy::Sum,
+                MergeStrategy::Min(_) => Strategy::Min,
+                MergeStrategy::Max(_) => Strategy::Max,
+                MergeStrategy::Avg(_) => Strategy::Avg,
+                MergeStrategy::Ignore(_) => Strategy::Ignore,
+                MergeStrategy::Composite(_) => {
+                    return Err(RunError::Vertex {
+                        vertex: vertex.to_owned(),
+                        message: format!(
+                            "`{at}` is a composite inside a composite: list the strategies in one composite"
+                        ),
+                    });
+                }
+            })
+        };
+        match strategy {
+            MergeStrategy::Composite(c) => {
+                let mut out: Vec<Strategy> = Vec::new();
+                for (i, raw) in c.strategies.iter().flatten().enumerate() {
+                    let at = format!("{field}.strategies[{i}]");
+                    let parsed: MergeStrategy = serde_json::from_value(Value::Object(raw.clone()))
+                        .map_err(|e| RunError::Vertex {
+                            vertex: vertex.to_owned(),
+                            message: format!("`{at}` is not a merge strategy: {e}"),
+                        })?;
+                    let s = one(&parsed, &at)?;
+                    if out.iter().any(|o| o.suffix() == s.suffix()) {
+                        return Err(RunError::Vertex {
+                            vertex: vertex.to_owned(),
+                            message: format!(
+                                "`{at}` repeats the strategy `{}`: each strategy type at most once per path",
+                                s.suffix()
+                            ),
+                        });
+                    }
+                    out.push(s);
+                }
+                if out.is_empty() {
+                    return Err(RunError::Vertex {
+                        vertex: vertex.to_owned(),
+                        message: format!(
+                            "`{field}.strategies` is empty: give at least one strategy, e.g. [{{\"type\": \"exact\"}}]"
+                        ),
+                    });
+                }
+                Ok(out)
+            }
+            other => Ok(vec![one(other, field)?]),
+        }
+    }
+
+    /// The suffix of its copy: `sum`, `avg`, …
+    pub(crate) fn suffix(&self) -> &'static str {
+        match self {
+            Strategy::Exact => "exact",
+            Strategy::Sample { .. } => "sample",
+            Strategy::Preserve { .. } => "preserve",
+            Strategy::Sum => "sum",
+            Strategy::Min => "min",
+            Strategy::Max => "max",
+            Strategy::Avg => "avg",
+            Strategy::Ignore => "ignore",
+        }
+    }
+
+    fn start(&self) -> Acc {
+        match self {
+            Strategy::Exact => Acc::Exact(None, false),
+            Strategy::Sample { .. } | Strategy::Preserve { .. } => Acc::Values(Vec::new()),
+            Strategy::Sum => Acc::Sum(0.0, None, false),
+            Strategy::Min | Strategy::Max => Acc::Extreme(None),
+            Strategy::Avg => Acc::Mean(0.0, 0),
+            Strategy::Ignore => Acc::First(None),
+        }
+    }
+}
+
+/// A strategy's state on one path.
+#[derive(Debug, Clone)]
+enum Acc {
+    Exact(Option<Value>, bool),
+    Values(Vec<Value>),
+    /// Scalar sum, element-wise sum of arrays, whether a scalar was seen.
+    Sum(f64, Option<Vec<f64>>, bool),
+    Extreme(Option<f64>),
+    Mean(f64, u64),
+    First(Option<Value>),
+}
+
+/// The numbers a value contributes: itself, or each number of an array.
+fn numbers(value: &Value) -> impl Iterator<Item = f64> + '_ {
+    let (one, many) = match value {
+        Value::Array(items) => (None, Some(items.iter().filter_map(Value::as_f64))),
+        other => (other.as_f64(), None),
+    };
+    one.into_iter().chain(many.into_iter().flatten())
+}
+
+impl Acc {
+    fn add(&mut self, strategy: &Strategy, value: &Value) {
+        match (self, strategy) {
+            (Acc::Exact(seen, differs), _) => match seen {
+                None => *seen = Some(value.clone()),
+                Some(v) => *differs |= v != value,
+            },
+            (
+                Acc::Values(values),
+                Strategy::Sample { limit, unique } | Strategy::Preserve { limit, unique },
+            ) => {
+                if (*unique && values.contains(value)) || values.len() >= *limit {
+                    return;
+                }
+                values.push(value.clone());
+            }
+            (Acc::Sum(scalar, list, saw_scalar), _) => match value {
+                Value::Array(items) => {
+                    let items: Vec<f64> = items.iter().filter_map(Value::as_f64).collect();
+                    let sums = list.get_or_insert_with(Vec::new);
+                    if sums.len() < items.len() {
+                        sums.resize(items.len(), 0.0);
+                    }
+                    for (s, x) in sums.iter_mut().zip(items) {
+                        *s += x;
+                    }
+                }
+                other => {
+                    if let Some(x) = other.as_f64() {
+                        *scalar += x;
+                        *saw_scalar = true;
+                    }
+                }
+            },
+            (Acc::Extreme(best), s) => {
+                for x in numbers(value) {
+                    *best = Some(match (*best, s) {
+                        (None, _) => x,
+                        (Some(b), Strategy::Min) => b.min(x),
+                        (Some(b), _) => b.max(x),
+                    });
+                }
+            }
+            (Acc::Mean(sum, n), _) => {
+                for x in numbers(value) {
+                    *sum += x;
+                    *n += 1;
+                }
+            }
+            (Acc::First(first), _) => {
+                if first.is_none() {
+                    *first = Some(value.clone());
+                }
+            }
+            (Acc::Values(_), _) => {}
+        }
+    }
+
+    /// Whether adding `value` would go past a `preserve` limit.
+    fn overflows(&self, strategy: &Strategy, value: &Value) -> bool {
+        match (self, strategy) {
+            (Acc::Values(values), Strategy::Preserve { limit, unique }) => {
+                values.len() >= *limit && !(*unique && values.contains(value))
+            }
+            _ => false,
+        }
+    }
+
+    fn finish(&self) -> Option<Value> {
+        let number = |x: f64| Number::from_f64(x).map(Value::Number);
+        match self {
+            Acc::Exact(seen, differs) => {
+                if *differs {
+                    Some(Value::String("*".into()))
+                } else {
+                    seen.clone()
+                }
+            }
+            Acc::Values(values) => Some(Value::Array(values.clone())),
+            Acc::Sum(scalar, list, saw_scalar) => match (list, saw_scalar) {
+                (Some(sums), false) => Some(Value::Array(
+                    sums.iter().filter_map(|x| number(*x)).collect(),
+                )),
+                (Some(sums), true) => number(*scalar + sums.iter().sum::<f64>()),
+                (None, true) => number(*scalar),
+                (None, false) => None,
+            },
+            Acc::Extreme(best) => best.and_then(number),
+            Acc::Mean(sum, n) => (*n > 0).then(|| number(sum / *n as f64)).flatten(),
+            Acc::First(first) => first.clone(),
+        }
+    }
+}
+
+/// The merge of the attributes of the events one summary stands for.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Merger {
+    paths: IndexMap<Vec<String>, Vec<Acc>, FxBuildHasher>,
+}
+
+/// Where the strategies come from.
+pub(crate) struct Rules<'a> {
+    pub default: &'a [Strategy],
+    pub paths: &'a [(Vec<String>, Vec<Strategy>)],
+}
+
+impl Rules<'_> {
+    fn for_path(&self, path: &[String]) -> Option<&[Strategy]> {
+        self.paths
+            .iter()
+            .find(|(p, _)| p == path)
+            .map(|(_, s)| s.as_slice())
+    }
+
+    /// Whether some `preserve` strategy exists (else no overflow check is needed).
+    pub(crate) fn preserves(&self) -> bool {
+        let preserve = |s: &Strategy| matches!(s, Strategy::Preserve { .. });
+        self.default.iter().any(preserve) || self.paths.iter().any(|(_, s)| s.iter().any(preserve))
+    }
+}
+
+/// What [`walk`] calls with each merged path, its strategies and its value.
+type Visit<'f, 'v> = dyn FnMut(&[String], &[Strategy], &'v Value) + 'f;
+
+/// Calls `f` with each merged path of `attributes` and its strategies.
+fn walk<'v>(
+    rules: &Rules<'_>,
+    object: &'v Map<String, Value>,
+    path: &mut Vec<String>,
+    f: &mut Visit<'_, 'v>,
+) {
+    for (key, value) in object {
+        path.push(key.clone());
+        if let Some(strategies) = rules.for_path(path) {
+            f(path, strategies, value);
+        } else if let Value::Object(inner) = value
+            && !inner.is_empty()
+        {
+            walk(rules, inner, path, f);
+        } else {
+            f(path, rules.default, value);
+        }
+        path.pop();
+    }
+}
+
+impl Merger {
+    /// Whether adding `attributes` would go past a `preserve` limit: then the summary so far
+    /// is sent first.
+    pub(crate) fn overflows(&self, rules: &Rules<'_>, attributes: &Map<String, Value>) -> bool {
+        let mut over = false;
+        walk(
+            rules,
+            attributes,
+            &mut Vec::new(),
+            &mut |path, strategies, value| {
+                if let Some(accs) = self.paths.get(path) {
+                    over |= accs
+                        .iter()
+                        .zip(strategies)
+                        .any(|(acc, s)| acc.overflows(s, value));
+                }
+            },
+        );
+        over
+    }
+
+    /// Adds one event's attributes.
+    pub(crate) fn add(&mut self, rules: &Rules<'_>, attributes: &Map<String, Value>) {
+        walk(
+            rules,
+            attributes,
+            &mut Vec::new(),
+            &mut |path, strategies, value| {
+                let accs = match self.paths.get_mut(path) {
+                    Some(accs) => accs,
+                    None => self
+                        .paths
+                        .entry(path.to_vec())
+                        .or_insert_with(|| strategies.iter().map(Strategy::start).collect()),
+                };
+                for (acc, s) in accs.iter_mut().zip(strategies) {
+                    acc.add(s, value);
+                }
+            },
+        );
+    }
+
+    /// The merged attributes.
+    pub(crate) fn finish(&self, rules: &Rules<'_>) -> Map<String, Value> {
+        let mut out = Map::new();
+        for (path, accs) in &self.paths {
+            let strategies = rules.for_path(path).unwrap_or(rules.default);
+            let several = accs.len() > 1;
+            for (i, (acc, s)) in accs.iter().zip(strategies).enumerate() {
+                let Some(value) = acc.finish() else { continue };
+                if i == 0 {
+                    set(&mut out, path, value.clone());
+                }
+                if several {
+                    let mut suffixed = path.clone();
+                    if let Some(last) = suffixed.last_mut() {
+                        last.push('_');
+                        last.push_str(s.suffix());
+                    }
+                    set(&mut out, &suffixed, value);
+                }
+            }
+        }
+        out
+    }
+}
+
+/// Sets `path` in `object`, making objects on the way; a path through a value that is not an
+/// object is left alone (the value seen first wins).
+fn set(object: &mut Map<String, Value>, path: &[String], value: Value) {
+    let Some((last, parents)) = path.split_last() else {
+        return;
+    };
+    let mut at = object;
+    for key in parents {
+        let next = at
+            .entry(key.clone())
+            .or_insert_with(|| Value::Object(Map::new()));
+        match next {
+            Value::Object(inner) => at = inner,
+            _ => return,
+        }
+    }
+    if !at.contains_key(last) {
+        at.insert(last.clone(), value);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn merge(
+        default: &[Strategy],
+        paths: &[(Vec<String>, Vec<Strategy>)],
+        events: &[Value],
+    ) -> Value {
+        let rules = Rules { default, paths };
+        let mut m = Merger::default();
+        for e in events {
+            m.add(&rules, e.as_object().unwrap());
+        }
+        Value::Object(m.finish(&rules))
+    }
+
+    #[test]
+    fn exact_match_keeps_agreeing_values_and_stars_the_others() {
+        let out = merge(
+            &[Strategy::Exact],
+            &[],
+            &[
+                json!({"host": "a", "http": {"status": 200, "method": "GET"}, "tags": [1, 2]}),
+                json!({"host": "a", "http": {"status": 500, "method": "GET"}, "tags": [1, 2]}),
+                json!({"host": "a", "extra": true}),
+            ],
+        );
+        assert_eq!(
+            out,
+            json!({"host": "a", "http": {"status": "*", "method": "GET"}, "tags": [1, 2], "extra": true})
+        );
+    }
+
+    #[test]
+    fn numeric_strategies_ignore_what_is_not_a_number() {
+        let path = |p: &str| p.split('.').map(str::to_owned).collect::<Vec<_>>();
+        let paths = vec![
+            (
+                path("bytes"),
+                vec![Strategy::Sum, Strategy::Avg, Strategy::Min, Strategy::Max],
+            ),
+            (path("codes"), vec![Strategy::Sum]),
+            (
+                path("user"),
+                vec![Strategy::Sample {
+                    limit: 2,
+                    unique: true,
+                }],
+            ),
+            (path("obj"), vec![Strategy::Exact]),
+        ];
+        let out = merge(
+            &[Strategy::Ignore],
+            &paths,
+            &[
+                json!({"bytes": 10, "codes": [1, 2], "user": "u1", "obj": {"a": 1}, "first": "x"}),
+                json!({"bytes": "n/a", "codes": [1, 2, 3], "user": "u1", "obj": {"a": 1}, "first": "y"}),
+                json!({"bytes": 30, "user": "u2", "obj": {"a": 1}}),
+                json!({"bytes": 2, "user": "u3"}),
+            ],
+        );
+        assert_eq!(
+            out,
+            json!({
+                "bytes": 42.0, "bytes_sum": 42.0, "bytes_avg": 14.0, "bytes_min": 2.0, "bytes_max": 30.0,
+                "codes": [2.0, 4.0, 3.0], "user": ["u1", "u2"], "obj": {"a": 1}, "first": "x"
+            })
+        );
+    }
+
+    #[test]
+    fn preserve_overflows_where_sample_drops() {
+        let rules_paths = vec![(
+            vec!["id".to_owned()],
+            vec![Strategy::Preserve {
+                limit: 2,
+                unique: false,
+            }],
+        )];
+        let rules = Rules {
+            default: &[Strategy::Exact],
+            paths: &rules_paths,
+        };
+        let mut m = Merger::default();
+        for id in [1, 2] {
+            let e = json!({"id": id});
+            assert!(!m.overflows(&rules, e.as_object().unwrap()));
+            m.add(&rules, e.as_object().unwrap());
+        }
+        assert!(m.overflows(&rules, json!({"id": 3}).as_object().unwrap()));
+        assert!(!m.overflows(&rules, json!({"other": 3}).as_object().unwrap()));
+        assert!(rules.preserves());
+    }
+
+    #[test]
+    fn composites_are_read_and_checked() {
+        let s: MergeStrategy = serde_json::from_value(
+            json!({"type": "composite", "strategies": [{"type": "sum"}, {"type": "avg"}]}),
+        )
+        .unwrap();
+        assert_eq!(
+            Strategy::read(&s, "r", "f").unwrap(),
+            [Strategy::Sum, Strategy::Avg]
+        );
+        let twice: MergeStrategy = serde_json::from_value(
+            json!({"type": "composite", "strategies": [{"type": "sum"}, {"type": "sum"}]}),
+        )
+        .unwrap();
+        assert!(
+            Strategy::read(&twice, "r", "f")
+                .unwrap_err()
+                .to_string()
+                .contains("`f.strategies[1]` repeats the strategy `sum`")
+        );
+        let empty: MergeStrategy = serde_json::from_value(json!({"type": "composite"})).unwrap();
+        assert!(
+            Strategy::read(&empty, "r", "f")
+                .unwrap_err()
+                .to_string()
+                .contains("is empty")
+        );
+    }
+}

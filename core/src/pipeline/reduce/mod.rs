@@ -1,0 +1,182 @@
+//! `log-reducer` and `pattern-matcher` on events (`docs/pipeline.md`, "`log-reducer`"):
+//! exceptions forwarded, events cut into tumbling windows by event time, grouped per partition
+//! into patterns ([`cluster`]), the first `dedupThreshold` of a pattern in a window sent as
+//! samples, the rest held and sent as one summary when the window closes. The pattern matcher
+//! finds the same patterns and forwards every event tagged with its pattern's id.
+//!
+//! Deterministic: windows follow event time, the end of the input closes the open window, and
+//! pattern ids are hashes of partition and text, so the same events give the same output on
+//! every platform.
+
+mod cluster;
+mod config;
+mod mask;
+mod merge;
+mod tokens;
+mod window;
+
+use indexmap::IndexMap;
+use rustc_hash::FxBuildHasher;
+use serde::Serialize;
+use serde_json::{Map, Value};
+
+use super::RunError;
+use jobgraph_model::LogEvent;
+
+pub(crate) use config::Settings;
+
+/// What the stage does with the patterns it finds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Mode {
+    /// `log-reducer`: samples, summaries, passthroughs and exceptions.
+    Reduce,
+    /// `pattern-matcher`: every event forwarded, tagged with its pattern.
+    Match,
+}
+
+/// A compiled reducer or pattern matcher.
+#[derive(Debug, Clone)]
+pub(crate) struct Reducer {
+    pub settings: Settings,
+    pub mode: Mode,
+}
+
+/// One pattern in a run's report.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PatternReport {
+    /// Its id (`grepr.patternId`).
+    pub id: String,
+    /// Its text: masked values as `<mask>`, positions that vary as `<*>`.
+    pub pattern: String,
+    /// Events of this run that matched it.
+    pub count: u64,
+    /// The partition (`service=web`, `@http.host="a"`), empty when the reducer has none.
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub partition: String,
+    /// The first few messages that matched it, as they arrived.
+    pub samples: Vec<String>,
+}
+
+/// Patterns kept in a report at most (the most frequent).
+const REPORTED_PATTERNS: usize = 500;
+/// Sample messages kept per reported pattern.
+const REPORTED_SAMPLES: usize = 3;
+
+/// The tag every reducer output carries.
+pub(crate) const MESSAGE_TYPE: &str = "grepr.messagetype";
+/// The tag the pattern matcher adds.
+pub(crate) const PATTERN_TAG: &str = "grepr.patternId";
+
+/// What a reducer run gives: its output and the patterns found.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Reduced {
+    pub events: Vec<LogEvent>,
+    pub patterns: Vec<PatternReport>,
+}
+
+impl Reducer {
+    /// Compiles vertex `vertex` of `mode` from its fields.
+    pub(crate) fn compile(
+        vertex: &str,
+        fields: &Map<String, Value>,
+        mode: Mode,
+    ) -> Result<Reducer, RunError> {
+        Ok(Reducer {
+            settings: config::read(vertex, fields)?,
+            mode,
+        })
+    }
+
+    /// Runs on `events` in order; `check` is called every few thousand events (the run's time
+    /// limit).
+    pub(crate) fn run(
+        &self,
+        vertex: &str,
+        events: Vec<LogEvent>,
+        check: &mut dyn FnMut() -> Result<(), RunError>,
+    ) -> Result<Reduced, RunError> {
+        let mut state = window::State::new(&self.settings, self.mode, events.len());
+        for (i, event) in events.into_iter().enumerate() {
+            if i % 4096 == 4095 {
+                check()?;
+            }
+            state.push(event).map_err(|e| RunError::Vertex {
+                vertex: vertex.to_owned(),
+                message: format!("event #{}: {}", i + 1, e.0),
+            })?;
+        }
+        Ok(state.finish())
+    }
+}
+
+/// Reads an event's attributes as an object (`None` when absent or not an object).
+pub(crate) fn attributes_of(event: &LogEvent) -> Option<Map<String, Value>> {
+    let raw = event.attributes.as_deref()?;
+    match serde_json::from_str::<Value>(raw.get()) {
+        Ok(Value::Object(map)) => Some(map),
+        _ => None,
+    }
+}
+
+/// Sets `event`'s attributes to `map`.
+pub(crate) fn set_attributes(event: &mut LogEvent, map: Map<String, Value>) {
+    event.attributes = serde_json::value::to_raw_value(&Value::Object(map)).ok();
+}
+
+/// Interns partition keys in first-seen order.
+#[derive(Debug, Default)]
+pub(crate) struct Partitions {
+    keys: IndexMap<String, (), FxBuildHasher>,
+}
+
+impl Partitions {
+    pub(crate) fn index(&mut self, key: String) -> u32 {
+        match self.keys.get_index_of(&key) {
+            Some(i) => i as u32,
+            None => {
+                self.keys.insert(key, ());
+                (self.keys.len() - 1) as u32
+            }
+        }
+    }
+
+    pub(crate) fn key(&self, index: u32) -> &str {
+        self.keys
+            .get_index(index as usize)
+            .map_or("", |(k, _)| k.as_str())
+    }
+}
+
+/// The report of the patterns found: most frequent first (ties: first found first), at most
+/// [`REPORTED_PATTERNS`].
+fn report(
+    miner: &cluster::Miner,
+    partitions: &Partitions,
+    samples: &[Vec<String>],
+) -> Vec<PatternReport> {
+    let mut order: Vec<usize> = (0..miner.patterns.len()).collect();
+    order.sort_by(|a, b| {
+        miner.patterns[*b]
+            .count
+            .cmp(&miner.patterns[*a].count)
+            .then(a.cmp(b))
+    });
+    order
+        .into_iter()
+        .take(REPORTED_PATTERNS)
+        .map(|i| {
+            let p = &miner.patterns[i];
+            PatternReport {
+                id: p.id.clone(),
+                pattern: p.text(),
+                count: p.count,
+                partition: partitions.key(p.partition).to_owned(),
+                samples: samples.get(i).cloned().unwrap_or_default(),
+            }
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests;
