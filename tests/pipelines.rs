@@ -169,6 +169,38 @@ pub fn check_pipeline(case: &PipelineCase, outcome: &Value) -> Result<(), String
             problems.push(format!("sink {sink} events: expected {events}, got {got}"));
         }
     }
+    for (sink, wanted) in expect
+        .get("sinkMatch")
+        .and_then(Value::as_object)
+        .into_iter()
+        .flatten()
+    {
+        let got = outcome["sinks"]
+            .get(sink)
+            .and_then(Value::as_array)
+            .cloned()
+            .unwrap_or_default();
+        let wanted = wanted.as_array().cloned().unwrap_or_default();
+        if got.len() != wanted.len() {
+            problems.push(format!(
+                "sink {sink}: expected {} events, got {}: {}",
+                wanted.len(),
+                got.len(),
+                Value::Array(got.clone())
+            ));
+        }
+        for (i, (event, fields)) in got.iter().zip(&wanted).enumerate() {
+            for (pointer, want) in fields.as_object().into_iter().flatten() {
+                let found = event.pointer(pointer);
+                if found != Some(want) {
+                    problems.push(format!(
+                        "sink {sink} event {i} {pointer}: expected {want}, got {}",
+                        found.map_or("nothing".to_owned(), Value::to_string)
+                    ));
+                }
+            }
+        }
+    }
     for (vertex, counts) in expect
         .get("counts")
         .and_then(Value::as_object)

@@ -10,6 +10,7 @@ mod datasets;
 mod docs;
 mod grok;
 mod output;
+mod patterns;
 mod pipeline;
 mod query;
 mod scripts;
@@ -22,6 +23,7 @@ pub use datasets::{DatasetCommand, IntegrationCommand};
 pub use docs::{DocType, DocsGetArgs, DocsSearchArgs, SearchFormat};
 pub use grok::GrokParseArgs;
 pub use output::{Format, OutputArgs};
+pub use patterns::{LineFormat, PatternsArgs};
 pub use pipeline::{JobDraftArgs, JobRunArgs, QueryCheckArgs, RunLimits};
 pub use query::QueryArgs;
 pub use scripts::{Common, SandboxMode};
@@ -180,6 +182,15 @@ pub enum Command {
         after_help = "Examples:\n  jobgraph grok:parse -p 'login %{word:user} connected on %{date(\"MM/dd/yyyy\"):date} from %{ipv4:network.client.ip}' --sample 'john connected on 11/08/2017 from 127.0.0.1'\n  jobgraph grok:parse -p @rules.grok --helper-rules @helpers.grok --samples-file access.log -f csv\n  jobgraph grok:parse -p 'access %{COMMONAPACHELOG}' --samples-file - --remote < access.log"
     )]
     GrokParse(GrokParseArgs),
+    /// Find the log patterns of a file as a log-reducer would: each message masked (numbers,
+    /// IP addresses, timestamps, UUIDs), split on delimiters and grouped with similar ones;
+    /// prints each pattern's count, text and a sample, most frequent first. Lines are plain
+    /// messages or JSON events. A progress line shows on long files. Settings:
+    /// docs/pipeline.md, "log-reducer".
+    #[command(
+        after_help = "Examples:\n  jobgraph patterns app.log\n  jobgraph patterns events.ndjson --config '{\"similarityThreshold\": 60, \"enabledMasks\": [\"number\"]}' --top 50\n  jobgraph patterns app.log -f csv -c count,pattern > patterns.csv\n  kubectl logs deploy/web | jobgraph patterns - --ids-out ids.txt"
+    )]
+    Patterns(PatternsArgs),
     // The doc comment is also `--help` text, where the markers must read as printed.
     #[allow(rustdoc::broken_intra_doc_links)]
     /// Query a dataset of the service: the events of a time range that match a query, streamed

@@ -7,6 +7,7 @@ mod datasets;
 mod docs;
 mod grok;
 mod jobs;
+mod patterns;
 mod pipeline;
 mod query;
 mod resolve;
@@ -45,6 +46,7 @@ pub fn run(cli: Cli, matches: &clap::ArgMatches) -> Result<(), Failure> {
         Command::JobDraft(args) => pipeline::draft(args, &global, matches),
         Command::QueryCheck(args) => pipeline::check(args, &global),
         Command::GrokParse(args) => grok::run(args, &global, matches),
+        Command::Patterns(args) => patterns::run(args, &global),
         Command::JobToTest(args) => to_test::run(args, &global),
         #[cfg(feature = "docs")]
         Command::DocsSearch(args) => docs::search(args, &global),

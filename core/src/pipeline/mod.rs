@@ -35,7 +35,7 @@ mod stream;
 
 pub use jobgraph_model::{EventError, EventsError, LogEvent, Tags, read_events, write_ndjson};
 pub use query::{PredicateError, Query, QueryError, vertex_predicate};
-pub use reduce::PatternReport;
+pub use reduce::{PatternMiner, PatternReport};
 pub use report::{Change, EdgeCount, KeptEvent, Run, RunInput, RunOptions, VertexRun};
 pub use run::Pipeline;
 pub use stream::{StreamError, StreamOptions, StreamRun, run_ndjson};

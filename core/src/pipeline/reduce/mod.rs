@@ -37,7 +37,7 @@ pub(crate) enum Mode {
 /// A compiled reducer or pattern matcher.
 #[derive(Debug, Clone)]
 pub(crate) struct Reducer {
-    pub settings: Settings,
+    pub settings: std::sync::Arc<Settings>,
     pub mode: Mode,
 }
 
@@ -83,7 +83,7 @@ impl Reducer {
         mode: Mode,
     ) -> Result<Reducer, RunError> {
         Ok(Reducer {
-            settings: config::read(vertex, fields)?,
+            settings: std::sync::Arc::new(config::read(vertex, fields)?),
             mode,
         })
     }
@@ -96,7 +96,11 @@ impl Reducer {
         events: Vec<LogEvent>,
         check: &mut dyn FnMut() -> Result<(), RunError>,
     ) -> Result<Reduced, RunError> {
-        let mut state = window::State::new(&self.settings, self.mode, events.len());
+        let mut state = window::State::new(
+            std::sync::Arc::clone(&self.settings),
+            self.mode,
+            events.len(),
+        );
         for (i, event) in events.into_iter().enumerate() {
             if i % 4096 == 4095 {
                 check()?;
@@ -107,6 +111,63 @@ impl Reducer {
             })?;
         }
         Ok(state.finish())
+    }
+}
+
+/// Finds the patterns of messages with a reducer's settings, without windows or output: what
+/// `jobgraph patterns` and the benchmarks use.
+///
+/// ```
+/// use jobgraph_core::pipeline::PatternMiner;
+/// let settings = serde_json::json!({"similarityThreshold": 60});
+/// let mut miner = PatternMiner::new(settings.as_object().unwrap()).unwrap();
+/// let a = miner.add("user 17 logged in from 10.0.0.1").unwrap().unwrap().to_owned();
+/// let b = miner.add("user 42 logged in from 10.0.0.9").unwrap().unwrap().to_owned();
+/// assert_eq!(a, b);
+/// let report = miner.report();
+/// assert_eq!(report[0].pattern, "user <number> logged in from <ipport>");
+/// assert_eq!(report[0].count, 2);
+/// ```
+pub struct PatternMiner {
+    state: window::State,
+}
+
+impl std::fmt::Debug for PatternMiner {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PatternMiner").finish_non_exhaustive()
+    }
+}
+
+impl PatternMiner {
+    /// A miner with a `log-reducer`'s settings (its fields, `{}` for the defaults).
+    pub fn new(settings: &Map<String, Value>) -> Result<PatternMiner, RunError> {
+        let settings = std::sync::Arc::new(config::read("patterns", settings)?);
+        Ok(PatternMiner {
+            state: window::State::new(settings, Mode::Match, 0),
+        })
+    }
+
+    /// The pattern id of one message (made if new); `None` when it has no tokens or the limit
+    /// of patterns is reached. Fails when a custom mask runs past its time limit.
+    pub fn add(&mut self, message: &str) -> Result<Option<&str>, RunError> {
+        let found = self
+            .state
+            .pattern_of(message, None)
+            .map_err(|e| RunError::Vertex {
+                vertex: "patterns".into(),
+                message: e.0,
+            })?;
+        Ok(found.map(|p| self.state.pattern_id(p)))
+    }
+
+    /// How many patterns were found.
+    pub fn pattern_count(&self) -> usize {
+        self.state.pattern_count()
+    }
+
+    /// The patterns found, most frequent first (at most 500).
+    pub fn report(&self) -> Vec<PatternReport> {
+        self.state.report()
     }
 }
 

@@ -8,6 +8,8 @@
 //! An event without a time belongs to the open window (the first window when none is open).
 //! The end of the input closes the open window.
 
+use std::sync::Arc;
+
 use indexmap::IndexMap;
 use rustc_hash::FxBuildHasher;
 use serde_json::{Map, Value, json};
@@ -42,8 +44,8 @@ struct Held {
     merger: Merger,
 }
 
-pub(super) struct State<'s> {
-    s: &'s Settings,
+pub(super) struct State {
+    s: Arc<Settings>,
     mode: Mode,
     miner: Miner,
     tokenizer: Tokenizer,
@@ -61,12 +63,12 @@ pub(super) struct State<'s> {
     extra_tokens: Vec<Token>,
 }
 
-impl<'s> State<'s> {
-    pub(super) fn new(s: &'s Settings, mode: Mode, expected: usize) -> State<'s> {
+impl State {
+    pub(super) fn new(s: Arc<Settings>, mode: Mode, expected: usize) -> State {
         State {
+            miner: Miner::new(s.similarity, MAX_PATTERNS),
             s,
             mode,
-            miner: Miner::new(s.similarity, MAX_PATTERNS),
             tokenizer: Tokenizer::default(),
             partitions: Partitions::default(),
             window: None,
@@ -79,13 +81,6 @@ impl<'s> State<'s> {
             samples: Vec::new(),
             text: String::new(),
             extra_tokens: Vec::new(),
-        }
-    }
-
-    fn rules(&self) -> Rules<'s> {
-        Rules {
-            default: &self.s.default_strategies,
-            paths: &self.s.path_strategies,
         }
     }
 
@@ -104,7 +99,7 @@ impl<'s> State<'s> {
         if let Some(t) = time {
             self.watermark = Some(self.watermark.map_or(t, |w| w.max(t)));
         }
-        let Some(pattern) = self.pattern_of(&event)? else {
+        let Some(pattern) = self.pattern_of(event.message(), Some(&event))? else {
             if self.mode == Mode::Reduce {
                 tag(&mut event, MESSAGE_TYPE, "passthrough");
             }
@@ -131,7 +126,8 @@ impl<'s> State<'s> {
             return Ok(());
         }
         let attributes = attributes_of(&event).unwrap_or_default();
-        let rules = self.rules();
+        let settings = Arc::clone(&self.s);
+        let rules = rules(&settings);
         let overflow = rules.preserves() && {
             let held = &self.open[&pattern];
             held.held > 0 && held.merger.overflows(&rules, &attributes)
@@ -210,7 +206,8 @@ impl<'s> State<'s> {
         let window_ms = self.s.window_ms;
         let window = self.window.unwrap_or(0);
         let window_end = window.saturating_add(1).saturating_mul(window_ms);
-        let rules = self.rules();
+        let settings = Arc::clone(&self.s);
+        let rules = rules(&settings);
         let pattern = &self.miner.patterns[p as usize];
         let Some(state) = self.open.get_mut(&p) else {
             return;
@@ -235,7 +232,11 @@ impl<'s> State<'s> {
         let message = message_part(&pattern.text()).to_owned();
         if !(message.is_empty() && self.s.input != TokenizationInput::MessageOnly) {
             summary.message = Some(if self.s.repeat_prefix {
-                format!("[{} times in {}] {message}", held.held, self.s.window_text)
+                let times = if held.held == 1 { "time" } else { "times" };
+                format!(
+                    "[{} {times} in {}] {message}",
+                    held.held, self.s.window_text
+                )
             } else {
                 message
             });
@@ -263,9 +264,14 @@ impl<'s> State<'s> {
 
     /// The pattern of `event`, made if new; `None` when it has nothing to build one from or
     /// the limit of patterns is reached.
-    fn pattern_of(&mut self, event: &LogEvent) -> Result<Option<u32>, MaskError> {
-        let s = self.s;
-        let message = event.message();
+    /// `event` is `None` for a bare line (no tags, no attributes).
+    pub(super) fn pattern_of(
+        &mut self,
+        message: &str,
+        event: Option<&LogEvent>,
+    ) -> Result<Option<u32>, MaskError> {
+        let s = Arc::clone(&self.s);
+        let s = &*s;
         let use_message = match s.input {
             TokenizationInput::MessageOnly | TokenizationInput::MessageAndAttributes => true,
             TokenizationInput::MessageOrAttributes => !message.is_empty(),
@@ -284,7 +290,7 @@ impl<'s> State<'s> {
             .run(&self.text, &s.masks, &s.delimiters, &s.mask_hashes)?;
         let mut shape = String::new();
         self.extra_tokens.clear();
-        if use_attributes && let Some(attributes) = attributes_of(event) {
+        if use_attributes && let Some(attributes) = event.and_then(attributes_of) {
             let mut leaves = Vec::new();
             leaves_of(&attributes, &mut Vec::new(), s, &mut shape, &mut leaves);
             if s.attribute_tokens == AttributeTokenization::KeysAndValues {
@@ -321,8 +327,17 @@ impl<'s> State<'s> {
                 mask: None,
             });
         }
-        let key = partition_key(event, s, &shape);
-        let partition = self.partitions.index(key);
+        let partition = match event {
+            Some(event)
+                if !(s.partition_tags.is_empty()
+                    && s.partition_paths.is_empty()
+                    && shape.is_empty()) =>
+            {
+                let key = partition_key(event, s, &shape);
+                self.partitions.index(key)
+            }
+            _ => self.partitions.index(String::new()),
+        };
         let found = self.miner.add(
             partition,
             self.partitions.key(partition),
@@ -344,6 +359,20 @@ impl<'s> State<'s> {
         Ok(Some(p))
     }
 
+    /// The patterns found so far.
+    pub(super) fn report(&self) -> Vec<super::PatternReport> {
+        super::report(&self.miner, &self.partitions, &self.samples)
+    }
+
+    pub(super) fn pattern_count(&self) -> usize {
+        self.miner.patterns.len()
+    }
+
+    /// Pattern `p`'s id.
+    pub(super) fn pattern_id(&self, p: u32) -> &str {
+        &self.miner.patterns[p as usize].id
+    }
+
     pub(super) fn finish(mut self) -> Reduced {
         if self.mode == Mode::Reduce {
             self.close();
@@ -358,6 +387,14 @@ impl<'s> State<'s> {
 /// The message part of a pattern's text (before the attribute values).
 fn message_part(text: &str) -> &str {
     text.split('\u{0}').next().unwrap_or("")
+}
+
+/// The merge rules of `s`.
+fn rules(s: &Settings) -> Rules<'_> {
+    Rules {
+        default: &s.default_strategies,
+        paths: &s.path_strategies,
+    }
 }
 
 /// Adds `value` to tag `key` (once).
