@@ -140,6 +140,40 @@ fn report_not_simulated(vertices: &[VertexRun], ui: &Ui) {
     }
 }
 
+/// The share of a stage's events that did not leave it (`94.3%`; negative when it sent more
+/// than it took, as a reducer's summaries can); empty when nothing came in.
+fn reduction(v: &VertexRun) -> String {
+    if v.events_in == 0 {
+        return String::new();
+    }
+    let share = 100.0 * (v.events_in as f64 - v.events_out as f64) / v.events_in as f64;
+    format!("{share:.1}%")
+}
+
+/// Names, on stderr, every stage that changed the number of events or found patterns: in →
+/// out, the reduction, the patterns.
+fn report_reduction(vertices: &[VertexRun], ui: &Ui) {
+    for v in vertices {
+        let sink = v.vertex_type.ends_with("-sink");
+        if sink || v.events_in == 0 || (v.events_in == v.events_out && v.patterns.is_empty()) {
+            continue;
+        }
+        let patterns = if v.patterns.is_empty() {
+            String::new()
+        } else {
+            format!(", {} patterns", v.patterns.len())
+        };
+        ui.note(&format!(
+            "stage {} ({}): {} → {} events ({} reduction{patterns})",
+            v.name,
+            v.vertex_type,
+            v.events_in,
+            v.events_out,
+            reduction(v)
+        ));
+    }
+}
+
 /// `job:run`: the events that reach the sink, as NDJSON.
 pub fn run(args: JobRunArgs, global: &Global, matches: &clap::ArgMatches) -> Result<(), Failure> {
     let ui = Ui::new(global, false);
@@ -236,6 +270,7 @@ fn run_streamed(
         StreamError::Run(e) => Failure::failed(e.to_string()),
     })?;
     report_not_simulated(&run.vertices, ui);
+    report_reduction(&run.vertices, ui);
     emit_pieces(&run.output, global)?;
     let total = started.elapsed();
     ui.note(&format!(
@@ -271,6 +306,7 @@ fn run_whole(
         )
         .map_err(|e| Failure::failed(e.to_string()))?;
     report_not_simulated(&run.vertices, ui);
+    report_reduction(&run.vertices, ui);
     let out = run.sinks.shift_remove(sink).unwrap_or_default();
     let mut bytes = Vec::with_capacity(out.len() * 256);
     write_ndjson(&out, &mut bytes)
@@ -324,6 +360,8 @@ pub fn draft(
                 "in": v.events_in,
                 "out": v.events_out,
                 "dropped": v.events_dropped,
+                "reduction": reduction(v),
+                "patterns": v.patterns.len(),
                 "simulated": v.simulated,
                 "notes": v.notes.join("; "),
             });
@@ -340,6 +378,12 @@ pub fn draft(
                         serde_json::to_value(&v.dropped).unwrap_or_default(),
                     );
                 }
+                if !v.patterns.is_empty() {
+                    map.insert(
+                        "patterns".into(),
+                        serde_json::to_value(&v.patterns).unwrap_or_default(),
+                    );
+                }
             }
             stage
         })
@@ -351,6 +395,8 @@ pub fn draft(
         "in",
         "out",
         "dropped",
+        "reduction",
+        "patterns",
         "notes",
     ];
     emit(
