@@ -112,12 +112,24 @@ def seeds(target):
                     out.append("\0".join([case["rules"], case.get("helpers") or "",
                                            case["sample"]]).encode())
         return out
+    if target == "reducer":
+        out = []
+        path = os.path.join(ROOT, "tests/conformance/pipelines/reducer.json")
+        with open(path, encoding="utf-8") as f:
+            for case in json.load(f)["cases"]:
+                vertex = case["graph"]["vertices"][1]
+                settings = {k: v for k, v in vertex.items() if k not in ("type", "name")}
+                lines = "\n".join(json.dumps(e) for e in case.get("events", []))
+                out.append((json.dumps(settings) + "\0" + lines).encode())
+        out.append(b'{}\0' + "\n".join(f"user {i} logged in from 10.0.0.{i}" for i in range(40)).encode())
+        out.append(b'{"dedupThreshold": 2, "similarityThreshold": 20, "delimiters": [" "]}\0a b c\na b d\n\n::\nx')
+        return out
     raise SystemExit(f"unknown target {target}")
 
 
 def main():
     targets = sys.argv[1:] or ["edge_parser", "graph_validation", "template_loading", "resolution",
-                                   "grok_rules"]
+                                   "grok_rules", "reducer"]
     for target in targets:
         d = os.path.join(CORPUS, target)
         os.makedirs(d, exist_ok=True)

@@ -6,7 +6,7 @@
 #   scripts/fuzz.sh --cmin [TARGET ...]         minimize the kept corpora (cargo fuzz cmin)
 #   scripts/fuzz.sh --list                      list the targets
 #
-# Targets: edge_parser graph_validation template_loading resolution query_parser.
+# Targets: edge_parser graph_validation template_loading resolution query_parser grok_rules reducer.
 #
 # Works on stable Rust: cargo-fuzz needs nightly flags, so RUSTC_BOOTSTRAP=1 is set (the
 # toolchain stays stable). Installs cargo-fuzz when it is missing. Seeds fuzz/corpus/<target>/
@@ -21,7 +21,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-ALL_TARGETS=(edge_parser graph_validation template_loading resolution query_parser)
+ALL_TARGETS=(edge_parser graph_validation template_loading resolution query_parser grok_rules reducer)
 seconds=600
 mode=run
 targets=()

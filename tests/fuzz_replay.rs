@@ -93,3 +93,8 @@ fn template_loading_corpus() {
 fn resolution_corpus() {
     replay("resolution", checks::resolution);
 }
+
+#[test]
+fn reducer_corpus() {
+    replay("reducer", checks::reducer);
+}

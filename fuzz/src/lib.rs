@@ -18,6 +18,7 @@ mod edge_parser;
 mod graph_validation;
 mod grok_rules;
 mod query_parser;
+mod reducer;
 mod resolution;
 mod template_loading;
 
@@ -25,6 +26,7 @@ pub use edge_parser::edge_parser;
 pub use graph_validation::graph_validation;
 pub use grok_rules::grok_rules;
 pub use query_parser::query_parser;
+pub use reducer::reducer;
 pub use resolution::{
     FUZZ_MAX_OPERATIONS, ResolutionCase, check_resolution, fuzz_limits, resolution,
 };
