@@ -189,9 +189,23 @@ pub(crate) fn set_attributes(event: &mut LogEvent, map: Map<String, Value>) {
 #[derive(Debug, Default)]
 pub(crate) struct Partitions {
     keys: IndexMap<String, (), FxBuildHasher>,
+    /// The index of the empty key (no partition), once made.
+    empty: Option<u32>,
 }
 
 impl Partitions {
+    /// The index of the empty key: events of a reducer without partitions.
+    pub(crate) fn none(&mut self) -> u32 {
+        match self.empty {
+            Some(i) => i,
+            None => {
+                let i = self.index(String::new());
+                self.empty = Some(i);
+                i
+            }
+        }
+    }
+
     pub(crate) fn index(&mut self, key: String) -> u32 {
         match self.keys.get_index_of(&key) {
             Some(i) => i as u32,

@@ -283,31 +283,38 @@ impl State {
             _ => true,
         };
         self.text.clear();
-        if use_message {
-            self.text.push_str(message);
-        }
-        self.tokenizer
-            .run(&self.text, &s.masks, &s.delimiters, &s.mask_hashes)?;
         let mut shape = String::new();
         self.extra_tokens.clear();
-        if use_attributes && let Some(attributes) = event.and_then(attributes_of) {
-            let mut leaves = Vec::new();
-            leaves_of(&attributes, &mut Vec::new(), s, &mut shape, &mut leaves);
-            if s.attribute_tokens == AttributeTokenization::KeysAndValues {
-                for value in leaves {
-                    self.text.push('\u{0}');
-                    let start = self.text.len();
-                    self.text.push_str(&value);
-                    let mask = whole_mask(s, &value)?;
-                    self.extra_tokens.push(Token {
-                        start: start as u32,
-                        end: self.text.len() as u32,
-                        hash: match mask {
-                            Some(m) => s.mask_hashes[m as usize],
-                            None => hash_bytes(value.as_bytes()),
-                        },
-                        mask,
-                    });
+        if !use_attributes {
+            // The message alone: tokenized where it is, not copied.
+            let text = if use_message { message } else { "" };
+            self.tokenizer
+                .run(text, &s.masks, &s.delimiters, &s.mask_hashes)?;
+        } else {
+            if use_message {
+                self.text.push_str(message);
+            }
+            self.tokenizer
+                .run(&self.text, &s.masks, &s.delimiters, &s.mask_hashes)?;
+            if let Some(attributes) = event.and_then(attributes_of) {
+                let mut leaves = Vec::new();
+                leaves_of(&attributes, &mut Vec::new(), s, &mut shape, &mut leaves);
+                if s.attribute_tokens == AttributeTokenization::KeysAndValues {
+                    for value in leaves {
+                        self.text.push('\u{0}');
+                        let start = self.text.len();
+                        self.text.push_str(&value);
+                        let mask = whole_mask(s, &value)?;
+                        self.extra_tokens.push(Token {
+                            start: start as u32,
+                            end: self.text.len() as u32,
+                            hash: match mask {
+                                Some(m) => s.mask_hashes[m as usize],
+                                None => hash_bytes(value.as_bytes()),
+                            },
+                            mask,
+                        });
+                    }
                 }
             }
         }
@@ -336,12 +343,19 @@ impl State {
                 let key = partition_key(event, s, &shape);
                 self.partitions.index(key)
             }
-            _ => self.partitions.index(String::new()),
+            _ => self.partitions.none(),
+        };
+        let text = if use_attributes {
+            self.text.as_str()
+        } else if use_message {
+            message
+        } else {
+            ""
         };
         let found = self.miner.add(
             partition,
             self.partitions.key(partition),
-            &self.text,
+            text,
             &tokens,
             &s.mask_tokens,
         );
