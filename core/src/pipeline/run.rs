@@ -407,3 +407,6 @@ impl<'p> Runner<'p> {
         })
     }
 }
+
+#[cfg(test)]
+mod tests;
