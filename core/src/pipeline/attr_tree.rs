@@ -8,11 +8,24 @@ use serde_json::{Map, Value};
 
 use jobgraph_model::LogEvent;
 
-/// The event's attributes as a map; `None` when it has none (or, which reading made
-/// impossible, when they are not an object).
-pub(crate) fn read(event: &LogEvent) -> Option<Map<String, Value>> {
-    serde_json::from_str(event.attributes.as_deref()?.get()).ok()
+/// Attributes that are there but cannot be read as a tree (nested deeper than the JSON
+/// reader's 128 levels): a stage leaves such an event as it is rather than lose them.
+#[derive(Debug)]
+pub(crate) struct Unreadable;
+
+/// The event's attributes as a map; `Ok(None)` when it has none.
+pub(crate) fn read(event: &LogEvent) -> Result<Option<Map<String, Value>>, Unreadable> {
+    match event.attributes.as_deref() {
+        None => Ok(None),
+        Some(raw) => serde_json::from_str(raw.get())
+            .map(Some)
+            .map_err(|_| Unreadable),
+    }
 }
+
+/// Keys a path written by a stage (a rename rule's `target`) may have at most: attributes
+/// cannot be made deeper than a reader takes by configuration alone.
+pub(crate) const MAX_PATH_KEYS: usize = 32;
 
 /// Sets the event's attributes to `map`.
 pub(crate) fn write(event: &mut LogEvent, map: Map<String, Value>) {

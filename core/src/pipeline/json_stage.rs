@@ -85,9 +85,12 @@ fn object_in(text: &str) -> Option<Map<String, Value>> {
 impl JsonStage {
     /// Parses one event in place (see the module's documentation).
     pub(crate) fn apply(&self, event: &mut LogEvent) {
+        let Ok(existing) = attr_tree::read(event) else {
+            return;
+        };
         let parsed = event.message.as_deref().and_then(object_in);
         let mut changed = parsed.is_some();
-        let mut attributes = match (parsed, attr_tree::read(event)) {
+        let mut attributes = match (parsed, existing) {
             (Some(fields), existing) => {
                 let mut attributes = existing.unwrap_or_default();
                 attr_tree::deep_merge(&mut attributes, self.shape(fields));

@@ -106,7 +106,10 @@ impl KeyValueStage {
         if pairs.is_empty() {
             return truncated;
         }
-        let mut attributes = attr_tree::read(event).unwrap_or_default();
+        let Ok(existing) = attr_tree::read(event) else {
+            return truncated;
+        };
+        let mut attributes = existing.unwrap_or_default();
         for (key, value) in pairs {
             attributes.insert(key, value);
         }

@@ -123,9 +123,20 @@ pub(crate) fn compile(vertex: &str, fields: &Map<String, Value>) -> Result<Remap
                 )
             })
             .transpose()?;
+        let target = dotted(&rule.target);
+        if target.len() > attr_tree::MAX_PATH_KEYS {
+            return Err(RunError::Vertex {
+                vertex: vertex.to_owned(),
+                message: format!(
+                    "/attributeRemappingRules/{i}/target: has {} keys; a target has at most {}",
+                    target.len(),
+                    attr_tree::MAX_PATH_KEYS
+                ),
+            });
+        }
         rules.push(Rule {
             source: dotted(&rule.source),
-            target: dotted(&rule.target),
+            target,
             preserve: rule.preserve_source.unwrap_or(false),
             only,
         });
@@ -326,7 +337,7 @@ impl Remapper {
     /// Remaps one event in place (see the module's documentation); an event without
     /// attributes is left as it is.
     pub(crate) fn apply(&self, event: &mut LogEvent) {
-        let Some(mut map) = attr_tree::read(event) else {
+        let Ok(Some(mut map)) = attr_tree::read(event) else {
             return;
         };
         let before = map.clone();

@@ -172,5 +172,18 @@ fn an_enormous_message_is_parsed_in_linear_time() {
     let started = std::time::Instant::now();
     stage(json!({})).apply(&mut event);
     assert!(started.elapsed().as_secs() < 5);
-    assert_eq!(attr_tree::read(&event).unwrap().len(), 50_000);
+    assert_eq!(attr_tree::read(&event).unwrap().unwrap().len(), 50_000);
+}
+
+#[test]
+fn attributes_too_deep_to_read_are_left_as_they_are() {
+    let deep = format!("{}1{}", "{\"a\":".repeat(300), "}".repeat(300));
+    // Raw text is kept whatever its depth (an NDJSON line can hold such attributes); a tree
+    // of it is refused past 128 levels.
+    let raw = serde_json::value::RawValue::from_string(deep.clone()).unwrap();
+    let mut event = LogEvent::from_value(json!({"message": "{\"b\": 1}"})).unwrap();
+    event.attributes = Some(raw);
+    stage(json!({})).apply(&mut event);
+    assert_eq!(event.message.as_deref(), Some("{\"b\": 1}"));
+    assert_eq!(event.attributes.unwrap().get(), deep);
 }

@@ -236,3 +236,25 @@ fn bad_settings_name_the_field() {
         );
     }
 }
+
+#[test]
+fn a_rename_target_cannot_nest_without_bound() {
+    let target = vec!["k"; 33].join(".");
+    let fields = json!({"attributeRemappingRules": [{"source": "a", "target": target}]});
+    let err = compile("remap", fields.as_object().unwrap())
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains("/attributeRemappingRules/0/target: has 33 keys; a target has at most 32"),
+        "{err}"
+    );
+    let ok =
+        json!({"attributeRemappingRules": [{"source": "a", "target": vec!["k"; 32].join(".")}]});
+    let r = remapper(ok);
+    let out = after(&r, json!({"attributes": {"a": 1}}));
+    let mut at = &out["attributes"];
+    for _ in 0..32 {
+        at = &at["k"];
+    }
+    assert_eq!(at, &json!(1));
+}

@@ -46,7 +46,11 @@ fn branch_graph(edges: Value) -> Value {
 
 #[test]
 fn a_branch_sends_matches_by_output_and_the_rest_by_else() {
-    let p = pipeline(branch_graph(json!(["src -> b", "b -> errors", "b:else -> rest"])));
+    let p = pipeline(branch_graph(json!([
+        "src -> b",
+        "b -> errors",
+        "b:else -> rest"
+    ])));
     let r = run(&p);
     assert_eq!(ids(&r.sinks["errors"]), ["e1", "e3"]);
     assert_eq!(ids(&r.sinks["rest"]), ["e2", "e4"]);
@@ -66,7 +70,11 @@ fn a_branch_sends_matches_by_output_and_the_rest_by_else() {
 
 #[test]
 fn else_without_an_edge_still_counts_and_other_ports_carry_nothing() {
-    let p = pipeline(branch_graph(json!(["src -> b", "b -> errors", "b:other -> rest"])));
+    let p = pipeline(branch_graph(json!([
+        "src -> b",
+        "b -> errors",
+        "b:other -> rest"
+    ])));
     let r = run(&p);
     assert_eq!(ids(&r.sinks["errors"]), ["e1", "e3"]);
     assert!(r.sinks["rest"].is_empty());
@@ -157,13 +165,21 @@ fn a_sampler_makes_the_pipeline_run_whole() {
     let s = vertex(&r, "s");
     assert_eq!((s.events_dropped, s.dropped.len()), (3, 3));
     assert_eq!(s.dropped[0].dropped_by.as_deref(), Some("s"));
-    let split = pipeline(branch_graph(json!(["src -> b", "b -> errors", "b:else -> rest"])));
+    let split = pipeline(branch_graph(json!([
+        "src -> b",
+        "b -> errors",
+        "b:else -> rest"
+    ])));
     assert!(split.streamable());
 }
 
 #[test]
 fn streamed_runs_sum_the_ports() {
-    let p = pipeline(branch_graph(json!(["src -> b", "b -> errors", "b:else -> rest"])));
+    let p = pipeline(branch_graph(json!([
+        "src -> b",
+        "b -> errors",
+        "b:else -> rest"
+    ])));
     let text: String = (0..3000)
         .map(|i| {
             let level = if i % 3 == 0 { "error" } else { "info" };
