@@ -138,7 +138,7 @@ impl Pipeline {
             .filter(|&i| {
                 !fed[i]
                     && (matches!(self.stages[i], Stage::AgentSource)
-                        || !self.stages[i].simulated() && !self.types[i].ends_with("-sink"))
+                        || (!self.stages[i].simulated() && !self.types[i].ends_with("-sink")))
             })
             .map(|i| (self.names[i].as_str(), self.types[i].as_str()))
             .collect()
