@@ -372,7 +372,13 @@ export interface VertexRun {
   simulated: boolean;
   notes?: string[];
   eventsIn: number;
+  /** Events out by `output`. */
   eventsOut: number;
+  /**
+   * Events out by each output port: `output` (= `eventsOut`), then the vertex's others
+   * (`logs-branch`: `else`), counted even when no edge takes them.
+   */
+  eventsByPort: { [port: string]: number };
   eventsDropped: number;
   /** The first `keep` events out. */
   output: KeptEvent[];

@@ -105,7 +105,7 @@ fn run(case: &PipelineCase) -> Result<Value, String> {
     let vertices: Map<String, Value> = run
         .vertices
         .iter()
-        .map(|v| (v.name.clone(), json!({"in": v.events_in, "out": v.events_out, "dropped": v.events_dropped, "notes": v.notes})))
+        .map(|v| (v.name.clone(), json!({"in": v.events_in, "out": v.events_out, "dropped": v.events_dropped, "ports": v.events_by_port, "notes": v.notes})))
         .collect();
     let edges: Map<String, Value> = run
         .edges
@@ -211,6 +211,21 @@ pub fn check_pipeline(case: &PipelineCase, outcome: &Value) -> Result<(), String
             let got = &outcome["vertices"][vertex][key];
             if got != want {
                 problems.push(format!("vertex {vertex} {key}: expected {want}, got {got}"));
+            }
+        }
+    }
+    for (vertex, ports) in expect
+        .get("ports")
+        .and_then(Value::as_object)
+        .into_iter()
+        .flatten()
+    {
+        for (port, want) in ports.as_object().into_iter().flatten() {
+            let got = &outcome["vertices"][vertex]["ports"][port];
+            if got != want {
+                problems.push(format!(
+                    "vertex {vertex} port {port}: expected {want} events, got {got}"
+                ));
             }
         }
     }

@@ -43,7 +43,7 @@ export async function pipelineOutcomes(api, cases, { eventSet = false } = {}) {
         if (eventSet) events.free();
       }
       const vertices = {};
-      for (const v of run.vertices) vertices[v.name] = { in: v.eventsIn, out: v.eventsOut, dropped: v.eventsDropped, notes: v.notes ?? [] };
+      for (const v of run.vertices) vertices[v.name] = { in: v.eventsIn, out: v.eventsOut, dropped: v.eventsDropped, ports: v.eventsByPort, notes: v.notes ?? [] };
       const edges = {};
       for (const e of run.edges) edges[e.edge] = e.events;
       out[c.name] = { sinks: run.sinks, vertices, edges };

@@ -23,22 +23,29 @@
 //! ```
 
 use jobgraph_model::attributes;
-pub(crate) mod event_time;
+mod attr_tree;
 #[cfg(feature = "grok")]
 mod grok_stage;
+mod json_stage;
+mod keyvalue;
 pub mod query;
 mod reduce;
+mod remap;
 mod report;
 mod run;
+mod sampler;
 mod stages;
 mod stream;
+mod time;
 
 pub use jobgraph_model::{EventError, EventsError, LogEvent, Tags, read_events, write_ndjson};
 pub use query::{PredicateError, Query, QueryError, vertex_predicate};
 pub use reduce::{PatternMiner, PatternReport};
+pub use remap::severity_of;
 pub use report::{Change, EdgeCount, KeptEvent, Run, RunInput, RunOptions, VertexRun};
 pub use run::Pipeline;
 pub use stream::{StreamError, StreamOptions, StreamRun, run_ndjson};
+pub use time::epoch_millis;
 
 /// Why a run could not start or finish.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

@@ -82,6 +82,11 @@ pub struct VertexRun {
     pub events_in: usize,
     /// Events out (on `output`).
     pub events_out: usize,
+    /// Events out by output port (`eventsByPort`): `output` (the same as `events_out`), then
+    /// each other port the vertex has (`logs-branch`: `else`), in that order. A vertex that is
+    /// not simulated lists each port its out-edges name, all with its pass-through. Events
+    /// leave by a port even when no edge takes them.
+    pub events_by_port: IndexMap<String, usize>,
     /// Events dropped (filters).
     pub events_dropped: usize,
     /// The first `keep` events out, with their changes.

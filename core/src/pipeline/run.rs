@@ -1,18 +1,18 @@
-//! Runs a resolved job graph on events: vertices in dependency order, each edge carrying its
-//! source's output (fan-out copies, fan-in concatenates in `edges` order), every vertex
-//! recorded (`docs/pipeline.md`, "What a run records").
+//! Runs a resolved job graph on events: vertices in dependency order, each edge carrying the
+//! events of its source's port (fan-out copies, fan-in concatenates in `edges` order), every
+//! vertex recorded (`docs/pipeline.md`, "What a run records").
 
 use indexmap::IndexMap;
 use web_time::Instant;
 
 use super::RunError;
-#[cfg(feature = "grok")]
-use super::grok_stage;
-use super::report::{Change, EdgeCount, KeptEvent, Run, RunInput, RunOptions, VertexRun};
-use super::stages::{Stage, apply, compile};
+use super::report::{EdgeCount, KeptEvent, Run, RunInput, RunOptions, VertexRun};
+use super::stages::{Stage, compile};
 use crate::JobGraph;
 use crate::edge::Edge;
-use jobgraph_model::{LogEvent, Tags};
+use jobgraph_model::LogEvent;
+
+mod vertex;
 
 /// A job graph compiled for running.
 #[derive(Debug, Clone)]
@@ -21,6 +21,12 @@ pub struct Pipeline {
     types: Vec<String>,
     stages: Vec<Stage>,
     edges: Vec<(String, Edge, usize, usize)>,
+    /// Per edge, the index of the port whose events it carries in its source's `ports`;
+    /// `None` when it carries nothing (a port the stage does not have, or into a source).
+    edge_ports: Vec<Option<usize>>,
+    /// Per vertex, its output ports: `output`, then the stage's others; for a vertex that is
+    /// not simulated, each other port its out-edges name (all carry the pass-through).
+    ports: Vec<Vec<String>>,
     order: Vec<usize>,
 }
 
@@ -64,11 +70,36 @@ impl Pipeline {
             edges.push((text.clone(), edge, from, to));
         }
         let order = order(&names, &edges)?;
+        let mut ports: Vec<Vec<String>> = stages
+            .iter()
+            .map(|stage| {
+                std::iter::once(DEFAULT_PORT_OUT)
+                    .chain(stage.ports().iter().copied())
+                    .map(str::to_owned)
+                    .collect()
+            })
+            .collect();
+        let mut edge_ports = Vec::with_capacity(edges.len());
+        for (_, edge, from, to) in &edges {
+            let port = edge.from.port.as_deref().unwrap_or(DEFAULT_PORT_OUT);
+            let known = ports[*from].iter().position(|p| p == port);
+            edge_ports.push(match known {
+                _ if stages[*to].is_source() => None,
+                Some(index) => Some(index),
+                None if !stages[*from].simulated() => {
+                    ports[*from].push(port.to_owned());
+                    Some(ports[*from].len() - 1)
+                }
+                None => None,
+            });
+        }
         Ok(Pipeline {
             names,
             types,
             stages,
             edges,
+            edge_ports,
+            ports,
             order,
         })
     }
@@ -83,9 +114,10 @@ impl Pipeline {
             .collect()
     }
 
-    /// The vertices with no incoming edge whose type the engine does not run, as (name,
-    /// type), in graph order: sources it cannot read, which would yield nothing. A sink that
-    /// nothing feeds is not one.
+    /// The vertices with no incoming edge that a run in the service cannot feed, as (name,
+    /// type), in graph order: types the engine does not run, and the agent sources
+    /// (`datadog-log-agent-source`, …), which read a vendor's intake (`job:run` and the
+    /// preview give them the run's events). A sink that nothing feeds is not one.
     ///
     /// ```
     /// use jobgraph_core::JobGraph;
@@ -104,7 +136,9 @@ impl Pipeline {
         }
         (0..self.names.len())
             .filter(|&i| {
-                !fed[i] && !self.stages[i].simulated() && !self.types[i].ends_with("-sink")
+                !fed[i]
+                    && (matches!(self.stages[i], Stage::AgentSource)
+                        || (!self.stages[i].simulated() && !self.types[i].ends_with("-sink")))
             })
             .map(|i| (self.names[i].as_str(), self.types[i].as_str()))
             .collect()
@@ -127,30 +161,24 @@ impl Pipeline {
 
     /// Whether running the events in pieces, one after another, gives the same sinks as one
     /// run on all of them: no `logs-values-source` (its inline events would repeat), no
-    /// reducer or pattern matcher (their windows and patterns span the whole input) and no
-    /// vertex fed by two edges (fan-in concatenates edge by edge, not in input order).
+    /// vertex fed by two edges (fan-in concatenates edge by edge, not in input order), no
+    /// `logs-event-sampler` (its bucket depends on every event before, and pieces run side
+    /// by side) and no reducer or pattern matcher (their windows and patterns span the whole
+    /// input).
     pub fn streamable(&self) -> bool {
         let mut fed = vec![0usize; self.names.len()];
-        for edge in self.edges.iter().filter(|e| self.carries(e)) {
-            fed[edge.3] += 1;
+        for (k, edge) in self.edges.iter().enumerate() {
+            if self.edge_ports[k].is_some() {
+                fed[edge.3] += 1;
+            }
         }
         fed.iter().all(|n| *n <= 1)
-            && !self
-                .stages
-                .iter()
-                .any(|s| matches!(s, Stage::ValuesSource { .. } | Stage::Reduce(_)))
-    }
-
-    /// Whether an edge carries events: its source's `output` (any port of a vertex that is
-    /// not simulated), and nothing into a source, which only emits.
-    fn carries(&self, (_, edge, from, to): &(String, Edge, usize, usize)) -> bool {
-        !self.stages[*to].is_source()
-            && (!self.stages[*from].simulated()
-                || edge
-                    .from
-                    .port
-                    .as_deref()
-                    .is_none_or(|port| port == DEFAULT_PORT_OUT))
+            && !self.stages.iter().any(|s| {
+                matches!(
+                    s,
+                    Stage::ValuesSource { .. } | Stage::Sampler(_) | Stage::Reduce(_)
+                )
+            })
     }
 }
 
@@ -225,15 +253,14 @@ impl<'p> Runner<'p> {
             )));
         }
         let n = p.names.len();
-        let carries = |e: &(String, Edge, usize, usize)| p.carries(e);
         let mut notes_before: Vec<Vec<String>> = vec![Vec::new(); n];
-        for e in &p.edges {
+        for (k, e) in p.edges.iter().enumerate() {
             if p.stages[e.3].is_source() {
                 notes_before[e.3].push(format!(
                     "edge `{}`: a source only emits; nothing is carried to it",
                     e.0
                 ));
-            } else if !carries(e) {
+            } else if p.edge_ports[k].is_none() {
                 notes_before[e.2].push(format!(
                     "port {} is not simulated: edge `{}` carries no events",
                     e.1.from.port.as_deref().unwrap_or(DEFAULT_PORT_OUT),
@@ -241,21 +268,32 @@ impl<'p> Runner<'p> {
                 ));
             }
         }
-        // How many edges still have to take each vertex's output: the last one takes it, the
-        // others copy it.
-        let mut takers = vec![0usize; n];
-        for e in &p.edges {
-            if carries(e) {
-                takers[e.2] += 1;
+        // How many edges still have to take each port's events: the last one takes them, the
+        // others copy them.
+        let mut takers: Vec<Vec<usize>> =
+            p.ports.iter().map(|ports| vec![0; ports.len()]).collect();
+        for (k, e) in p.edges.iter().enumerate() {
+            if let Some(port) = p.edge_ports[k] {
+                takers[e.2][port] += 1;
             }
         }
-        // Table sources that share the run's events each copy them, but the last takes them.
+        // Sources that share the run's events each copy them, but the last takes them.
         let mut event_takers = p
             .stages
             .iter()
-            .filter(|s| matches!(s, Stage::TableSource { table, .. } if table.as_ref().is_none_or(|t| !input.tables.contains_key(t))))
+            .filter(|s| match s {
+                Stage::TableSource { table, .. } => {
+                    table.as_ref().is_none_or(|t| !input.tables.contains_key(t))
+                }
+                Stage::AgentSource => true,
+                _ => false,
+            })
             .count();
-        let mut outputs: Vec<Option<Vec<LogEvent>>> = vec![None; n];
+        let mut outputs: Vec<Vec<Option<Vec<LogEvent>>>> = p
+            .ports
+            .iter()
+            .map(|ports| vec![None; ports.len()])
+            .collect();
         let mut records: Vec<Option<VertexRun>> = vec![None; n];
         let mut sinks = IndexMap::new();
         let mut edge_counts = vec![0usize; p.edges.len()];
@@ -268,18 +306,15 @@ impl<'p> Runner<'p> {
             }
             let mut events = Vec::new();
             for (k, e) in p.edges.iter().enumerate() {
-                if e.3 != v {
+                let Some(port) = p.edge_ports[k].filter(|_| e.3 == v) else {
                     continue;
-                }
-                if !carries(e) {
-                    continue;
-                }
+                };
                 let from = e.2;
-                takers[from] -= 1;
-                let carried = if takers[from] == 0 {
-                    outputs[from].take().unwrap_or_default()
+                takers[from][port] -= 1;
+                let carried = if takers[from][port] == 0 {
+                    outputs[from][port].take().unwrap_or_default()
                 } else {
-                    outputs[from].clone().unwrap_or_default()
+                    outputs[from][port].clone().unwrap_or_default()
                 };
                 edge_counts[k] = carried.len();
                 if events.is_empty() {
@@ -303,13 +338,42 @@ impl<'p> Runner<'p> {
                 notes,
                 events_in,
                 events_out: 0,
+                events_by_port: IndexMap::new(),
                 events_dropped: 0,
                 output: Vec::new(),
                 dropped: Vec::new(),
                 patterns: Vec::new(),
             };
-            let out = self.stage(stage, events, &mut input, &mut event_takers, &mut record)?;
+            let mut others = Vec::new();
+            let out = self.stage(
+                stage,
+                events,
+                &mut input,
+                &mut event_takers,
+                &mut record,
+                &mut others,
+            )?;
             record.events_out = out.len();
+            let ports = &p.ports[v];
+            for (i, port) in ports.iter().enumerate() {
+                // Ports a stage does not fill (every other port of a vertex not simulated)
+                // carry its output.
+                let count = match i {
+                    0 => out.len(),
+                    _ => others.get(i - 1).map_or(out.len(), Vec::len),
+                };
+                record.events_by_port.insert(port.clone(), count);
+            }
+            for (i, events) in others.into_iter().enumerate() {
+                if takers[v][i + 1] > 0 {
+                    outputs[v][i + 1] = Some(events);
+                }
+            }
+            for i in 1..ports.len() {
+                if outputs[v][i].is_none() && takers[v][i] > 0 {
+                    outputs[v][i] = Some(out.clone());
+                }
+            }
             if record.output.is_empty() {
                 record.output = out
                     .iter()
@@ -323,12 +387,12 @@ impl<'p> Runner<'p> {
             }
             if p.types[v].ends_with("-sink") {
                 // A sink's events are the run's result; copied only when edges carry them on.
-                if takers[v] > 0 {
-                    outputs[v] = Some(out.clone());
+                if takers[v][0] > 0 {
+                    outputs[v][0] = Some(out.clone());
                 }
                 sinks.insert(p.names[v].clone(), out);
-            } else if takers[v] > 0 {
-                outputs[v] = Some(out);
+            } else if takers[v][0] > 0 {
+                outputs[v][0] = Some(out);
             }
             records[v] = Some(record);
         }
@@ -346,179 +410,7 @@ impl<'p> Runner<'p> {
                 .collect(),
         })
     }
-
-    fn stage(
-        &mut self,
-        stage: &Stage,
-        mut events: Vec<LogEvent>,
-        input: &mut RunInput,
-        event_takers: &mut usize,
-        record: &mut VertexRun,
-    ) -> Result<Vec<LogEvent>, RunError> {
-        let keep = self.options.keep;
-        match stage {
-            Stage::TableSource { table, query } => {
-                let source = match table.as_ref().and_then(|t| input.tables.get(t)) {
-                    Some(events) => events.clone(),
-                    None => {
-                        *event_takers -= 1;
-                        if *event_takers == 0 {
-                            std::mem::take(&mut input.events)
-                        } else {
-                            input.events.clone()
-                        }
-                    }
-                };
-                self.emit(source, query.as_ref(), record, keep)
-            }
-            Stage::ValuesSource {
-                events: inline,
-                query,
-            } => self.emit(inline.clone(), query.as_ref(), record, keep),
-            Stage::Filter { query, inverted } => {
-                self.filter(
-                    &mut events,
-                    query,
-                    *inverted,
-                    &record.name.clone(),
-                    record,
-                    keep,
-                )?;
-                Ok(events)
-            }
-            Stage::Transform { actions, skipped } => {
-                for kind in skipped {
-                    record.notes.push(format!(
-                        "transform `{kind}` is not simulated: events pass it unchanged"
-                    ));
-                }
-                for (i, event) in events.iter_mut().enumerate() {
-                    if i % 4096 == 4095 {
-                        self.check_time()?;
-                    }
-                    if i < keep {
-                        let before = event.tags.clone();
-                        apply(actions, event);
-                        record.output.push(KeptEvent {
-                            change: Some(diff(&before, &event.tags)),
-                            event: event.clone(),
-                            dropped_by: None,
-                        });
-                    } else {
-                        apply(actions, event);
-                    }
-                }
-                Ok(events)
-            }
-            #[cfg(feature = "grok")]
-            Stage::Grok(grok) => {
-                let name = record.name.clone();
-                for (i, event) in events.iter_mut().enumerate() {
-                    if i % 4096 == 4095 {
-                        self.check_time()?;
-                    }
-                    if i < keep {
-                        let before = event.tags.clone();
-                        grok_stage::apply(grok, &name, event)?;
-                        record.output.push(KeptEvent {
-                            change: Some(diff(&before, &event.tags)),
-                            event: event.clone(),
-                            dropped_by: None,
-                        });
-                    } else {
-                        grok_stage::apply(grok, &name, event)?;
-                    }
-                }
-                Ok(events)
-            }
-            Stage::Reduce(reducer) => {
-                let name = record.name.clone();
-                let reduced = reducer.run(&name, events, &mut || self.check_time())?;
-                record.patterns = reduced.patterns;
-                Ok(reduced.events)
-            }
-            Stage::Sink | Stage::Pass => Ok(events),
-        }
-    }
-
-    /// A source's events, filtered by its own query when it has one.
-    fn emit(
-        &self,
-        mut source: Vec<LogEvent>,
-        query: Option<&super::Query>,
-        record: &mut VertexRun,
-        keep: usize,
-    ) -> Result<Vec<LogEvent>, RunError> {
-        record.events_in = source.len();
-        if let Some(query) = query {
-            let name = record.name.clone();
-            self.filter(&mut source, query, false, &name, record, keep)?;
-        }
-        Ok(source)
-    }
-
-    fn filter(
-        &self,
-        events: &mut Vec<LogEvent>,
-        query: &super::Query,
-        inverted: bool,
-        name: &str,
-        record: &mut VertexRun,
-        keep: usize,
-    ) -> Result<(), RunError> {
-        let mut seen = 0usize;
-        let mut timed_out = false;
-        let started = self.started;
-        let limit = u128::from(self.options.timeout_ms);
-        events.retain(|event| {
-            seen += 1;
-            if seen.is_multiple_of(4096) && started.elapsed().as_millis() > limit {
-                timed_out = true;
-            }
-            let kept = query.matches(event) != inverted;
-            if !kept {
-                record.events_dropped += 1;
-                if record.dropped.len() < keep {
-                    record.dropped.push(KeptEvent {
-                        event: event.clone(),
-                        change: None,
-                        dropped_by: Some(name.to_owned()),
-                    });
-                }
-            }
-            kept
-        });
-        if timed_out {
-            self.check_time()?;
-        }
-        Ok(())
-    }
 }
 
-/// Tag values in `after` and not `before` (added), and the reverse (removed).
-fn diff(before: &Tags, after: &Tags) -> Change {
-    let mut change = Change::default();
-    for (key, values) in after {
-        let old = before.get(key);
-        let added: Vec<String> = values
-            .iter()
-            .filter(|v| old.is_none_or(|o| !o.contains(v)))
-            .cloned()
-            .collect();
-        if !added.is_empty() {
-            change.added.insert(key.clone(), added);
-        }
-    }
-    for (key, values) in before {
-        let new = after.get(key);
-        let removed: Vec<String> = values
-            .iter()
-            .filter(|v| new.is_none_or(|n| !n.contains(v)))
-            .cloned()
-            .collect();
-        if !removed.is_empty() {
-            change.removed.insert(key.clone(), removed);
-        }
-    }
-    change
-}
+#[cfg(test)]
+mod tests;

@@ -1,10 +1,12 @@
 //! What each vertex type does to events (`docs/pipeline.md`, "Vertices"): compiled once from
 //! the vertex's fields into a [`Stage`].
 
+use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
 
 use super::RunError;
 use super::query::Query;
+use super::{json_stage, keyvalue, remap, sampler};
 use jobgraph_model::LogEvent;
 use jobgraph_model::ops::{Operation, sinks, sources, transforms};
 
@@ -22,8 +24,21 @@ pub(crate) enum Stage {
         events: Vec<LogEvent>,
         query: Option<Query>,
     },
+    /// The agent sources (`datadog-log-agent-source`, …): the run's events, as a table source
+    /// without a table or a predicate; in the service they read an intake it does not have.
+    AgentSource,
     /// `logs-filter`.
     Filter { query: Query, inverted: bool },
+    /// `logs-branch`: matches leave by `output`, the others by `else`.
+    Branch { query: Query },
+    /// `logs-event-sampler`: a token bucket on event time.
+    Sampler(Box<sampler::Sampler>),
+    /// `json-log-processor`.
+    Json(Box<json_stage::JsonStage>),
+    /// `keyvalue-processor`.
+    KeyValue(Box<keyvalue::KeyValueStage>),
+    /// `log-attributes-remapper`.
+    Remap(Box<remap::Remapper>),
     /// `log-transform`: tag actions in order; `skipped` other transforms (not simulated).
     Transform {
         actions: Vec<TagAction>,
@@ -34,7 +49,7 @@ pub(crate) enum Stage {
     Grok(Box<super::grok_stage::GrokStage>),
     /// `log-reducer` and `pattern-matcher`: patterns, samples and summaries.
     Reduce(Box<super::reduce::Reducer>),
-    /// `logs-sync-sink`: collects.
+    /// `logs-sync-sink`, `logs-iceberg-table-sink` and the vendor sinks: collect.
     Sink,
     /// Anything else: passes events through, not simulated.
     Pass,
@@ -48,7 +63,19 @@ impl Stage {
 
     /// Whether the vertex only emits.
     pub(crate) fn is_source(&self) -> bool {
-        matches!(self, Stage::TableSource { .. } | Stage::ValuesSource { .. })
+        matches!(
+            self,
+            Stage::TableSource { .. } | Stage::ValuesSource { .. } | Stage::AgentSource
+        )
+    }
+
+    /// Its output ports besides `output`, each carrying its own events (`logs-branch`:
+    /// `else`).
+    pub(crate) fn ports(&self) -> &'static [&'static str] {
+        match self {
+            Stage::Branch { .. } => &["else"],
+            _ => &[],
+        }
     }
 }
 
@@ -74,6 +101,31 @@ fn field_error(vertex: &str, field: &str, problem: impl std::fmt::Display) -> Ru
         vertex: vertex.to_owned(),
         message: format!("`{field}` {problem}"),
     }
+}
+
+/// Reads a vertex's fields as its catalog entry's typed configuration, after checking them
+/// against the entry (`jobgraph_model::ops::check_config`): the first problem fails with the
+/// field's JSON pointer and what it must be (`/maxBurstLimit: must be an integer of at least
+/// 1, found a string`).
+pub(crate) fn typed<T: DeserializeOwned>(
+    vertex: &str,
+    op: &Operation,
+    fields: &Map<String, Value>,
+) -> Result<T, RunError> {
+    let mut first = None;
+    jobgraph_model::ops::check_config(op, fields, "", &mut |pointer, message| {
+        first.get_or_insert(format!("{pointer}: {message}"));
+    });
+    if let Some(message) = first {
+        return Err(RunError::Vertex {
+            vertex: vertex.to_owned(),
+            message,
+        });
+    }
+    serde_json::from_value(Value::Object(fields.clone())).map_err(|e| RunError::Vertex {
+        vertex: vertex.to_owned(),
+        message: format!("its fields are not a {} configuration: {e}", op.type_name),
+    })
 }
 
 fn optional_query(vertex: &str, fields: &Map<String, Value>) -> Result<Option<Query>, RunError> {
@@ -179,7 +231,21 @@ static STAGES: &[(&Operation, Compile)] = &[
     (&sources::logs_iceberg_table_source::OPERATION, table_source),
     (&sources::grepr_raw_log_source::OPERATION, table_source),
     (&sources::logs_values_source::OPERATION, values_source),
+    (&sources::datadog_log_agent_source::OPERATION, agent_source),
+    (&sources::splunk_log_agent_source::OPERATION, agent_source),
+    (&sources::newrelic_log_agent_source::OPERATION, agent_source),
+    (
+        &sources::sumologic_log_agent_source::OPERATION,
+        agent_source,
+    ),
+    (&sources::otlp_log_agent_source::OPERATION, agent_source),
+    (&sources::otel_log_source::OPERATION, agent_source),
     (&transforms::logs_filter::OPERATION, filter),
+    (&transforms::logs_branch::OPERATION, branch),
+    (
+        &transforms::logs_event_sampler::OPERATION,
+        |name, fields| Ok(Stage::Sampler(Box::new(sampler::compile(name, fields)?))),
+    ),
     (&transforms::log_transform::OPERATION, read_actions),
     #[cfg(feature = "grok")]
     (&transforms::grok_parser::OPERATION, grok),
@@ -189,8 +255,37 @@ static STAGES: &[(&Operation, Compile)] = &[
     (&transforms::pattern_matcher::OPERATION, |name, fields| {
         reducer(name, fields, super::reduce::Mode::Match)
     }),
-    (&sinks::logs_sync_sink::OPERATION, |_, _| Ok(Stage::Sink)),
+    (
+        &transforms::json_log_processor::OPERATION,
+        |name, fields| Ok(Stage::Json(Box::new(json_stage::compile(name, fields)?))),
+    ),
+    (
+        &transforms::keyvalue_processor::OPERATION,
+        |name, fields| Ok(Stage::KeyValue(Box::new(keyvalue::compile(name, fields)?))),
+    ),
+    (
+        &transforms::log_attributes_remapper::OPERATION,
+        |name, fields| Ok(Stage::Remap(Box::new(remap::compile(name, fields)?))),
+    ),
+    (&sinks::logs_sync_sink::OPERATION, sink),
+    (&sinks::logs_iceberg_table_sink::OPERATION, sink),
+    (&sinks::datadog_log_sink::OPERATION, sink),
+    (&sinks::splunk_log_sink::OPERATION, sink),
+    (&sinks::newrelic_log_sink::OPERATION, sink),
+    (&sinks::sumologic_log_sink::OPERATION, sink),
 ];
+
+/// A sink collects what reaches it, as it is: what a vendor sink adds on the way out
+/// (`additionalTags`, `processor:grepr`) is the delivery's, not the pipeline's.
+fn sink(_: &str, _: &Map<String, Value>) -> Result<Stage, RunError> {
+    Ok(Stage::Sink)
+}
+
+/// An agent source emits the run's events (`job:run`'s, the preview's, the package's), as a
+/// `logs-iceberg-table-source` without a table does.
+fn agent_source(_: &str, _: &Map<String, Value>) -> Result<Stage, RunError> {
+    Ok(Stage::AgentSource)
+}
 
 /// Compiles a vertex of `vertex_type` with `fields`.
 pub(crate) fn compile(
@@ -247,18 +342,19 @@ fn values_source(name: &str, fields: &Map<String, Value>) -> Result<Stage, RunEr
     })
 }
 
+fn required_query(name: &str, fields: &Map<String, Value>, what: &str) -> Result<Query, RunError> {
+    optional_query(name, fields)?.ok_or_else(|| {
+        field_error(
+            name,
+            "query",
+            format!("(or `predicate`) is missing: give the events {what}, e.g. {{\"type\": \"datadog-query\", \"query\": \"level:error\"}}"),
+        )
+    })
+}
+
 fn filter(name: &str, fields: &Map<String, Value>) -> Result<Stage, RunError> {
     Ok(Stage::Filter {
-        query: match optional_query(name, fields)? {
-            Some(query) => query,
-            None => {
-                return Err(field_error(
-                    name,
-                    "query",
-                    "(or `predicate`) is missing: give the events that pass, e.g. {\"type\": \"datadog-query\", \"query\": \"level:error\"}",
-                ));
-            }
-        },
+        query: required_query(name, fields, "that pass")?,
         inverted: fields
             .get("inverted")
             .and_then(Value::as_bool)
@@ -274,6 +370,16 @@ fn reducer(
     Ok(Stage::Reduce(Box::new(super::reduce::Reducer::compile(
         name, fields, mode,
     )?)))
+}
+
+fn branch(name: &str, fields: &Map<String, Value>) -> Result<Stage, RunError> {
+    Ok(Stage::Branch {
+        query: required_query(
+            name,
+            fields,
+            "that leave by `output` (the others leave by `else`)",
+        )?,
+    })
 }
 
 #[cfg(feature = "grok")]

@@ -198,6 +198,9 @@ pub fn run_ndjson(
                 sum.events_in += vertex.events_in;
                 sum.events_out += vertex.events_out;
                 sum.events_dropped += vertex.events_dropped;
+                for (port, count) in vertex.events_by_port {
+                    *sum.events_by_port.entry(port).or_default() += count;
+                }
             }
         }
         result.output.push(piece.ndjson);

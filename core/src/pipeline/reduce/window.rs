@@ -23,7 +23,7 @@ use super::{
     MESSAGE_TYPE, Mode, PATTERN_TAG, Partitions, REPORTED_SAMPLES, Reduced, attributes_of,
     set_attributes,
 };
-use crate::pipeline::event_time::event_time_ms;
+use crate::pipeline::time::event_time_ms;
 use jobgraph_model::ops::transforms::log_reducer::{AttributeTokenization, TokenizationInput};
 use jobgraph_model::{LogEvent, Tags};
 
