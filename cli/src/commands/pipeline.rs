@@ -140,13 +140,22 @@ fn report_not_simulated(vertices: &[VertexRun], ui: &Ui) {
     }
 }
 
-/// The share of a stage's events that did not leave it (`94.3%`; negative when it sent more
-/// than it took, as a reducer's summaries can); empty when nothing came in.
+/// The events that left a stage by any of its ports (a branch's `else` too).
+fn events_out(v: &VertexRun) -> usize {
+    if v.events_by_port.is_empty() {
+        v.events_out
+    } else {
+        v.events_by_port.values().sum()
+    }
+}
+
+/// The share of a stage's events that did not leave it by any port (`94.3%`; negative when
+/// it sent more than it took, as a reducer's summaries can); empty when nothing came in.
 fn reduction(v: &VertexRun) -> String {
     if v.events_in == 0 {
         return String::new();
     }
-    let share = 100.0 * (v.events_in as f64 - v.events_out as f64) / v.events_in as f64;
+    let share = 100.0 * (v.events_in as f64 - events_out(v) as f64) / v.events_in as f64;
     format!("{share:.1}%")
 }
 
@@ -155,7 +164,7 @@ fn reduction(v: &VertexRun) -> String {
 fn report_reduction(vertices: &[VertexRun], ui: &Ui) {
     for v in vertices {
         let sink = v.vertex_type.ends_with("-sink");
-        if sink || v.events_in == 0 || (v.events_in == v.events_out && v.patterns.is_empty()) {
+        if sink || v.events_in == 0 || (v.events_in == events_out(v) && v.patterns.is_empty()) {
             continue;
         }
         let patterns = if v.patterns.is_empty() {
@@ -168,7 +177,7 @@ fn report_reduction(vertices: &[VertexRun], ui: &Ui) {
             v.name,
             v.vertex_type,
             v.events_in,
-            v.events_out,
+            events_out(v),
             reduction(v)
         ));
     }

@@ -147,3 +147,35 @@ fn job_run_and_draft_report_the_reduction_per_stage() {
     assert_eq!(stage["patterns"][0]["pattern"], "user <number> logged in");
     assert_eq!(stage["patterns"][0]["count"], 10);
 }
+
+#[test]
+fn the_public_example_pipeline_with_a_reducer_runs_end_to_end() {
+    let count = |sink: &str| {
+        let out = jobgraph(&[
+            "job:run",
+            "examples/jobs/reduce-to-vendor.json",
+            "--events",
+            "examples/events/sample.ndjson",
+            "--sink",
+            sink,
+        ]);
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        let stderr = text(&out.stderr);
+        assert!(
+            !stderr.contains("not simulated"),
+            "every vertex runs: {stderr}"
+        );
+        assert!(
+            stderr.contains("stage reduce (log-reducer): 300 → "),
+            "{stderr}"
+        );
+        text(&out.stdout).lines().count()
+    };
+    // Every raw event reaches the lake; the reducer's output is split by the branch.
+    assert_eq!(count("lake"), 300);
+    let (loud, quiet) = (count("vendor"), count("vendor-quiet"));
+    assert!(
+        loud > 0 && quiet > 0 && loud + quiet < 300,
+        "{loud} + {quiet}"
+    );
+}

@@ -145,3 +145,65 @@ fn execution_and_processing_are_required_and_must_be_synchronous_batch() {
         r.body
     );
 }
+
+#[test]
+fn a_synchronous_job_reduces_logs_as_the_public_example_pipeline_does() {
+    let token = alice();
+    // The public example's shape, its agent source replaced by the sample events inline (as
+    // the public client's job:draft does): parse, reduce, branch, a vendor sink for each side.
+    let events: Vec<Value> = (0..12)
+        .map(|i| json!({"id": format!("e{i}"), "eventTimestamp": i, "message": format!("order {i} placed total={i}.50 EUR")}))
+        .chain([json!({"id": "err", "eventTimestamp": 20, "message": "payment failed", "tags": {"level": ["error"]}})])
+        .collect();
+    let job = json!({
+        "name": "reduce-sync", "execution": "SYNCHRONOUS", "processing": "BATCH",
+        "jobGraph": {
+            "vertices": [
+                {"type": "logs-values-source", "name": "src", "values": events},
+                {"type": "grok-parser", "name": "parse", "grokParsingRules": ["order order %{integer:order.id} placed total=%{number:order.total} %{word:order.currency}"]},
+                {"type": "log-reducer", "name": "reduce", "dedupThreshold": 3,
+                 "attributeMergeStrategyEntries": [{"attributePath": ["order", "total"], "strategy": {"type": "sum"}}],
+                 "logReducerExceptions": [{"type": "datadog-query", "query": "level:error"}]},
+                {"type": "logs-branch", "name": "route", "predicate": {"type": "datadog-query", "query": "grepr.messagetype:summary"}},
+                {"type": "datadog-log-sink", "name": "vendor", "integrationId": "dd"},
+                {"type": "logs-sync-sink", "name": "rest"}
+            ],
+            "edges": ["src -> parse", "parse -> reduce", "reduce -> route", "route -> vendor", "route:else -> rest"]
+        }
+    });
+    let r = call("POST", "/v1/jobs/sync", Some(token), Some(&job));
+    assert_eq!(r.status, 200, "{}", r.body);
+    let records = records(&r.body);
+    assert_eq!(
+        records.last().unwrap()["jobState"],
+        "FINISHED",
+        "{records:?}"
+    );
+    let data: Vec<&Value> = records
+        .iter()
+        .filter(|r| r["jobState"] == "RUNNING" && !r["data"].is_null())
+        .map(|r| &r["data"])
+        .collect();
+    let kinds: Vec<&str> = data
+        .iter()
+        .map(|e| e["tags"]["grepr.messagetype"][0].as_str().unwrap())
+        .collect();
+    let mut sorted = kinds.clone();
+    sorted.sort_unstable();
+    assert_eq!(
+        sorted,
+        ["exception", "sample", "sample", "sample", "summary"],
+        "{data:?}"
+    );
+    let summary = data
+        .iter()
+        .find(|e| e["tags"]["grepr.messagetype"][0] == "summary")
+        .unwrap();
+    assert_eq!(
+        summary["message"],
+        "[9 times in 2m] order <number> placed total=<number> EUR"
+    );
+    assert_eq!(summary["attributes"]["grepr"]["repeatCount"], 9);
+    // The grok parser ran first: the held orders' totals, 3.50 + … + 11.50, summed.
+    assert_eq!(summary["attributes"]["order"]["total"], json!(67.5));
+}
