@@ -6,8 +6,8 @@
 //! A message's tokens are looked up by partition, token count and first token (Drain's fixed
 //! depth tree with depth 3; a first token with a digit in it, or a masked one, goes under `*`,
 //! and so does any first token past 100 distinct ones for the same count). Among the patterns
-//! there, the most similar wins if its share of equal positions (a wildcard position is equal to
-//! anything) reaches the similarity threshold; the positions that differ become wildcards (`<*>`).
+//! there, the most similar wins if its share of equal positions (a wildcard position counts as
+//! different, as in Drain) reaches the similarity threshold; the positions that differ become wildcards (`<*>`).
 //! Otherwise the message starts a pattern of its own.
 //!
 //! A pattern's id is fixed when it is made: the first 16 hexadecimal digits of the SHA-256 of
@@ -17,7 +17,8 @@
 use rustc_hash::FxHashMap;
 use sha2::{Digest, Sha256};
 
-use super::tokens::{Token, WILDCARD};
+use super::mask::Span;
+use super::tokens::{Token, WILDCARD, masked_text};
 
 /// How many distinct first tokens a (partition, token count) branch holds before new ones go
 /// under `*` (Drain's `maxChild`).
@@ -95,11 +96,18 @@ pub(crate) struct Miner {
     similarity: f64,
     max_patterns: usize,
     pub patterns: Vec<Pattern>,
-    /// (partition, token count, first-token key) → patterns.
+    /// (partition, token count) → its patterns, oldest first.
+    by_length: FxHashMap<(u32, u32), Vec<u32>>,
+    /// (partition, token count, first-token key) → patterns, for branches past
+    /// [`MAX_SCAN`] patterns.
     index: FxHashMap<(u32, u32, u64), Vec<u32>>,
     /// (partition, token count) → distinct first-token keys.
     children: FxHashMap<(u32, u32), u32>,
 }
+
+/// A (partition, token count) branch with at most this many patterns is searched whole; past
+/// it, only the patterns under the message's first token and under `*` are (Drain's tree).
+pub(crate) const MAX_SCAN: usize = 256;
 
 impl Miner {
     pub(crate) fn new(similarity: f64, max_patterns: usize) -> Miner {
@@ -107,20 +115,22 @@ impl Miner {
             similarity,
             max_patterns,
             patterns: Vec::new(),
+            by_length: FxHashMap::default(),
             index: FxHashMap::default(),
             children: FxHashMap::default(),
         }
     }
 
     /// Finds or makes the pattern of a message of `tokens` (non-empty) from `text` in
-    /// `partition` (whose text is `partition_key`, for the id). `mask_tokens[i]` is mask `i`'s
-    /// token text.
+    /// `partition` (whose text is `partition_key`, for the id). `spans` are the masked spans
+    /// of `text` and `mask_tokens[i]` mask `i`'s token text (for a new pattern's text).
     pub(crate) fn add(
         &mut self,
         partition: u32,
         partition_key: &str,
         text: &str,
         tokens: &[Token],
+        spans: &[Span],
         mask_tokens: &[String],
     ) -> Found {
         let len = tokens.len() as u32;
@@ -128,46 +138,54 @@ impl Miner {
         let first_key = if first.mask.is_some()
             || text.as_bytes()[first.start as usize..first.end as usize]
                 .iter()
-                .any(u8::is_ascii_digit)
+                .any(|b| b.is_ascii_digit() || *b == b'<')
         {
             WILDCARD
         } else {
             first.hash
         };
-        let mut key = (partition, len, first_key);
+        let branch = (partition, len);
         let mut best: Option<(u32, usize, usize)> = None;
-        let mut consider = |ids: &Vec<u32>, patterns: &Vec<Pattern>| {
+        let needed = self.similarity * f64::from(len) - 1e-9;
+        let mut consider = |ids: &[u32], patterns: &[Pattern]| {
             for &id in ids {
                 let p = &patterns[id as usize];
-                let mut equal = 0usize;
-                let mut wild = 0usize;
-                for (t, token) in p.template.iter().zip(tokens) {
-                    if *t == WILDCARD {
-                        wild += 1;
-                    } else if *t == token.hash {
-                        equal += 1;
-                    }
-                }
-                let score = equal + wild;
+                // Drain's similarity: equal tokens; a wildcard position counts as different, so
+                // a pattern that grew general does not swallow everything of its length.
+                let equal = p
+                    .template
+                    .iter()
+                    .zip(tokens)
+                    .filter(|(t, token)| **t == token.hash)
+                    .count();
                 let better = match best {
                     None => true,
-                    Some((_, s, e)) => score > s || (score == s && equal > e),
+                    Some((_, s, _)) => equal > s,
                 };
                 if better {
-                    best = Some((id, score, equal));
+                    best = Some((id, equal, equal));
+                    if equal == tokens.len() {
+                        // Equal everywhere: nothing can do better.
+                        return;
+                    }
                 }
             }
         };
-        if let Some(ids) = self.index.get(&key) {
-            consider(ids, &self.patterns);
-        }
-        if first_key != WILDCARD
-            && let Some(ids) = self.index.get(&(partition, len, WILDCARD))
-        {
-            consider(ids, &self.patterns);
+        let whole = self.by_length.get(&branch).map_or(&[][..], Vec::as_slice);
+        if whole.len() <= MAX_SCAN {
+            consider(whole, &self.patterns);
+        } else {
+            if let Some(ids) = self.index.get(&(partition, len, first_key)) {
+                consider(ids, &self.patterns);
+            }
+            if first_key != WILDCARD
+                && let Some(ids) = self.index.get(&(partition, len, WILDCARD))
+            {
+                consider(ids, &self.patterns);
+            }
         }
         if let Some((id, score, _)) = best
-            && score as f64 >= self.similarity * f64::from(len) - 1e-9
+            && score as f64 >= needed
         {
             let p = &mut self.patterns[id as usize];
             for (t, token) in p.template.iter_mut().zip(tokens) {
@@ -181,8 +199,9 @@ impl Miner {
         if self.patterns.len() >= self.max_patterns {
             return Found::Full;
         }
+        let mut key = (partition, len, first_key);
         if !self.index.contains_key(&key) && first_key != WILDCARD {
-            let children = self.children.entry((partition, len)).or_insert(0);
+            let children = self.children.entry(branch).or_insert(0);
             if *children >= MAX_CHILDREN {
                 key.2 = WILDCARD;
             } else {
@@ -190,9 +209,10 @@ impl Miner {
             }
         }
         let id = self.patterns.len() as u32;
-        let pattern = new_pattern(partition, partition_key, text, tokens, mask_tokens);
+        let pattern = new_pattern(partition, partition_key, text, tokens, spans, mask_tokens);
         self.patterns.push(pattern);
         self.index.entry(key).or_default().push(id);
+        self.by_length.entry(branch).or_default().push(id);
         Found::New(id)
     }
 }
@@ -202,6 +222,7 @@ fn new_pattern(
     partition_key: &str,
     text: &str,
     tokens: &[Token],
+    spans: &[Span],
     mask_tokens: &[String],
 ) -> Pattern {
     let mut layout = Vec::with_capacity(tokens.len() * 2 + 1);
@@ -215,9 +236,9 @@ fn new_pattern(
         layout.push(Piece::Slot(i as u32));
         texts.push(match token.mask {
             Some(m) => mask_tokens[m as usize].as_str().into(),
-            None => text[start..end].into(),
+            None => masked_text(text, start, end, spans, mask_tokens).into(),
         });
-        at = end;
+        at = end.max(at);
     }
     if at < text.len() {
         layout.push(Piece::Literal(text[at..].into()));
@@ -252,8 +273,8 @@ mod tests {
         let mut tokenizer = Tokenizer::default();
         let mut found = Vec::new();
         for line in lines {
-            tokenizer.run(line, &masks, &delimiters, &[]).unwrap();
-            found.push(miner.add(0, "", line, &tokenizer.tokens, &[]));
+            tokenizer.run(line, &masks, &delimiters, &[], &[]).unwrap();
+            found.push(miner.add(0, "", line, &tokenizer.tokens, &[], &[]));
         }
         (miner, found)
     }
@@ -277,11 +298,12 @@ mod tests {
                 Found::Joined(0),
                 Found::Joined(0),
                 Found::New(1),
-                Found::Joined(0)
+                // 3 of 6 positions equal: its wildcards do not count as equal.
+                Found::New(2)
             ]
         );
-        assert_eq!(miner.patterns[0].text(), "user <*> logged <*> from <*>");
-        assert_eq!(miner.patterns[0].count, 4);
+        assert_eq!(miner.patterns[0].text(), "user <*> logged in from <*>");
+        assert_eq!(miner.patterns[0].count, 3);
         assert_eq!(miner.patterns[1].text(), "disk full on sda");
     }
 
@@ -308,8 +330,8 @@ mod tests {
             hash: hash_bytes(b"disk"),
             mask: None,
         };
-        let other = c.add(1, "service=web", "disk", &[token], &[]);
-        let plain = c.add(0, "", "disk", &[token], &[]);
+        let other = c.add(1, "service=web", "disk", &[token], &[], &[]);
+        let plain = c.add(0, "", "disk", &[token], &[], &[]);
         assert_ne!(other, plain);
         assert_ne!(c.patterns[0].id, c.patterns[1].id);
     }
@@ -323,8 +345,8 @@ mod tests {
             hash: hash_bytes(s.as_bytes()),
             mask: None,
         };
-        assert_eq!(miner.add(0, "", "a", &[t("a")], &[]), Found::New(0));
-        assert_eq!(miner.add(0, "", "b", &[t("b")], &[]), Found::Full);
-        assert_eq!(miner.add(0, "", "a", &[t("a")], &[]), Found::Joined(0));
+        assert_eq!(miner.add(0, "", "a", &[t("a")], &[], &[]), Found::New(0));
+        assert_eq!(miner.add(0, "", "b", &[t("b")], &[], &[]), Found::Full);
+        assert_eq!(miner.add(0, "", "a", &[t("a")], &[], &[]), Found::Joined(0));
     }
 }

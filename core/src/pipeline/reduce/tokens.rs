@@ -66,77 +66,119 @@ pub(crate) fn hash_bytes(bytes: &[u8]) -> u64 {
     h | 1
 }
 
-/// Splits `text` into `out` (cleared first): the masked `spans` are tokens of their own (their
-/// hash is that of the mask's token text, `<number>`); the rest is split on `delimiters`,
-/// empty pieces dropped. `mask_hashes[i]` is the hash of mask `i`'s token.
+/// Splits `text` into `out` (cleared first) on `delimiters`, empty pieces dropped. A masked span
+/// counts as its mask's token text (`<number>`) and is never split, but it does not end a
+/// token: `blk_-4312` masked is the one token `blk_-<number>`. A token that is exactly one span
+/// has that span's `mask`. `mask_tokens[i]` and `mask_hashes[i]` are mask `i`'s token and its
+/// hash; `buf` is scratch space.
 pub(crate) fn tokenize(
     text: &str,
     spans: &[Span],
     delimiters: &Delimiters,
+    mask_tokens: &[String],
     mask_hashes: &[u64],
     out: &mut Vec<Token>,
+    buf: &mut Vec<u8>,
 ) {
     out.clear();
     let bytes = text.as_bytes();
-    let push_text = |from: usize, to: usize, out: &mut Vec<Token>| {
-        let mut start = from;
-        if delimiters.other.is_empty() {
-            for i in from..to {
-                let b = bytes[i];
-                if b < 128 && delimiters.ascii[b as usize] {
-                    if i > start {
-                        out.push(Token {
-                            start: start as u32,
-                            end: i as u32,
-                            hash: hash_bytes(&bytes[start..i]),
-                            mask: None,
-                        });
-                    }
-                    start = i + 1;
-                }
+    // The token being read: where it starts, the index of its first span and how many.
+    let mut start: Option<usize> = None;
+    let mut first_span = 0usize;
+    let mut span_count = 0usize;
+    let mut flush = |end: usize,
+                     start: &mut Option<usize>,
+                     first_span: usize,
+                     span_count: &mut usize,
+                     out: &mut Vec<Token>| {
+        let Some(s) = start.take() else { return };
+        let count = std::mem::take(span_count);
+        let token = if count == 0 {
+            Token {
+                start: s as u32,
+                end: end as u32,
+                hash: hash_bytes(&bytes[s..end]),
+                mask: None,
+            }
+        } else if count == 1 && spans[first_span].start == s && spans[first_span].end == end {
+            let m = spans[first_span].mask;
+            Token {
+                start: s as u32,
+                end: end as u32,
+                hash: mask_hashes[m as usize],
+                mask: Some(m),
             }
         } else {
-            for (offset, c) in text[from..to].char_indices() {
-                let i = from + offset;
-                let split = if c.is_ascii() {
-                    delimiters.ascii[c as usize]
-                } else {
-                    delimiters.other.contains(&c)
-                };
-                if split {
-                    if i > start {
-                        out.push(Token {
-                            start: start as u32,
-                            end: i as u32,
-                            hash: hash_bytes(&bytes[start..i]),
-                            mask: None,
-                        });
-                    }
-                    start = i + c.len_utf8();
-                }
+            buf.clear();
+            let mut at = s;
+            for span in &spans[first_span..first_span + count] {
+                buf.extend_from_slice(&bytes[at..span.start]);
+                buf.extend_from_slice(mask_tokens[span.mask as usize].as_bytes());
+                at = span.end;
             }
-        }
-        if to > start {
-            out.push(Token {
-                start: start as u32,
-                end: to as u32,
-                hash: hash_bytes(&bytes[start..to]),
+            buf.extend_from_slice(&bytes[at..end]);
+            Token {
+                start: s as u32,
+                end: end as u32,
+                hash: hash_bytes(buf),
                 mask: None,
-            });
-        }
+            }
+        };
+        out.push(token);
     };
-    let mut at = 0usize;
-    for span in spans {
-        push_text(at, span.start, out);
-        out.push(Token {
-            start: span.start as u32,
-            end: span.end as u32,
-            hash: mask_hashes[span.mask as usize],
-            mask: Some(span.mask),
-        });
+    let mut next_span = 0usize;
+    let mut i = 0usize;
+    while i < bytes.len() {
+        if let Some(span) = spans.get(next_span)
+            && span.start == i
+        {
+            if start.is_none() {
+                start = Some(i);
+                first_span = next_span;
+            } else if span_count == 0 {
+                first_span = next_span;
+            }
+            span_count += 1;
+            next_span += 1;
+            i = span.end;
+            continue;
+        }
+        let b = bytes[i];
+        let (split, width) = if b < 128 {
+            (delimiters.ascii[b as usize], 1)
+        } else if delimiters.other.is_empty() {
+            (false, 1)
+        } else {
+            let c = text[i..].chars().next().unwrap_or('\u{fffd}');
+            (delimiters.other.contains(&c), c.len_utf8())
+        };
+        if split {
+            flush(i, &mut start, first_span, &mut span_count, out);
+        } else if start.is_none() {
+            start = Some(i);
+        }
+        i += width;
+    }
+    flush(bytes.len(), &mut start, first_span, &mut span_count, out);
+}
+
+/// The text of `start..end` of `text` with its masked spans as their tokens.
+pub(crate) fn masked_text(
+    text: &str,
+    start: usize,
+    end: usize,
+    spans: &[Span],
+    mask_tokens: &[String],
+) -> String {
+    let mut out = String::new();
+    let mut at = start;
+    for span in spans.iter().filter(|s| s.start >= start && s.end <= end) {
+        out.push_str(&text[at..span.start]);
+        out.push_str(&mask_tokens[span.mask as usize]);
         at = span.end;
     }
-    push_text(at, bytes.len(), out);
+    out.push_str(&text[at..end]);
+    out
 }
 
 /// Masks then tokenizes, reusing the buffers: what the reducer does to each message.
@@ -144,6 +186,7 @@ pub(crate) fn tokenize(
 pub(crate) struct Tokenizer {
     pub spans: Vec<Span>,
     pub tokens: Vec<Token>,
+    buf: Vec<u8>,
 }
 
 impl Tokenizer {
@@ -152,10 +195,19 @@ impl Tokenizer {
         text: &str,
         masks: &Masks,
         delimiters: &Delimiters,
+        mask_tokens: &[String],
         mask_hashes: &[u64],
     ) -> Result<(), super::mask::MaskError> {
         masks.find(text, &mut self.spans)?;
-        tokenize(text, &self.spans, delimiters, mask_hashes, &mut self.tokens);
+        tokenize(
+            text,
+            &self.spans,
+            delimiters,
+            mask_tokens,
+            mask_hashes,
+            &mut self.tokens,
+            &mut self.buf,
+        );
         Ok(())
     }
 }
@@ -174,7 +226,16 @@ mod tests {
         }];
         let text = "user=bob 10.0.0.1 :: ok→done";
         let mut out = Vec::new();
-        tokenize(text, &spans, &d, &[hash_bytes(b"<ipport>")], &mut out);
+        let tokens = ["<ipport>".to_owned()];
+        tokenize(
+            text,
+            &spans,
+            &d,
+            &tokens,
+            &[hash_bytes(b"<ipport>")],
+            &mut out,
+            &mut Vec::new(),
+        );
         let words: Vec<&str> = out
             .iter()
             .map(|t| &text[t.start as usize..t.end as usize])
@@ -184,6 +245,40 @@ mod tests {
         assert_eq!(out[2].hash, hash_bytes(b"<ipport>"));
         assert_eq!(out[0].hash, hash_bytes(b"user"));
         assert_ne!(out[0].hash, out[1].hash);
+    }
+
+    #[test]
+    fn a_masked_span_inside_a_word_stays_in_its_token() {
+        let d = Delimiters::new(&[' ']);
+        let text = "blk_-4312 x 7";
+        let spans = [
+            Span {
+                start: 5,
+                end: 9,
+                mask: 0,
+            },
+            Span {
+                start: 12,
+                end: 13,
+                mask: 0,
+            },
+        ];
+        let tokens = ["<number>".to_owned()];
+        let mut out = Vec::new();
+        tokenize(
+            text,
+            &spans,
+            &d,
+            &tokens,
+            &[hash_bytes(b"<number>")],
+            &mut out,
+            &mut Vec::new(),
+        );
+        assert_eq!(out.len(), 3);
+        assert_eq!(out[0].hash, hash_bytes(b"blk_-<number>"));
+        assert_eq!(out[0].mask, None);
+        assert_eq!(masked_text(text, 0, 9, &spans, &tokens), "blk_-<number>");
+        assert_eq!(out[2].mask, Some(0));
     }
 
     #[test]

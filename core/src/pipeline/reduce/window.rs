@@ -288,14 +288,24 @@ impl State {
         if !use_attributes {
             // The message alone: tokenized where it is, not copied.
             let text = if use_message { message } else { "" };
-            self.tokenizer
-                .run(text, &s.masks, &s.delimiters, &s.mask_hashes)?;
+            self.tokenizer.run(
+                text,
+                &s.masks,
+                &s.delimiters,
+                &s.mask_tokens,
+                &s.mask_hashes,
+            )?;
         } else {
             if use_message {
                 self.text.push_str(message);
             }
-            self.tokenizer
-                .run(&self.text, &s.masks, &s.delimiters, &s.mask_hashes)?;
+            self.tokenizer.run(
+                &self.text,
+                &s.masks,
+                &s.delimiters,
+                &s.mask_tokens,
+                &s.mask_hashes,
+            )?;
             if let Some(attributes) = event.and_then(attributes_of) {
                 let mut leaves = Vec::new();
                 leaves_of(&attributes, &mut Vec::new(), s, &mut shape, &mut leaves);
@@ -357,6 +367,7 @@ impl State {
             self.partitions.key(partition),
             text,
             &tokens,
+            &self.tokenizer.spans,
             &s.mask_tokens,
         );
         self.tokenizer.tokens = tokens;
