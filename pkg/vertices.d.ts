@@ -434,7 +434,7 @@ export interface LogReducerVertex {
   masks?: string[][];
   /** Names (from `masks`) applied before tokenizing. Non-optional in TS; default ipport,timestamp,uuid,number (awsarn, awstoken off). Default: `["ipport", "timestamp", "uuid", "number"]`. */
   enabledMasks?: string[];
-  /** Single-character token separators. Non-optional in TS. Default per client schema is the 30-character list in `default`; the reducer docs page lists only the first 17 (no '@' nor '.'). Duplicates rejected; control chars given as JSON escapes. Default: `[":", "#", "[", "]", "(", ")", "{", "}", "|", ",", ";", "\"", "'", " ", "\t", "\n", "\r", "&", "=", "?", "!", "+", "*", "/", "<", ">", "%", "^", "~", "`"]`. */
+  /** Single-character token separators. Non-optional in TS. Default: the 17 of the reducer docs page (no '@' nor '.'); an older client schema adds & = ? ! + * / < > % ^ ~ `. Duplicates rejected; control chars given as JSON escapes. Default: `[":", "#", "[", "]", "(", ")", "{", "}", "|", ",", ";", "\"", "'", " ", "\t", "\n", "\r"]`. */
   delimiters?: string[];
   /** Strategy for attribute paths without an entry (use `composite` for several). Default: `{"type": "exact"}`. */
   defaultAttributesMergeStrategy?: {
@@ -566,7 +566,7 @@ export interface PatternMatcherVertex {
   masks?: string[][];
   /** Names (from `masks`) applied before tokenizing. Non-optional in TS; default ipport,timestamp,uuid,number (awsarn, awstoken off). Default: `["ipport", "timestamp", "uuid", "number"]`. */
   enabledMasks?: string[];
-  /** Single-character token separators. Non-optional in TS. Default per client schema is the 30-character list in `default`; the reducer docs page lists only the first 17 (no '@' nor '.'). Duplicates rejected; control chars given as JSON escapes. Default: `[":", "#", "[", "]", "(", ")", "{", "}", "|", ",", ";", "\"", "'", " ", "\t", "\n", "\r", "&", "=", "?", "!", "+", "*", "/", "<", ">", "%", "^", "~", "`"]`. */
+  /** Single-character token separators. Non-optional in TS. Default: the 17 of the reducer docs page (no '@' nor '.'); an older client schema adds & = ? ! + * / < > % ^ ~ `. Duplicates rejected; control chars given as JSON escapes. Default: `[":", "#", "[", "]", "(", ")", "{", "}", "|", ",", ";", "\"", "'", " ", "\t", "\n", "\r"]`. */
   delimiters?: string[];
   /** May emit new-pattern signals to subscribed AI agents. Default: `false`. */
   emitNewPatternSignals?: boolean;

@@ -39,10 +39,10 @@ config! {
         /// Names (from `masks`) applied before tokenizing. Non-optional in TS; default
         /// ipport,timestamp,uuid,number (awsarn, awstoken off).
         "enabledMasks" [default("[\"ipport\", \"timestamp\", \"uuid\", \"number\"]")] => enabled_masks: Option<Vec<String>>,
-        /// Single-character token separators. Non-optional in TS. Default per client schema is the
-        /// 30-character list in `default`; the reducer docs page lists only the first 17 (no '@'
-        /// nor '.'). Duplicates rejected; control chars given as JSON escapes.
-        "delimiters" [default("[\":\", \"#\", \"[\", \"]\", \"(\", \")\", \"{\", \"}\", \"|\", \",\", \";\", \"\\\"\", \"'\", \" \", \"\\t\", \"\\n\", \"\\r\", \"&\", \"=\", \"?\", \"!\", \"+\", \"*\", \"/\", \"<\", \">\", \"%\", \"^\", \"~\", \"`\"]")] => delimiters: Option<Vec<String>>,
+        /// Single-character token separators. Non-optional in TS. Default: the 17 of the reducer
+        /// docs page (no '@' nor '.'); an older client schema adds & = ? ! + * / < > % ^ ~ `.
+        /// Duplicates rejected; control chars given as JSON escapes.
+        "delimiters" [default("[\":\", \"#\", \"[\", \"]\", \"(\", \")\", \"{\", \"}\", \"|\", \",\", \";\", \"\\\"\", \"'\", \" \", \"\\t\", \"\\n\", \"\\r\"]")] => delimiters: Option<Vec<String>>,
         /// May emit new-pattern signals to subscribed AI agents.
         "emitNewPatternSignals" [default("false")] => emit_new_pattern_signals: Option<bool>,
         /// What builds the pattern (docs only, newer than stored client types): MESSAGE_ONLY
