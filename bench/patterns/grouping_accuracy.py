@@ -18,6 +18,10 @@ Three ways to call it (Python 3 standard library only):
     # a file of "true<TAB>predicted" pairs, one a line
     grouping_accuracy.py --pairs pairs.tsv
 
+    # run a tool on every DATA/NAME.log ({} is the file), its stdout being the predictions;
+    # prints the tool's wall time per dataset too; --pred-dir keeps the outputs
+    grouping_accuracy.py --data-dir data --run 'jobgraph patterns {} --format ndjson-groups'
+
 A predictions line may also be a JSON object (NDJSON, e.g. `jobgraph patterns FILE --format
 ndjson-groups`): the id is taken from --json-field, or else from the one key among
 pattern, pattern_id, patternId, group, group_id, groupId, cluster, cluster_id, id that it has.
@@ -29,7 +33,10 @@ from __future__ import annotations
 
 import argparse
 import json
+import shlex
+import subprocess
 import sys
+import time
 from collections import Counter, defaultdict
 from pathlib import Path
 
@@ -89,6 +96,10 @@ def grouping_accuracy(truth: list[str], pred: list[str]) -> dict:
     0.5
     >>> grouping_accuracy(["a", "a", "b"], ["x", "y", "z"])["ga"]  # a split: only b is right
     0.3333333333333333
+    >>> grouping_accuracy(["a", "a", "b", "b"], ["1", "1", "1", "1"])["ga"]  # merged: none right
+    0.0
+    >>> grouping_accuracy(["a", "", "b"], ["1", "1", "2"])["ga"]  # unlabelled lines left out
+    1.0
     """
     if len(truth) != len(pred):
         raise InputError(f"{len(truth)} true labels but {len(pred)} predictions: the tool must "
@@ -163,22 +174,26 @@ def main(argv: list[str]) -> int:
     ap.add_argument("--pairs", type=Path, help="'true<TAB>predicted' per line")
     ap.add_argument("--data-dir", type=Path, help="folder of NAME.labels (and NAME.log)")
     ap.add_argument("--pred-dir", type=Path, help="folder of NAME.pred, with --data-dir")
+    ap.add_argument("--run", metavar="CMD", help="with --data-dir: run CMD on each NAME.log "
+                    "({} is replaced by its path) and score its stdout")
     ap.add_argument("--json-field", help="key of the group id in NDJSON predictions")
     ap.add_argument("--explain", type=int, default=0, metavar="N",
                     help="show the N largest true events not found exactly")
     ap.add_argument("--json", action="store_true", help="print results as one JSON object")
     a = ap.parse_args(argv)
     modes = [a.pairs is not None, a.labels is not None or a.pred is not None,
-             a.data_dir is not None or a.pred_dir is not None]
+             a.data_dir is not None or a.pred_dir is not None or a.run is not None]
     if sum(modes) != 1:
         ap.error("give exactly one of: --pairs FILE, --labels FILE --pred FILE, "
-                 "--data-dir DIR --pred-dir DIR")
+                 "--data-dir DIR --pred-dir DIR, --data-dir DIR --run CMD")
     try:
         datasets = _datasets(a, ap)
         results = {}
         notes = []
-        for name, truth, pred, text in datasets:
+        for name, truth, pred, text, secs in datasets:
             results[name] = grouping_accuracy(truth, pred)
+            if secs is not None:
+                results[name]["seconds"] = round(secs, 3)
             if a.explain:
                 notes.append(f"{name}:\n{explain(truth, pred, a.explain, text) or '  all exact'}")
     except InputError as e:
@@ -190,7 +205,7 @@ def main(argv: list[str]) -> int:
     else:
         print(HEADER)
         for name, r in results.items():
-            print(_row(name, r))
+            print(_row(name, r) + (f" {r['seconds']:>8.3f}s" if "seconds" in r else ""))
         if len(results) > 1:
             print(f"{'average':<16} {'':>8} {avg:>8.4f}")
     for note in notes:
@@ -207,30 +222,57 @@ def _datasets(a, ap):
             t, p = line.split("\t", 1)
             truth.append(t)
             pred.append(p)
-        return [(a.pairs.stem, truth, pred, None)]
+        return [(a.pairs.stem, truth, pred, None, None)]
     if a.labels is not None or a.pred is not None:
         if a.labels is None or a.pred is None:
             ap.error("--labels and --pred go together")
         log = a.labels.with_suffix(".log")
         text = _log_lines(log) if a.explain and log.exists() else None
-        return [(a.labels.stem, read_ids(a.labels), read_ids(a.pred, a.json_field), text)]
-    if a.data_dir is None or a.pred_dir is None:
-        ap.error("--data-dir and --pred-dir go together")
+        return [(a.labels.stem, read_ids(a.labels), read_ids(a.pred, a.json_field), text, None)]
+    if a.data_dir is None or (a.pred_dir is None and a.run is None):
+        ap.error("--data-dir goes with --pred-dir or --run")
     names = sorted(p.stem for p in a.data_dir.glob("*.labels"))
     if not names:
         raise InputError(f"{a.data_dir}: no NAME.labels files; run fetch-data.sh or generate.py "
                          f"into it first")
     out = []
     for name in names:
-        pred_file = a.pred_dir / f"{name}.pred"
+        log = a.data_dir / f"{name}.log"
+        secs = None
+        if a.run is not None:
+            pred_file, secs = _run(a.run, log, a.pred_dir, name)
+        else:
+            pred_file = a.pred_dir / f"{name}.pred"
         if not pred_file.exists():
             raise InputError(f"{pred_file}: missing; write one predicted id per line of "
                              f"{a.data_dir / (name + '.log')}")
-        log = a.data_dir / f"{name}.log"
         text = _log_lines(log) if a.explain and log.exists() else None
         out.append((name, read_ids(a.data_dir / f"{name}.labels"),
-                    read_ids(pred_file, a.json_field), text))
+                    read_ids(pred_file, a.json_field), text, secs))
     return out
+
+
+def _run(cmd: str, log: Path, pred_dir: Path | None, name: str) -> tuple[Path, float]:
+    """Runs cmd on log; its stdout goes to PRED_DIR/NAME.pred (or a temporary file)."""
+    import tempfile
+    if pred_dir is not None:
+        pred_dir.mkdir(parents=True, exist_ok=True)
+        target = pred_dir / f"{name}.pred"
+    else:
+        target = Path(tempfile.mkdtemp(prefix="ga-")) / f"{name}.pred"
+    argv = [arg.replace("{}", str(log)) for arg in shlex.split(cmd)]
+    t0 = time.perf_counter()
+    with target.open("wb") as f:
+        try:
+            done = subprocess.run(argv, stdout=f, stderr=subprocess.PIPE, check=False)
+        except OSError as e:
+            raise InputError(f"--run: cannot start {argv[0]!r} ({e.strerror}); give a command "
+                             f"on PATH or a path to it") from e
+    secs = time.perf_counter() - t0
+    if done.returncode != 0:
+        err = done.stderr.decode("utf-8", "replace").strip()[-500:]
+        raise InputError(f"--run: {' '.join(argv)} exited with {done.returncode}: {err}")
+    return target, secs
 
 
 def _log_lines(path: Path) -> list[str]:
