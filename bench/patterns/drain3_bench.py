@@ -4,8 +4,8 @@ and lines per second on one core.
 
 Needs a venv with the pinned packages (see README.md):
 
-    python3 -m venv VENV && VENV/bin/pip install drain3==0.9.11
-    VENV/bin/pip install --no-deps logparser3==1.0.4   # only for --config loghub
+    python3 -m venv VENV && VENV/bin/pip install --require-hashes -r bench/patterns/requirements.txt
+    VENV/bin/pip install --no-deps --require-hashes -r bench/patterns/requirements-loghub.txt
 
     # accuracy: every NAME.log/NAME.labels of each folder; predictions kept in --pred-dir
     VENV/bin/python bench/patterns/drain3_bench.py accuracy --config default \\
