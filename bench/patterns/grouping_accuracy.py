@@ -18,13 +18,16 @@ Three ways to call it (Python 3 standard library only):
     # a file of "true<TAB>predicted" pairs, one a line
     grouping_accuracy.py --pairs pairs.tsv
 
-    # run a tool on every DATA/NAME.log ({} is the file), its stdout being the predictions;
-    # prints the tool's wall time per dataset too; --pred-dir keeps the outputs
-    grouping_accuracy.py --data-dir data --run 'jobgraph patterns {} --format ndjson-groups'
+    # run a tool on every DATA/NAME.log ({} is the file) and score what it writes to {out}
+    # (or, without {out}, its stdout); prints its wall time per dataset; --pred-dir keeps them
+    grouping_accuracy.py --data-dir data --run 'jobgraph patterns {} --lines text --ids-out {out}'
 
 A predictions line may also be a JSON object (NDJSON, e.g. `jobgraph patterns FILE --format
 ndjson-groups`): the id is taken from --json-field, or else from the one key among
 pattern, pattern_id, patternId, group, group_id, groupId, cluster, cluster_id, id that it has.
+
+`--singleton ID` makes each line predicted as ID a group of its own (for a tool that writes,
+say, `-` for a line it put in no pattern); by default ID is an ordinary group id.
 
 `--explain N` prints, per dataset, the N largest true events that were not found exactly, with
 the predicted groups their lines went to: the place to start when a score is low.
@@ -33,6 +36,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import shlex
 import subprocess
 import sys
@@ -175,7 +179,10 @@ def main(argv: list[str]) -> int:
     ap.add_argument("--data-dir", type=Path, help="folder of NAME.labels (and NAME.log)")
     ap.add_argument("--pred-dir", type=Path, help="folder of NAME.pred, with --data-dir")
     ap.add_argument("--run", metavar="CMD", help="with --data-dir: run CMD on each NAME.log "
-                    "({} is replaced by its path) and score its stdout")
+                    "({} is replaced by its path) and score what it writes to {out}, or else "
+                    "its stdout")
+    ap.add_argument("--singleton", metavar="ID", help="each line predicted as ID is a group "
+                    "of its own")
     ap.add_argument("--json-field", help="key of the group id in NDJSON predictions")
     ap.add_argument("--explain", type=int, default=0, metavar="N",
                     help="show the N largest true events not found exactly")
@@ -191,6 +198,8 @@ def main(argv: list[str]) -> int:
         results = {}
         notes = []
         for name, truth, pred, text, secs in datasets:
+            if a.singleton is not None:
+                pred = [f"\0{i}" if p == a.singleton else p for i, p in enumerate(pred)]
             results[name] = grouping_accuracy(truth, pred)
             if secs is not None:
                 results[name]["seconds"] = round(secs, 3)
@@ -253,16 +262,17 @@ def _datasets(a, ap):
 
 
 def _run(cmd: str, log: Path, pred_dir: Path | None, name: str) -> tuple[Path, float]:
-    """Runs cmd on log; its stdout goes to PRED_DIR/NAME.pred (or a temporary file)."""
+    """Runs cmd on log; {out} (or its stdout) is PRED_DIR/NAME.pred, or a temporary file."""
     import tempfile
     if pred_dir is not None:
         pred_dir.mkdir(parents=True, exist_ok=True)
         target = pred_dir / f"{name}.pred"
     else:
         target = Path(tempfile.mkdtemp(prefix="ga-")) / f"{name}.pred"
-    argv = [arg.replace("{}", str(log)) for arg in shlex.split(cmd)]
+    to_file = "{out}" in cmd
+    argv = [arg.replace("{}", str(log)).replace("{out}", str(target)) for arg in shlex.split(cmd)]
     t0 = time.perf_counter()
-    with target.open("wb") as f:
+    with open(os.devnull, "wb") if to_file else target.open("wb") as f:
         try:
             done = subprocess.run(argv, stdout=f, stderr=subprocess.PIPE, check=False)
         except OSError as e:
