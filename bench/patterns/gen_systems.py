@@ -1,13 +1,16 @@
 """The systems of generate.py (their variables are in gen_vars.py).
 
-SYSTEMS maps a system name to its log statements: (weight, format). In a format, '{name}' is a
+SYSTEMS maps a system name to its log statements: (weight, format) or (weight, format, event
+key); rows with the same event key are one event (several routes of one access log). In a format, '{name}' is a
 variable drawn by VARS[name] on each line, '{@name}' repeats the value this line drew for
 name before, '{{' and '}}' are literal braces, everything else
 is constant for that statement. Weights are relative frequencies within the system.
 
 The systems:
   web       nginx access log (combined format + request time) and its error log, as a
-            container prints both; one event per route (method + path with ids taken out)
+            container prints both; an access line's event is its method, the path being a
+            variable (Loghub's convention for OpenStack's request lines): routes are drawn
+            one by one with their own frequencies only to make the paths realistic
   jvm       a Spring Boot shop service: Logback's default layout, threads, loggers, Kafka,
             Hibernate, Hikari, exceptions
   syslog    a Debian host's /var/log/syslog: kernel, systemd, cron, dhclient, postfix,
@@ -55,32 +58,32 @@ NGINX_ERR = "{nginx_ts} [error] {n}#{@n}: *{big} "
 
 SYSTEMS = {
     "web": [
-        (120, ACCESS + "GET /api/v1/products?category={word}&page={page}" + ACCESS_END),
-        (90, ACCESS + "GET /products/{slug}" + ACCESS_END),
-        (60, ACCESS + "GET /api/v1/users/{n}" + ACCESS_END),
-        (40, ACCESS + "GET /api/v1/users/{n}/orders?page={page}&limit={limit}" + ACCESS_END),
-        (35, ACCESS + "POST /api/v1/orders" + ACCESS_END),
-        (30, ACCESS + "GET /api/v1/orders/{uuid}" + ACCESS_END),
-        (25, ACCESS + "POST /api/v1/cart/items" + ACCESS_END),
-        (20, ACCESS + "PUT /api/v1/cart/items/{n}" + ACCESS_END),
-        (15, ACCESS + "DELETE /api/v1/cart/items/{n}" + ACCESS_END),
-        (60, ACCESS + "GET /static/js/app.{hex8}.js" + ACCESS_END),
-        (30, ACCESS + "GET /static/css/main.{hex8}.css" + ACCESS_END),
-        (50, ACCESS + "GET {img}" + ACCESS_END),
-        (80, ACCESS + "GET /healthz" + ACCESS_END),
-        (40, ACCESS + "GET /metrics" + ACCESS_END),
-        (20, ACCESS + "GET /search?q={word}" + ACCESS_END),
-        (20, ACCESS + "POST /api/v1/login" + ACCESS_END),
-        (10, ACCESS + "POST /api/v1/logout" + ACCESS_END),
-        (10, ACCESS + "DELETE /api/v1/sessions/{hex32}" + ACCESS_END),
-        (12, ACCESS + "POST /graphql" + ACCESS_END),
-        (10, ACCESS + "GET /" + ACCESS_END),
-        (5, ACCESS + "HEAD /" + ACCESS_END),
-        (6, ACCESS + "GET /favicon.ico" + ACCESS_END),
-        (3, ACCESS + "GET /robots.txt" + ACCESS_END),
-        (3, ACCESS + "GET /wp-login.php" + ACCESS_END),
-        (2, ACCESS + "GET /.env" + ACCESS_END),
-        (8, ACCESS + "GET /api/v1/users/{n}/avatar" + ACCESS_END),
+        (120, ACCESS + "GET /api/v1/products?category={word}&page={page}" + ACCESS_END, "access GET"),
+        (90, ACCESS + "GET /products/{slug}" + ACCESS_END, "access GET"),
+        (60, ACCESS + "GET /api/v1/users/{n}" + ACCESS_END, "access GET"),
+        (40, ACCESS + "GET /api/v1/users/{n}/orders?page={page}&limit={limit}" + ACCESS_END, "access GET"),
+        (35, ACCESS + "POST /api/v1/orders" + ACCESS_END, "access POST"),
+        (30, ACCESS + "GET /api/v1/orders/{uuid}" + ACCESS_END, "access GET"),
+        (25, ACCESS + "POST /api/v1/cart/items" + ACCESS_END, "access POST"),
+        (20, ACCESS + "PUT /api/v1/cart/items/{n}" + ACCESS_END, "access PUT"),
+        (15, ACCESS + "DELETE /api/v1/cart/items/{n}" + ACCESS_END, "access DELETE"),
+        (60, ACCESS + "GET /static/js/app.{hex8}.js" + ACCESS_END, "access GET"),
+        (30, ACCESS + "GET /static/css/main.{hex8}.css" + ACCESS_END, "access GET"),
+        (50, ACCESS + "GET {img}" + ACCESS_END, "access GET"),
+        (80, ACCESS + "GET /healthz" + ACCESS_END, "access GET"),
+        (40, ACCESS + "GET /metrics" + ACCESS_END, "access GET"),
+        (20, ACCESS + "GET /search?q={word}" + ACCESS_END, "access GET"),
+        (20, ACCESS + "POST /api/v1/login" + ACCESS_END, "access POST"),
+        (10, ACCESS + "POST /api/v1/logout" + ACCESS_END, "access POST"),
+        (10, ACCESS + "DELETE /api/v1/sessions/{hex32}" + ACCESS_END, "access DELETE"),
+        (12, ACCESS + "POST /graphql" + ACCESS_END, "access POST"),
+        (10, ACCESS + "GET /" + ACCESS_END, "access GET"),
+        (5, ACCESS + "HEAD /" + ACCESS_END, "access HEAD"),
+        (6, ACCESS + "GET /favicon.ico" + ACCESS_END, "access GET"),
+        (3, ACCESS + "GET /robots.txt" + ACCESS_END, "access GET"),
+        (3, ACCESS + "GET /wp-login.php" + ACCESS_END, "access GET"),
+        (2, ACCESS + "GET /.env" + ACCESS_END, "access GET"),
+        (8, ACCESS + "GET /api/v1/users/{n}/avatar" + ACCESS_END, "access GET"),
         (4, NGINX_ERR + 'connect() failed (111: Connection refused) while connecting to upstream, client: {ip}, server: shop.example.com, request: "GET {api_path} HTTP/1.1", upstream: "http://{ip}:8080{@api_path}", host: "shop.example.com"'),
         (3, NGINX_ERR + 'upstream timed out (110: Connection timed out) while reading response header from upstream, client: {ip}, server: shop.example.com, request: "POST /api/v1/orders HTTP/1.1", upstream: "http://{ip}:8080/api/v1/orders", host: "shop.example.com"'),
         (2, NGINX_ERR + 'open() "/usr/share/nginx/html{img}" failed (2: No such file or directory), client: {ip}, server: shop.example.com, request: "GET {@img} HTTP/1.1", host: "shop.example.com"'),

@@ -21,12 +21,14 @@ in several units, sizes, user names (with and without digits), emails, UUIDs, he
 Java durations, timestamps inside the message, pod and image names, quoted strings and SQL of
 varying word count, lists of varying length, user agents. What counts as one event follows
 Loghub's convention: one log statement in the program's source is one event, whatever its
-variables hold. For access logs, which one statement prints, the event is the route (method
-and path with its ids taken out); see gen_systems.py.
+variables hold; where one statement prints lines of different shapes, Loghub labels them by
+their constant words, and so do we: an access log's events are its request methods (the path
+is a variable, as in Loghub's OpenStack set), not one event for the whole format.
 """
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import re
 import sys
@@ -81,8 +83,35 @@ class Template:
 
 
 def load(system: str) -> list[Template]:
-    rows = gen_systems.SYSTEMS[system]
-    return [Template(f"E{i}", w, fmt) for i, (w, fmt) in enumerate(rows, 1)]
+    """The system's statements; rows that name the same event key share one event id."""
+    ids: dict[object, str] = {}
+    out = []
+    for i, row in enumerate(gen_systems.SYSTEMS[system]):
+        weight, fmt = row[0], row[1]
+        key = row[2] if len(row) > 2 else i
+        tid = ids.setdefault(key, f"E{len(ids) + 1}")
+        out.append(Template(tid, weight, fmt))
+    return out
+
+
+def event_texts(templates: list[Template]) -> dict[str, str]:
+    """Each event's template text; rows of one event differ only in a middle part, so the
+    event's text is their common start, <*>, and their common end."""
+    texts: dict[str, list[str]] = {}
+    for t in templates:
+        texts.setdefault(t.id, []).append(t.text())
+    out = {}
+    for tid, group in texts.items():
+        if len(set(group)) == 1:
+            out[tid] = group[0]
+            continue
+        head = os.path.commonprefix(group)
+        tail = os.path.commonprefix([g[::-1] for g in group])[::-1]
+        tail = tail[max(0, len(head) + len(tail) - min(map(len, group))):]
+        head = head[:head.rfind(" ") + 1]  # the variable part is whole words
+        tail = tail[tail.find(" "):] if " " in tail else ""
+        out[tid] = head + "<*>" + tail
+    return out
 
 
 def generate(system: str, n: int, seed: int) -> list[tuple[str, str]]:
@@ -152,7 +181,8 @@ def main(argv: list[str]) -> int:
         if a.mix < 1:
             ap.error("--mix must be at least 1")
         rows = mixed(a.mix, a.seed)
-        texts = {f"{s}:{t.id}": t.text() for s in sorted(gen_systems.SYSTEMS) for t in load(s)}
+        texts = {f"{s}:{tid}": text for s in sorted(gen_systems.SYSTEMS)
+                 for tid, text in event_texts(load(s)).items()}
         write(a.out, "mixed", rows[:a.mix], texts)
         print(f"mixed: {min(a.mix, len(rows))} lines, {len(texts)} events -> {a.out}/mixed.log")
         return 0
@@ -164,8 +194,9 @@ def main(argv: list[str]) -> int:
         ap.error("--lines must be at least 1")
     for s in systems:
         rows = generate(s, a.lines, a.seed)
-        write(a.out, s, rows, {t.id: t.text() for t in load(s)})
-        print(f"{s:<9} {len(rows):>7} lines {len(load(s)):>3} events -> {a.out}/{s}.log")
+        texts = event_texts(load(s))
+        write(a.out, s, rows, texts)
+        print(f"{s:<9} {len(rows):>7} lines {len(texts):>3} events -> {a.out}/{s}.log")
     return 0
 
 
