@@ -145,27 +145,33 @@ impl Miner {
             first.hash
         };
         let branch = (partition, len);
-        let mut best: Option<(u32, usize, usize)> = None;
-        let needed = self.similarity * f64::from(len) - 1e-9;
+        // The fewest equal tokens that can join: the threshold, rounded up.
+        let needed = ((self.similarity * f64::from(len)) - 1e-9).ceil().max(0.0) as usize;
+        let mut best: Option<(u32, usize)> = None;
         let mut consider = |ids: &[u32], patterns: &[Pattern]| {
             for &id in ids {
-                let p = &patterns[id as usize];
                 // Drain's similarity: equal tokens; a wildcard position counts as different, so
-                // a pattern that grew general does not swallow everything of its length.
-                let equal = p
-                    .template
-                    .iter()
-                    .zip(tokens)
-                    .filter(|(t, token)| **t == token.hash)
-                    .count();
-                let better = match best {
-                    None => true,
-                    Some((_, s, _)) => equal > s,
-                };
-                if better {
-                    best = Some((id, equal, equal));
-                    if equal == tokens.len() {
-                        // Equal everywhere: nothing can do better.
+                // a pattern that grew general does not swallow everything of its length. A
+                // pattern must beat the best so far (ties keep the older) and reach the
+                // threshold: it is dropped as soon as it has too many differences for that.
+                let floor = needed.max(best.map_or(0, |(_, e)| e + 1));
+                if floor > tokens.len() {
+                    return;
+                }
+                let allowed = tokens.len() - floor;
+                let p = &patterns[id as usize];
+                let mut misses = 0usize;
+                for (t, token) in p.template.iter().zip(tokens) {
+                    if *t != token.hash {
+                        misses += 1;
+                        if misses > allowed {
+                            break;
+                        }
+                    }
+                }
+                if misses <= allowed {
+                    best = Some((id, tokens.len() - misses));
+                    if misses == 0 {
                         return;
                     }
                 }
@@ -184,9 +190,7 @@ impl Miner {
                 consider(ids, &self.patterns);
             }
         }
-        if let Some((id, score, _)) = best
-            && score as f64 >= needed
-        {
+        if let Some((id, _)) = best {
             let p = &mut self.patterns[id as usize];
             for (t, token) in p.template.iter_mut().zip(tokens) {
                 if *t != token.hash {

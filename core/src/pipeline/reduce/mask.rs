@@ -158,8 +158,20 @@ fn check_constructs(name: &str, regex: &str) -> Result<(), MaskError> {
 /// A letter, digit or `_` (ASCII): what `\w` matches in the default masks.
 #[inline]
 pub(crate) fn is_word(b: u8) -> bool {
-    b.is_ascii_alphanumeric() || b == b'_'
+    WORD[b as usize]
 }
+
+/// [`is_word`] of every byte.
+static WORD: [bool; 256] = {
+    let mut table = [false; 256];
+    let mut b = 0usize;
+    while b < 256 {
+        let c = b as u8;
+        table[b] = c.is_ascii_alphanumeric() || c == b'_';
+        b += 1;
+    }
+    table
+};
 
 /// The masks of one reducer, in catalogue order (the first that matches at a place wins).
 #[derive(Debug, Clone)]
@@ -255,36 +267,30 @@ impl Masks {
         let mut word_start = true;
         while at < bytes.len() {
             let b = bytes[at];
-            let candidate = word_start
+            if word_start
                 && (self.starts[b as usize]
-                    || (self.regexes && regex_starts.binary_search(&at).is_ok()));
-            if candidate {
-                let mut matched = None;
-                for (i, mask) in self.masks.iter().enumerate() {
-                    let found = if self.regexes {
-                        &regex_matches[i][..]
-                    } else {
-                        &[][..]
-                    };
-                    if let Some(end) = mask.match_at(bytes, at, found) {
-                        matched = Some((i, end));
-                        break;
-                    }
-                }
-                if let Some((i, end)) = matched {
-                    out.push(Span {
-                        start: at,
-                        end,
-                        mask: i as u16,
-                    });
-                    // What follows starts a word as it would in the text itself.
-                    word_start = end == 0 || !is_word(bytes[end - 1]);
-                    at = end.max(at + 1);
-                    continue;
-                }
+                    || (self.regexes && regex_starts.binary_search(&at).is_ok()))
+                && let Some((i, end)) = self.masks.iter().enumerate().find_map(|(i, mask)| {
+                    let found = regex_matches.get(i).map_or(&[][..], Vec::as_slice);
+                    mask.match_at(bytes, at, found).map(|end| (i, end))
+                })
+            {
+                out.push(Span {
+                    start: at,
+                    end,
+                    mask: i as u16,
+                });
+                // What follows starts a word as it would in the text itself.
+                word_start = end == 0 || !WORD[bytes[end - 1] as usize];
+                at = end.max(at + 1);
+                continue;
             }
-            word_start = !is_word(b);
+            word_start = !WORD[b as usize];
             at += 1;
+            // Inside a word no mask starts: skip to its end.
+            while at < bytes.len() && WORD[bytes[at] as usize] && !word_start {
+                at += 1;
+            }
         }
         // A regular-expression match may end inside a multi-byte character only if the
         // expression split one; keep spans on character boundaries.
