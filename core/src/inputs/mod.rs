@@ -17,9 +17,9 @@ use crate::Problem;
 use crate::sandbox::Limits;
 
 pub use bounds::SchemaBounds;
-pub use budget::MatchBudget;
 #[cfg(feature = "grok")]
 pub(crate) use budget::Active as DeadlineGuard;
+pub use budget::MatchBudget;
 // The grok engine and the reducer's custom masks (pipeline/reduce/mask.rs) bound their regress
 // matches with this deadline: not behind feature `grok`, which the npm package's main module
 // leaves off.

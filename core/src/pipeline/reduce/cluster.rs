@@ -69,6 +69,20 @@ impl Pattern {
     }
 }
 
+/// A message as the miner reads it.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Message<'a> {
+    /// Its partition and the partition's text (for a new pattern's id).
+    pub partition: u32,
+    pub partition_key: &'a str,
+    /// Its text, its tokens (non-empty) and its masked spans.
+    pub text: &'a str,
+    pub tokens: &'a [Token],
+    pub spans: &'a [Span],
+    /// Mask `i`'s token text, `<number>` (for a new pattern's text).
+    pub mask_tokens: &'a [String],
+}
+
 /// What [`Miner::add`] did.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Found {
@@ -121,18 +135,14 @@ impl Miner {
         }
     }
 
-    /// Finds or makes the pattern of a message of `tokens` (non-empty) from `text` in
-    /// `partition` (whose text is `partition_key`, for the id). `spans` are the masked spans
-    /// of `text` and `mask_tokens[i]` mask `i`'s token text (for a new pattern's text).
-    pub(crate) fn add(
-        &mut self,
-        partition: u32,
-        partition_key: &str,
-        text: &str,
-        tokens: &[Token],
-        spans: &[Span],
-        mask_tokens: &[String],
-    ) -> Found {
+    /// Finds or makes the pattern of `message`.
+    pub(crate) fn add(&mut self, message: Message<'_>) -> Found {
+        let Message {
+            partition,
+            text,
+            tokens,
+            ..
+        } = message;
         let len = tokens.len() as u32;
         let first = &tokens[0];
         let first_key = if first.mask.is_some()
@@ -213,7 +223,7 @@ impl Miner {
             }
         }
         let id = self.patterns.len() as u32;
-        let pattern = new_pattern(partition, partition_key, text, tokens, spans, mask_tokens);
+        let pattern = new_pattern(message);
         self.patterns.push(pattern);
         self.index.entry(key).or_default().push(id);
         self.by_length.entry(branch).or_default().push(id);
@@ -221,14 +231,15 @@ impl Miner {
     }
 }
 
-fn new_pattern(
-    partition: u32,
-    partition_key: &str,
-    text: &str,
-    tokens: &[Token],
-    spans: &[Span],
-    mask_tokens: &[String],
-) -> Pattern {
+fn new_pattern(message: Message<'_>) -> Pattern {
+    let Message {
+        partition,
+        partition_key,
+        text,
+        tokens,
+        spans,
+        mask_tokens,
+    } = message;
     let mut layout = Vec::with_capacity(tokens.len() * 2 + 1);
     let mut texts = Vec::with_capacity(tokens.len());
     let mut at = 0usize;
@@ -270,6 +281,22 @@ mod tests {
     use super::super::tokens::{Delimiters, Tokenizer, hash_bytes};
     use super::*;
 
+    fn message<'a>(
+        partition: u32,
+        partition_key: &'a str,
+        text: &'a str,
+        tokens: &'a [Token],
+    ) -> Message<'a> {
+        Message {
+            partition,
+            partition_key,
+            text,
+            tokens,
+            spans: &[],
+            mask_tokens: &[],
+        }
+    }
+
     fn mine(lines: &[&str], similarity: f64) -> (Miner, Vec<Found>) {
         let mut miner = Miner::new(similarity, 1000);
         let masks = Masks::default();
@@ -278,7 +305,7 @@ mod tests {
         let mut found = Vec::new();
         for line in lines {
             tokenizer.run(line, &masks, &delimiters, &[], &[]).unwrap();
-            found.push(miner.add(0, "", line, &tokenizer.tokens, &[], &[]));
+            found.push(miner.add(message(0, "", line, &tokenizer.tokens)));
         }
         (miner, found)
     }
@@ -334,8 +361,8 @@ mod tests {
             hash: hash_bytes(b"disk"),
             mask: None,
         };
-        let other = c.add(1, "service=web", "disk", &[token], &[], &[]);
-        let plain = c.add(0, "", "disk", &[token], &[], &[]);
+        let other = c.add(message(1, "service=web", "disk", &[token]));
+        let plain = c.add(message(0, "", "disk", &[token]));
         assert_ne!(other, plain);
         assert_ne!(c.patterns[0].id, c.patterns[1].id);
     }
@@ -349,8 +376,8 @@ mod tests {
             hash: hash_bytes(s.as_bytes()),
             mask: None,
         };
-        assert_eq!(miner.add(0, "", "a", &[t("a")], &[], &[]), Found::New(0));
-        assert_eq!(miner.add(0, "", "b", &[t("b")], &[], &[]), Found::Full);
-        assert_eq!(miner.add(0, "", "a", &[t("a")], &[], &[]), Found::Joined(0));
+        assert_eq!(miner.add(message(0, "", "a", &[t("a")])), Found::New(0));
+        assert_eq!(miner.add(message(0, "", "b", &[t("b")])), Found::Full);
+        assert_eq!(miner.add(message(0, "", "a", &[t("a")])), Found::Joined(0));
     }
 }

@@ -14,7 +14,7 @@ use indexmap::IndexMap;
 use rustc_hash::FxBuildHasher;
 use serde_json::{Map, Value, json};
 
-use super::cluster::{Found, Miner};
+use super::cluster::{Found, Message, Miner};
 use super::config::{MAX_PATTERNS, Settings};
 use super::mask::MaskError;
 use super::merge::{Merger, Rules};
@@ -362,14 +362,14 @@ impl State {
         } else {
             ""
         };
-        let found = self.miner.add(
+        let found = self.miner.add(Message {
             partition,
-            self.partitions.key(partition),
+            partition_key: self.partitions.key(partition),
             text,
-            &tokens,
-            &self.tokenizer.spans,
-            &s.mask_tokens,
-        );
+            tokens: &tokens,
+            spans: &self.tokenizer.spans,
+            mask_tokens: &s.mask_tokens,
+        });
         self.tokenizer.tokens = tokens;
         let Some(p) = found.pattern() else {
             return Ok(None);
