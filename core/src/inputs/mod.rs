@@ -19,7 +19,11 @@ use crate::sandbox::Limits;
 pub use bounds::SchemaBounds;
 pub use budget::MatchBudget;
 #[cfg(feature = "grok")]
-pub(crate) use budget::{Active as DeadlineGuard, begin as begin_deadline};
+pub(crate) use budget::Active as DeadlineGuard;
+// The grok engine and the reducer's custom masks (pipeline/reduce/mask.rs) bound their regress
+// matches with this deadline: not behind feature `grok`, which the npm package's main module
+// leaves off.
+pub(crate) use budget::begin as begin_deadline;
 pub use defaults::fill_defaults;
 use patterns::{EcmaPatterns, Patterns};
 
