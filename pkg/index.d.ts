@@ -300,6 +300,18 @@ export declare function instanceGeneration(): number;
  */
 export type InitSource = string | URL | Response | Promise<Response> | ArrayBuffer | ArrayBufferView | WebAssembly.Module;
 
+/** Options of `init`. */
+export interface InitOptions {
+  /**
+   * Where `runJob` takes the grok module (`jobgraph_grok_wasm_bg.wasm`, exported as
+   * `jobgraph/grok.wasm`) from when a job has a `grok-parser`: a source as for the main module,
+   * or a function returning one. It is loaded at the first such run, never before. `jobgraph`
+   * uses the file shipped beside it by default; with `jobgraph/slim`, a job with a `grok-parser`
+   * fails with `NOT_INITIALIZED` unless this is given (or `jobgraph/grok` was imported).
+   */
+  grok?: InitSource | (() => InitSource);
+}
+
 /**
  * Loads the WebAssembly module and takes a fresh instance of it into service. `jobgraph` loads
  * the module shipped beside it at import, so it needs no call (with no argument it loads that
@@ -307,7 +319,7 @@ export type InitSource = string | URL | Response | Promise<Response> | ArrayBuff
  * `.wasm` themselves (a CDN). Asynchronous calls made meanwhile wait for it; synchronous ones throw
  * `NOT_INITIALIZED`. Fails with `WASM_LOAD_FAILED`, naming the address and what was found there.
  */
-export declare function init(source?: InitSource): Promise<void>;
+export declare function init(source?: InitSource, options?: InitOptions): Promise<void>;
 
 /** A log event (docs/pipeline.md, "Events"); other fields are kept as they are. */
 export interface LogEvent {
@@ -378,6 +390,22 @@ export interface VertexRun {
   output: KeptEvent[];
   /** The first `keep` events dropped. */
   dropped?: KeptEvent[];
+  /** The patterns of a `log-reducer` or `pattern-matcher`, most frequent first (at most 500). */
+  patterns?: PatternReport[];
+}
+
+/** One pattern a `log-reducer` or `pattern-matcher` found in a run (docs/pipeline.md). */
+export interface PatternReport {
+  /** Its id: the attribute `grepr.patternId` of the reducer's outputs. */
+  id: string;
+  /** Its text: masked values as `<mask>` (`<number>`, `<ipport>`, …), positions that vary as `<*>`. */
+  pattern: string;
+  /** Events of the run that matched it. */
+  count: number;
+  /** The partition (`service=web`), absent when the reducer has none. */
+  partition?: string;
+  /** The first messages that matched it (at most 3), as they arrived. */
+  samples: string[];
 }
 
 /** The record of a run. */
@@ -419,6 +447,7 @@ export declare function loadEvents(events: string | LogEvent[]): EventSet;
 
 /**
  * Runs a job on events (an array, or an `EventSet` of `loadEvents`, which is not read again):
- * template operations resolved first, then every stage (docs/pipeline.md).
+ * template operations resolved first, then every stage (docs/pipeline.md). A job with a
+ * `grok-parser` runs in the grok module, loaded at the first such run (`InitOptions.grok`).
  */
 export declare function runJob(job: Job | JobGraph, events?: LogEvent[] | EventSet, options?: RunOptions): Promise<Run>;
