@@ -357,6 +357,12 @@ export interface RunOptions extends ResolveOptions {
    * events sends only those (`sinks` are unaffected).
    */
   keepVertices?: string[];
+  /**
+   * `false`: the sinks' events are left out of the record (`sinks` names each with an empty
+   * list; a sink's count is its `eventsIn` in `vertices`). For previews that show counts only:
+   * a sink's events are most of the record. Default `true`.
+   */
+  keepSinks?: boolean;
   /** Input events at most; default 1 000 000. */
   maxEvents?: number;
   /** Events handled by all vertices together at most; default 10 000 000. */
@@ -365,6 +371,16 @@ export interface RunOptions extends ResolveOptions {
   runTimeoutMs?: number;
   /** Events by table, for sources whose `table` is named here (the others get `events`). */
   tables?: { [table: string]: LogEvent[] };
+  /**
+   * With an `EventSet` only: the vertices that did not change since the set's previous
+   * incremental run (their settings and everything upstream of them) are not run again; the
+   * events they sent on are kept in the set from that run. The record is the one a whole run
+   * gives (errors too: a failing run is run whole). For live previews, where each keystroke
+   * changes one vertex: a keystroke in a reducer runs the reducer and what follows it, not the
+   * grok parser before it. Built into the grok module, where jobs with a `grok-parser` run;
+   * elsewhere the whole graph runs (the main module's size budget), with the same record.
+   */
+  incremental?: boolean;
 }
 
 /** A kept event and what the vertex did to it. */

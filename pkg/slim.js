@@ -340,9 +340,12 @@ function hasGrokParser(graph) {
  * @param {Record<string, any>} [options]
  */
 export async function runJob(job, events = [], options = {}) {
-  const { keep, keepVertices, maxEvents, maxHandled, runTimeoutMs, tables, ...resolveOptions } = options ?? {};
+  const { keep, keepVertices, keepSinks, maxEvents, maxHandled, runTimeoutMs, tables, incremental, ...resolveOptions } = options ?? {};
   if (events !== null && typeof events === "object" && !Array.isArray(events) && !(events instanceof EventSet)) {
     throw invalidArgument("runJob: events must be an array of events or an EventSet from loadEvents() (a worker resolver's sets run only through that resolver's runJob)");
+  }
+  if (incremental && !(events instanceof EventSet)) {
+    throw invalidArgument("runJob: `incremental` needs an EventSet from loadEvents(), which keeps the unchanged stages' events between runs; got an array of events");
   }
   if (events instanceof EventSet && events.freed) throw freedError("runJob");
   let graph = graphOf(job);
@@ -357,7 +360,7 @@ export async function runJob(job, events = [], options = {}) {
   const runtime = RUNTIMES[kind];
   const bindings = kind === "grok" ? await grokBindings() : await instanceAsync();
   const graphText = JSON.stringify(graph ?? null);
-  const runOptions = { keep, keepVertices, maxEvents, maxHandled, timeoutMs: runTimeoutMs };
+  const runOptions = { keep, keepVertices, keepSinks, maxEvents, maxHandled, timeoutMs: runTimeoutMs, incremental: Boolean(incremental) };
   let run;
   if (events instanceof EventSet) {
     const input = JSON.stringify({ tables: tables ?? {} });

@@ -15,11 +15,14 @@ use std::time::Duration;
 #[global_allocator]
 static ALLOCATOR: talc::wasm::WasmDynamicTalc = talc::wasm::new_wasm_dynamic_allocator();
 
-// The main module's source files, shared rather than copied: the run bindings and their
-// conversions. Only part of `convert` serves runs (the resolver's errors do not arise here).
+// The main module's source files, shared rather than copied: the run bindings, incremental
+// runs and their conversions. Only part of `convert` serves runs (the resolver's errors do not arise here).
 #[allow(dead_code)]
 #[path = "../../wasm/src/convert.rs"]
 mod convert;
+#[cfg(feature = "incremental")]
+#[path = "../../wasm/src/incremental.rs"]
+mod incremental;
 #[path = "../../wasm/src/pipeline.rs"]
 mod pipeline;
 
