@@ -15,6 +15,12 @@ export const PATTERN_TYPES = new Set(["log-reducer", "pattern-matcher"]);
 const SHOWN = 100;
 
 /**
+ * The items of the last panel, by what they show: a keystroke's run mostly finds the same
+ * patterns again, whose items (an opened one too) are moved, not rebuilt.
+ */
+let items = new Map();
+
+/**
  * The panel for `record` (a VertexRun of a reducer or matcher): `{node, count}`.
  * `findSummary(patternId)` resolves to the summary event of a reducer's pattern, or null.
  */
@@ -30,8 +36,23 @@ export function patternsPanel(record, findSummary) {
       : `Every event is forwarded, tagged grepr.patternId; ${format(total)} of ${format(record.eventsIn)} have a pattern.` }),
     patterns.length === 0
       ? el("p", { class: "empty", text: "No pattern: no event had a message to tokenize." })
-      : el("ol", { class: "pattern-list" }, shown.map((p) => patternItem(p, record.eventsIn, reducer ? findSummary : null))));
+      : el("ol", { class: "pattern-list" }, reuse(shown, record, reducer ? findSummary : null)));
   return { node, count: patterns.length };
+}
+
+function reuse(shown, record, findSummary) {
+  const next = new Map();
+  const nodes = shown.map((p) => {
+    const key = JSON.stringify([record.name, record.eventsIn, p.id, p.count, p.pattern, p.partition ?? "", p.samples, Boolean(findSummary)]);
+    const kept = items.get(key);
+    // An opened pattern shows its summary of this run (other settings may have changed it).
+    kept?.refreshSummary?.();
+    const node = kept ?? patternItem(p, record.eventsIn, findSummary);
+    next.set(key, node);
+    return node;
+  });
+  items = next;
+  return nodes;
 }
 
 /** The summary events among kept ones (`KeptEvent`s), by pattern id (the first of each). */
@@ -48,7 +69,7 @@ export function summariesOf(kept) {
 /** One pattern; `findSummary` null for a pattern matcher (which sends no summary). */
 function patternItem(pattern, eventsIn, findSummary) {
   const share = eventsIn ? (100 * pattern.count) / eventsIn : 0;
-  return el("li", { class: "pattern", "data-pattern-id": pattern.id, "data-count": pattern.count },
+  const item = el("li", { class: "pattern", "data-pattern-id": pattern.id, "data-count": pattern.count },
     el("div", { class: "pattern-head" },
       el("span", { class: "pattern-count", title: `${format(pattern.count)} events, ${share.toFixed(1)} % of the stage's input`, text: format(pattern.count) }),
       el("span", { class: "pattern-bar", "aria-hidden": "true" }, el("span", { style: `width: ${Math.max(1, Math.min(100, share)).toFixed(1)}%` })),
@@ -63,11 +84,14 @@ function patternItem(pattern, eventsIn, findSummary) {
         if (!details.open || details.childElementCount > 1) return;
         const box = findSummary ? el("div", { class: "pattern-summary-box", "aria-live": "polite" }, el("p", { class: "summary-missing", text: "Looking for its summary…" })) : null;
         details.append(el("ol", { class: "pattern-samples" }, pattern.samples.map((s) => el("li", { text: s }))), box ?? "");
-        findSummary?.(pattern.id).then(
+        if (!box) return;
+        item.refreshSummary = () => findSummary(pattern.id).then(
           (summary) => box.replaceChildren(summaryOf(summary)),
           (error) => box.replaceChildren(el("p", { class: "summary-missing", text: `The summary could not be found: ${error.message ?? error}` })));
+        item.refreshSummary();
       },
     }, el("summary", { text: `${pattern.samples.length} sample${pattern.samples.length === 1 ? "" : "s"}${findSummary ? " and the summary" : ""}` })));
+  return item;
 }
 
 /** The pattern's text, its `<mask>` tokens and `<*>` wildcards marked. */
