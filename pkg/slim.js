@@ -27,7 +27,7 @@ const { instance, instanceAsync, call, rethrow } = main;
  * @returns {Promise<void>}
  */
 export function init(source, options = {}) {
-  if (options?.grok !== undefined) setGrokSource(options.grok);
+  if (options?.grok !== undefined) setGrokSource(options.grok, true);
   return main.init(source);
 }
 

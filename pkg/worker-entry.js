@@ -6,12 +6,14 @@ import { serve } from "./internal/worker-serve.js";
 import { setGrokSource } from "./internal/grok-core.js";
 
 // A `runJob` of a job with a `grok-parser` loads the grok module in the worker, at the first such
-// run, from beside this file (written literally, the form bundlers rewrite).
+// run: from the source the page's `init(…, {grok})` was given (sent with the module), else from
+// beside this file (written literally, the form bundlers rewrite).
 setGrokSource(() => new URL("./wasm/jobgraph_grok_wasm_bg.wasm", import.meta.url));
 
 function first(event) {
   if (event.data?.type !== "init") return;
   self.removeEventListener("message", first);
+  if (event.data.grok !== undefined) setGrokSource(event.data.grok, true);
   init(event.data.module).then(
     () => serve((message) => self.postMessage(message), (handler) => self.addEventListener("message", (e) => handler(e.data))),
     (error) => {

@@ -7,7 +7,8 @@ import { serve } from "./internal/worker-serve.js";
 import { setGrokSource } from "./internal/grok-core.js";
 
 // A `runJob` of a job with a `grok-parser` reads the grok module in the worker, at the first such
-// run, from beside this file.
-setGrokSource(() => readFile(new URL("./wasm/jobgraph_grok_wasm_bg.wasm", import.meta.url)));
+// run: the source the resolver's `init(…, {grok})` was given, else the file beside this one.
+if (workerData?.grok !== undefined) setGrokSource(workerData.grok, true);
+else setGrokSource(() => readFile(new URL("./wasm/jobgraph_grok_wasm_bg.wasm", import.meta.url)));
 await init(workerData?.module);
 serve((message) => parentPort.postMessage(message), (handler) => parentPort.on("message", handler));

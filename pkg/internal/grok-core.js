@@ -33,13 +33,32 @@ const grok = createRuntime({
 let lazySource;
 /** The lazy load in progress. @type {Promise<void> | null} */
 let lazyLoading = null;
+/** Whether `lazySource` was given to `init` (rather than an entry's default). */
+let explicit = false;
 
 /**
- * Sets where the grok module comes from when a run needs it (see `lazySource`).
+ * Sets where the grok module comes from when a run needs it (see `lazySource`); `given`: by the
+ * app (`init(…, {grok})`), so that the worker resolver's workers take it too.
  * @param {unknown} source
+ * @param {boolean} [given]
  */
-export function setGrokSource(source) {
+export function setGrokSource(source, given = false) {
   lazySource = source;
+  explicit = given;
+}
+
+/**
+ * The grok module's source for a worker of the worker resolver: the one given to `init` when it
+ * can be posted to a worker (an address or a compiled module), else `undefined` (the worker's
+ * entry then loads the module shipped beside it).
+ * @returns {string | WebAssembly.Module | undefined}
+ */
+export function grokSourceForWorker() {
+  if (!explicit) return undefined;
+  if (lazySource instanceof WebAssembly.Module) return lazySource;
+  // An address relative to the page would be read relative to the worker's script.
+  if (typeof lazySource === "string" || lazySource instanceof URL) return new URL(lazySource, globalThis.location?.href).href;
+  return undefined;
 }
 
 /**

@@ -7,6 +7,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
 import * as slim from "../../pkg/slim.js";
+import { createWorkerResolver } from "../../pkg/worker-node.js";
 
 const wasm = (name) => readFile(new URL(`../../pkg/wasm/${name}`, import.meta.url));
 
@@ -59,6 +60,18 @@ test("the grok module is loaded at the first run that needs it, once; EventSets 
   assert.equal(asked, 1);
   set.free();
   await assert.rejects(slim.runJob(graph([{ ...GROK, name: "mid" }]), set), (e) => e.code === "INVALID_ARGUMENT" && /freed/.test(e.message));
+
+  // The worker resolver's workers take the grok module `init` was given (a compiled module).
+  await slim.init(await wasm("jobgraph_wasm_bg.wasm"), { grok: await WebAssembly.compile(await wasm("jobgraph_grok_wasm_bg.wasm")) });
+  const worker = await createWorkerResolver({ timeoutMs: 5000 });
+  try {
+    const inWorker = await worker.runJob(graph([{ ...GROK, name: "mid" }]), events);
+    assert.deepEqual(inWorker.sinks, parsed.sinks);
+    const workerSet = await worker.loadEvents(events);
+    assert.deepEqual((await worker.runJob(graph([{ ...GROK, name: "mid" }]), workerSet, { incremental: true })).sinks, parsed.sinks);
+  } finally {
+    worker.terminate();
+  }
 
   // Errors of a run in the grok module are JobgraphErrors as in the main one, naming the vertex.
   const bad = { ...GROK, name: "mid", grokParsingRules: ["broken %{notAMatcher:x}"] };
