@@ -21,7 +21,7 @@ static ALLOCATOR: talc::wasm::WasmDynamicTalc = talc::wasm::new_wasm_dynamic_all
 #[path = "../../wasm/src/convert.rs"]
 mod convert;
 #[cfg(feature = "incremental")]
-#[path = "../../wasm/src/incremental.rs"]
+#[path = "../../wasm/src/incremental/mod.rs"]
 mod incremental;
 #[path = "../../wasm/src/pipeline.rs"]
 mod pipeline;

@@ -1,5 +1,5 @@
 // `runJob(job, set, {incremental: true})` gives the record a whole run gives, byte for byte,
-// whatever changed since the set's previous incremental run (wasm/src/incremental.rs): every
+// whatever changed since the set's previous incremental run (wasm/src/incremental/): every
 // pipeline conformance case, then each of its vertices edited in turn (an extra field, and a real
 // change of its settings where the type has one), back and forth, each run compared with a whole
 // run of the same graph (its record as JSON text, or its error). Then the draft preview's

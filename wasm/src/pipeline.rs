@@ -3,7 +3,7 @@
 //! read once into an [`EventSet`] kept in the module (a live preview re-runs on every keystroke:
 //! reading 1 000 events costs more than running the stages on them). With the crate's feature
 //! `incremental` (the grok module's), a set also keeps, for runs with the option `incremental`,
-//! the events of the stages that did not change (`incremental.rs`).
+//! the events of the stages that did not change (`incremental/`).
 //!
 //! The grok module (`grok-wasm/`) compiles this file too, with the grok engine: the package
 //! runs a graph with a `grok-parser` there.
@@ -117,7 +117,7 @@ struct Options {
     /// counts stay in `vertices`), for a preview that shows counts. Absent: kept.
     keep_sinks: Option<bool>,
     /// Runs on an event set only: reuse the events of the vertices that did not change since
-    /// the set's previous incremental run (`incremental.rs`); the record is the same. Without
+    /// the set's previous incremental run (`incremental/`); the record is the same. Without
     /// the feature `incremental`, the whole graph runs.
     #[cfg_attr(not(feature = "incremental"), allow(dead_code))]
     incremental: bool,
@@ -244,7 +244,7 @@ impl EventSet {
 /// As `runPipelineJson`, with the input events of `events` (kept, not consumed) and the
 /// `{tables?}` of `input` (JSON text; an `events` field there is ignored). With the option
 /// `incremental` (and the feature of that name), the vertices that did not change since the
-/// set's previous incremental run are not run again (`incremental.rs`).
+/// set's previous incremental run are not run again (`incremental/`).
 #[wasm_bindgen(js_name = runPipelineOn)]
 pub fn run_pipeline_on(
     graph: String,

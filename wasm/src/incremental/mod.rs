@@ -21,22 +21,20 @@
 //!   are the whole run's. `tests/js/incremental.node.test.mjs` compares every conformance case,
 //!   each vertex edited in turn, with whole runs, byte for byte.
 
-use std::collections::{BTreeSet, HashMap};
+mod keys;
+
+use std::collections::HashMap;
 
 use indexmap::IndexMap;
 use jobgraph_core::JobGraph;
-use jobgraph_core::edge::Edge;
+use jobgraph_core::Vertex;
 use jobgraph_core::pipeline::{
     EdgeCount, LogEvent, Pipeline, Run, RunError, RunInput, RunOptions, VertexRun,
 };
-use jobgraph_core::{Vertex, parse_edge};
 use serde_json::{Map, Value};
-use sha2::{Digest, Sha256};
 
-type Key = [u8; 32];
-
-/// An edge's output end: the key of the vertex it leaves and its port as written.
-type Outlet = (Key, Option<String>);
+pub(crate) use keys::salt;
+use keys::{Analysis, CUT_SINK, CUT_SOURCE, CUT_TABLE, Key, Outlet, analyse, inlet, outlet};
 
 /// What a cache keeps between runs of one event set.
 #[derive(Default)]
@@ -52,133 +50,6 @@ pub(crate) struct RunCache {
     streams: HashMap<Outlet, Vec<LogEvent>>,
     /// Events on edges inside the prefix: (from, port) → (to, port) → events.
     edge_counts: HashMap<(Outlet, Outlet), usize>,
-}
-
-/// One vertex of the graph being run, with what the split needs.
-struct Node<'g> {
-    vertex: &'g Vertex,
-    key: Key,
-    /// The key of its record: `key` and its out-edges (their notes are on this vertex).
-    record_key: Key,
-}
-
-/// The graph being run, analysed: every vertex's key, the edges parsed, the run's order.
-struct Analysis<'g> {
-    nodes: Vec<Node<'g>>,
-    /// (edge as written, parsed, from index, to index), in `edges` order.
-    edges: Vec<(&'g str, Edge, usize, usize)>,
-    /// The whole run's order (the engine's: ready vertices in graph order).
-    order: Vec<usize>,
-}
-
-const CUT_SINK: &str = "__jobgraph_cut_sink_";
-const CUT_SOURCE: &str = "__jobgraph_cut_source_";
-const CUT_TABLE: &str = "\u{1}jobgraph cut ";
-
-fn digest(parts: &[&[u8]]) -> Key {
-    let mut hasher = Sha256::new();
-    for part in parts {
-        hasher.update((part.len() as u64).to_le_bytes());
-        hasher.update(part);
-    }
-    hasher.finalize().into()
-}
-
-fn port_bytes(port: &Option<String>) -> &[u8] {
-    port.as_deref().map_or(b"\0", str::as_bytes)
-}
-
-/// Analyses `graph`; `None` when the split cannot apply (duplicate or reserved names, an edge
-/// that does not parse or names no vertex, a cycle): the whole run says what is wrong.
-fn analyse(graph: &JobGraph) -> Option<Analysis<'_>> {
-    let mut index = HashMap::new();
-    for (i, vertex) in graph.vertices.iter().enumerate() {
-        let name = vertex.name();
-        if name.starts_with(CUT_SINK) || name.starts_with(CUT_SOURCE) {
-            return None;
-        }
-        if index.insert(name, i).is_some() {
-            return None;
-        }
-    }
-    let mut edges = Vec::with_capacity(graph.edges.len());
-    for text in &graph.edges {
-        let edge = parse_edge(text).ok()?;
-        let from = *index.get(edge.from.vertex.as_str())?;
-        let to = *index.get(edge.to.vertex.as_str())?;
-        edges.push((text.as_str(), edge, from, to));
-    }
-    // The engine's order: Kahn's algorithm, the ready vertex with the lowest index first.
-    let n = graph.vertices.len();
-    let mut pending = vec![0usize; n];
-    let mut next = vec![Vec::new(); n];
-    for (_, _, from, to) in &edges {
-        pending[*to] += 1;
-        next[*from].push(*to);
-    }
-    let mut ready: BTreeSet<usize> = (0..n).filter(|v| pending[*v] == 0).collect();
-    let mut order = Vec::with_capacity(n);
-    while let Some(v) = ready.pop_first() {
-        order.push(v);
-        for &w in &next[v] {
-            pending[w] -= 1;
-            if pending[w] == 0 {
-                ready.insert(w);
-            }
-        }
-    }
-    if order.len() < n {
-        return None;
-    }
-    let mut keys = vec![[0u8; 32]; n];
-    for &v in &order {
-        let text = serde_json::to_string(graph.vertices[v].fields()).ok()?;
-        let mut parts: Vec<Vec<u8>> = vec![text.into_bytes()];
-        for (_, edge, from, _) in edges.iter().filter(|e| e.3 == v) {
-            parts.push(keys[*from].to_vec());
-            parts.push(port_bytes(&edge.from.port).to_vec());
-            parts.push(port_bytes(&edge.to.port).to_vec());
-        }
-        keys[v] = digest(&parts.iter().map(Vec::as_slice).collect::<Vec<_>>());
-    }
-    let nodes = graph
-        .vertices
-        .iter()
-        .enumerate()
-        .map(|(v, vertex)| {
-            let mut parts: Vec<&[u8]> = vec![&keys[v]];
-            for (text, ..) in edges.iter().filter(|e| e.2 == v || e.3 == v) {
-                parts.push(text.as_bytes());
-            }
-            Node {
-                vertex,
-                key: keys[v],
-                record_key: digest(&parts),
-            }
-        })
-        .collect();
-    Some(Analysis {
-        nodes,
-        edges,
-        order,
-    })
-}
-
-/// The key of what every run of one cache shares: the options and the tables' text.
-pub(crate) fn salt(options: &RunOptions, tables: &str) -> Key {
-    let numbers = format!(
-        "{} {} {}",
-        options.keep, options.max_events, options.max_handled
-    );
-    digest(&[numbers.as_bytes(), tables.as_bytes()])
-}
-
-fn outlet(key: Key, edge: &Edge) -> Outlet {
-    (key, edge.from.port.clone())
-}
-
-fn inlet(key: Key, edge: &Edge) -> Outlet {
-    (key, edge.to.port.clone())
 }
 
 fn is_source(vertex: &Vertex) -> bool {
