@@ -300,6 +300,18 @@ export declare function instanceGeneration(): number;
  */
 export type InitSource = string | URL | Response | Promise<Response> | ArrayBuffer | ArrayBufferView | WebAssembly.Module;
 
+/** Options of `init`. */
+export interface InitOptions {
+  /**
+   * Where `runJob` takes the grok module (`jobgraph_grok_wasm_bg.wasm`, exported as
+   * `jobgraph/grok.wasm`) from when a job has a `grok-parser`: a source as for the main module,
+   * or a function returning one. It is loaded at the first such run, never before. `jobgraph`
+   * uses the file shipped beside it by default; with `jobgraph/slim`, a job with a `grok-parser`
+   * fails with `NOT_INITIALIZED` unless this is given (or `jobgraph/grok` was imported).
+   */
+  grok?: InitSource | (() => InitSource);
+}
+
 /**
  * Loads the WebAssembly module and takes a fresh instance of it into service. `jobgraph` loads
  * the module shipped beside it at import, so it needs no call (with no argument it loads that
@@ -307,7 +319,7 @@ export type InitSource = string | URL | Response | Promise<Response> | ArrayBuff
  * `.wasm` themselves (a CDN). Asynchronous calls made meanwhile wait for it; synchronous ones throw
  * `NOT_INITIALIZED`. Fails with `WASM_LOAD_FAILED`, naming the address and what was found there.
  */
-export declare function init(source?: InitSource): Promise<void>;
+export declare function init(source?: InitSource, options?: InitOptions): Promise<void>;
 
 /** A log event (docs/pipeline.md, "Events"); other fields are kept as they are. */
 export interface LogEvent {
@@ -345,6 +357,12 @@ export interface RunOptions extends ResolveOptions {
    * events sends only those (`sinks` are unaffected).
    */
   keepVertices?: string[];
+  /**
+   * `false`: the sinks' events are left out of the record (`sinks` names each with an empty
+   * list; a sink's count is its `eventsIn` in `vertices`). For previews that show counts only:
+   * a sink's events are most of the record. Default `true`.
+   */
+  keepSinks?: boolean;
   /** Input events at most; default 1 000 000. */
   maxEvents?: number;
   /** Events handled by all vertices together at most; default 10 000 000. */
@@ -353,6 +371,16 @@ export interface RunOptions extends ResolveOptions {
   runTimeoutMs?: number;
   /** Events by table, for sources whose `table` is named here (the others get `events`). */
   tables?: { [table: string]: LogEvent[] };
+  /**
+   * With an `EventSet` only: the vertices that did not change since the set's previous
+   * incremental run (their settings and everything upstream of them) are not run again; the
+   * events they sent on are kept in the set from that run. The record is the one a whole run
+   * gives (errors too: a failing run is run whole). For live previews, where each keystroke
+   * changes one vertex: a keystroke in a reducer runs the reducer and what follows it, not the
+   * grok parser before it. Built into the grok module, where jobs with a `grok-parser` run;
+   * elsewhere the whole graph runs (the main module's size budget), with the same record.
+   */
+  incremental?: boolean;
 }
 
 /** A kept event and what the vertex did to it. */
@@ -384,6 +412,22 @@ export interface VertexRun {
   output: KeptEvent[];
   /** The first `keep` events dropped. */
   dropped?: KeptEvent[];
+  /** The patterns of a `log-reducer` or `pattern-matcher`, most frequent first (at most 500). */
+  patterns?: PatternReport[];
+}
+
+/** One pattern a `log-reducer` or `pattern-matcher` found in a run (docs/pipeline.md). */
+export interface PatternReport {
+  /** Its id: the attribute `grepr.patternId` of the reducer's outputs. */
+  id: string;
+  /** Its text: masked values as `<mask>` (`<number>`, `<ipport>`, …), positions that vary as `<*>`. */
+  pattern: string;
+  /** Events of the run that matched it. */
+  count: number;
+  /** The partition (`service=web`), absent when the reducer has none. */
+  partition?: string;
+  /** The first messages that matched it (at most 3), as they arrived. */
+  samples: string[];
 }
 
 /** The record of a run. */
@@ -425,6 +469,7 @@ export declare function loadEvents(events: string | LogEvent[]): EventSet;
 
 /**
  * Runs a job on events (an array, or an `EventSet` of `loadEvents`, which is not read again):
- * template operations resolved first, then every stage (docs/pipeline.md).
+ * template operations resolved first, then every stage (docs/pipeline.md). A job with a
+ * `grok-parser` runs in the grok module, loaded at the first such run (`InitOptions.grok`).
  */
 export declare function runJob(job: Job | JobGraph, events?: LogEvent[] | EventSet, options?: RunOptions): Promise<Run>;

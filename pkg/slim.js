@@ -5,6 +5,7 @@
 
 import { JobgraphError, freedError, invalidArgument, unexpected } from "./internal/errors.js";
 import { main } from "./internal/main-module.js";
+import { grokBindings, grokRuntime, setGrokSource } from "./internal/grok-core.js";
 
 export { JobgraphError };
 
@@ -17,10 +18,16 @@ const { instance, instanceAsync, call, rethrow } = main;
  * wait for it (asynchronous ones) or fail with `NOT_INITIALIZED` (synchronous ones). Calling it
  * again replaces the module and the instance in service.
  *
+ * `options.grok` is where `runJob` takes the grok module from when a job has a `grok-parser`
+ * (the same kinds of source, or a function returning one): it is loaded then, at the first such
+ * run, never before.
+ *
  * @param {unknown} source
+ * @param {{grok?: unknown}} [options]
  * @returns {Promise<void>}
  */
-export function init(source) {
+export function init(source, options = {}) {
+  if (options?.grok !== undefined) setGrokSource(options.grok, true);
   return main.init(source);
 }
 
@@ -201,13 +208,19 @@ function eventsText(events, what = "loadEvents") {
   throw invalidArgument(`${what}: events must be NDJSON or JSON text, or an array of events; got ${events === null ? "null" : typeof events}`);
 }
 
+/** @typedef {"main" | "grok"} ModuleKind */
+
+/** The runtime (`internal/runtime.js`) of each module a run may take place in. */
+const RUNTIMES = { main, grok: grokRuntime };
+
 /** Only `loadEvents` makes EventSets. */
 const EVENT_SET = Symbol("EventSet");
 
 /**
- * The module's set of an `EventSet` in `bindings`, read again if another instance holds it;
- * for `runJob` (this module's own: the class keeps it private).
- * @type {(set: EventSet, bindings: any, what?: string) => any}
+ * The module's set of an `EventSet` in `bindings` (an instance of the module `kind`: "main" or
+ * "grok"), read again if another instance holds it; for `runJob` (this module's own: the class
+ * keeps it private).
+ * @type {(set: EventSet, kind: ModuleKind, bindings: any, what?: string) => any}
  */
 let rawSetFor;
 /**
@@ -220,12 +233,16 @@ let newEventSet;
  * Events read once and kept inside the WebAssembly module, for many runs (`runJob(job, set)`):
  * a run then reads no events. Made by `loadEvents`; `free()` (or `using`) releases the memory.
  * The set keeps its text too, so that after a trap it is read again, transparently, into the
- * instance that took over.
+ * instance that took over; and a run of a job with a `grok-parser` (which takes place in the
+ * grok module) reads it into that module once, the first time.
  */
 export class EventSet {
   #text;
-  #raw;
-  #owner;
+  /**
+   * The module's own set in each module that holds one, with the instance that read it.
+   * @type {Map<ModuleKind, {owner: any, raw: any}>}
+   */
+  #held = new Map();
   #length;
   #freed = false;
 
@@ -248,39 +265,43 @@ export class EventSet {
   free() {
     if (this.#freed) return;
     this.#freed = true;
-    const raw = this.#raw;
-    this.#raw = null;
-    this.#owner = null;
     this.#text = null;
-    try {
-      raw?.free();
-    } catch {
-      // An instance that trapped: it was replaced, its memory with it.
-    }
+    for (const { raw } of this.#held.values()) release(raw);
+    this.#held.clear();
   }
 
   static {
-    rawSetFor = (set, bindings, what) => set.#rawFor(bindings, what);
+    rawSetFor = (set, kind, bindings, what) => set.#rawFor(kind, bindings, what);
     newEventSet = (text, raw, owner) => {
       const set = new EventSet(EVENT_SET);
       set.#text = text;
-      set.#raw = raw;
-      set.#owner = owner;
+      set.#held.set("main", { owner, raw });
       set.#length = raw.length;
       return set;
     };
   }
 
-  /** The module's set in `bindings` (read again if another instance holds it). */
-  #rawFor(bindings, what = "runJob") {
+  /** The set in `bindings`, an instance of module `kind` (read into it if it holds none yet). */
+  #rawFor(kind, bindings, what = "runJob") {
     if (this.#freed) throw freedError(what);
-    if (this.#owner !== bindings) {
-      // The instance that read it trapped and was replaced (or `reload()`): read it again.
-      const raw = call(() => new bindings.EventSet(this.#text));
-      this.#raw = raw;
-      this.#owner = bindings;
-    }
-    return this.#raw;
+    const held = this.#held.get(kind);
+    if (held?.owner === bindings) return held.raw;
+    // None yet in that module, or the instance that read it trapped and was replaced (or
+    // `reload()`): read it (again).
+    if (held) release(held.raw);
+    const text = this.#text;
+    const raw = RUNTIMES[kind].call(() => new bindings.EventSet(text));
+    this.#held.set(kind, { owner: bindings, raw });
+    return raw;
+  }
+}
+
+/** Frees a module's set, whose instance may have trapped (then its memory went with it). */
+function release(raw) {
+  try {
+    raw.free();
+  } catch {
+    // An instance that trapped: it was replaced, its memory with it.
   }
 }
 // `using set = …` where the runtime has explicit resource management.
@@ -299,20 +320,32 @@ export function loadEvents(events) {
   return newEventSet(text, raw, bindings);
 }
 
+/** Whether a (resolved) graph has a `grok-parser` vertex: its run takes place in the grok module. */
+function hasGrokParser(graph) {
+  return Array.isArray(graph?.vertices) && graph.vertices.some((v) => v?.type === "grok-parser");
+}
+
 /**
  * Runs a job (or a bare graph) on events (an array, or an `EventSet` from `loadEvents`): its
  * template operations are resolved first (with the options of `resolve`: `templates` or
  * `fetchTemplate`, `draft`, `limits`, …), then every stage is run; the result records each
  * vertex's events in and out (see docs/pipeline.md).
  *
+ * A graph with a `grok-parser` (after resolution) runs in the grok module, which holds the same
+ * run code compiled with the grok engine, loaded at the first such run: the main module leaves
+ * the grok engine out (docs/npm-package.md, "Grok"). The record is the one a native run gives.
+ *
  * @param {unknown} job
  * @param {unknown} [events] an array of events, or an `EventSet`
  * @param {Record<string, any>} [options]
  */
 export async function runJob(job, events = [], options = {}) {
-  const { keep, keepVertices, maxEvents, maxHandled, runTimeoutMs, tables, ...resolveOptions } = options ?? {};
+  const { keep, keepVertices, keepSinks, maxEvents, maxHandled, runTimeoutMs, tables, incremental, ...resolveOptions } = options ?? {};
   if (events !== null && typeof events === "object" && !Array.isArray(events) && !(events instanceof EventSet)) {
     throw invalidArgument("runJob: events must be an array of events or an EventSet from loadEvents() (a worker resolver's sets run only through that resolver's runJob)");
+  }
+  if (incremental && !(events instanceof EventSet)) {
+    throw invalidArgument("runJob: `incremental` needs an EventSet from loadEvents(), which keeps the unchanged stages' events between runs; got an array of events");
   }
   if (events instanceof EventSet && events.freed) throw freedError("runJob");
   let graph = graphOf(job);
@@ -322,16 +355,19 @@ export async function runJob(job, events = [], options = {}) {
     graph = graphOf(resolved.output);
     provenance = resolved.provenance;
   }
-  const bindings = await instanceAsync();
+  /** @type {ModuleKind} */
+  const kind = hasGrokParser(graph) ? "grok" : "main";
+  const runtime = RUNTIMES[kind];
+  const bindings = kind === "grok" ? await grokBindings() : await instanceAsync();
   const graphText = JSON.stringify(graph ?? null);
-  const runOptions = { keep, keepVertices, maxEvents, maxHandled, timeoutMs: runTimeoutMs };
+  const runOptions = { keep, keepVertices, keepSinks, maxEvents, maxHandled, timeoutMs: runTimeoutMs, incremental: Boolean(incremental) };
   let run;
   if (events instanceof EventSet) {
     const input = JSON.stringify({ tables: tables ?? {} });
-    run = call(() => bindings.runPipelineOn(graphText, rawSetFor(events, bindings), input, runOptions));
+    run = runtime.call(() => bindings.runPipelineOn(graphText, rawSetFor(events, kind, bindings), input, runOptions));
   } else {
     const input = JSON.stringify({ events: events ?? [], tables: tables ?? {} });
-    run = call(() => bindings.runPipelineJson(graphText, input, runOptions));
+    run = runtime.call(() => bindings.runPipelineJson(graphText, input, runOptions));
   }
   return provenance ? { ...run, provenance } : run;
 }

@@ -31,9 +31,9 @@ function startWorker(workerUrl) {
   }
 }
 
-function spawn(module, options) {
+function spawn(module, options, grok) {
   const worker = startWorker(options.workerUrl);
-  worker.postMessage({ type: "init", module });
+  worker.postMessage({ type: "init", module, grok });
   return {
     post: (m) => worker.postMessage(m),
     on: (handler) => worker.addEventListener("message", (e) => handler(e.data)),

@@ -2,9 +2,9 @@
 import { Worker } from "node:worker_threads";
 import { createWorkerResolverWith } from "./internal/worker-core.js";
 
-function spawn(module, options) {
+function spawn(module, options, grok) {
   const entry = options.workerUrl !== undefined ? new URL(options.workerUrl) : new URL("./worker-entry.node.js", import.meta.url);
-  const worker = new Worker(entry, { workerData: { module } });
+  const worker = new Worker(entry, { workerData: { module, grok } });
   return {
     post: (m) => worker.postMessage(m),
     on: (handler) => worker.on("message", handler),

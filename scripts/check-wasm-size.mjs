@@ -13,8 +13,14 @@ import { brotliCompressSync, constants, gzipSync } from "node:zlib";
 // of operations: every public vertex type validated in the package as natively, its prose left
 // out of the module) took it from 1 674 843 to 1 695 889 B gzip and 1 126 803 to 1 138 683 B
 // brotli (bench/RESULTS.md, "The model crate and the catalog (issue 35)"); the budget is that
-// plus ~0.5 %.
-const BUDGET = { gzip: 1_705_000, brotli: 1_145_000 };
+// plus ~0.5 %. Issue 36 (log reduction and the service's other operations on events) may add at
+// most 100 KB gzip over the 1 696 438 B before it: its cap is 1 796 438 B gzip. The log reducer
+// and pattern matcher took it to 1 774 605 B (brotli 1 192 603), grok in `runJob` (loaded from
+// the grok module, not merged: +136 KB gzip here) and `keepSinks` to 1 775 746 B gzip,
+// 1 192 669 B brotli (bench/RESULTS.md, "Log reduction in the browser (issue 36)"); the budget
+// is that plus ~0.5 %. What the rest of issue 36 adds to the main module moves it again, up to
+// the cap.
+const BUDGET = { gzip: 1_784_600, brotli: 1_198_700 };
 const GOAL = { gzip: 1_100_000, brotli: 750_000 };
 
 const bytes = await readFile(new URL("../pkg/wasm/jobgraph_wasm_bg.wasm", import.meta.url));
@@ -38,8 +44,11 @@ console.error(`wasm size: raw ${bytes.length} bytes`);
 // only by pages that parse grok, so it has a budget of its own: its size when it was split out
 // plus ~1 % (247 015 B gzip, 164 876 B brotli), grown by issue 34's IANA time zone database
 // and dialect fixes to their measured size plus ~1 % (346 665 B gzip, 241 329 B brotli;
-// bench/RESULTS.md, "Grok: time zones (issue 34)").
-const GROK_BUDGET = { gzip: 350_200, brotli: 243_700 };
+// bench/RESULTS.md, "Grok: time zones (issue 34)"). Issue 36 made it run the package's jobs
+// with a grok parser too (the pipeline engine, the reducer, incremental runs, at opt-level s):
+// 561 548 B gzip, 399 977 B brotli, the budget that plus ~1 % (bench/RESULTS.md, "Log
+// reduction in the browser (issue 36)").
+const GROK_BUDGET = { gzip: 567_200, brotli: 404_000 };
 const grok = await readFile(new URL("../pkg/wasm/jobgraph_grok_wasm_bg.wasm", import.meta.url));
 const grokSize = {
   gzip: gzipSync(grok, { level: 9 }).length,

@@ -1,9 +1,13 @@
 // Writes N realistic log events as NDJSON to stdout, deterministic for a given seed:
 // levels, services, hosts, regions, messages with numbers, HTTP attributes; some from the
 // `healthcheck` service. Used for examples/events/sample.ndjson and the pipeline benchmarks.
-// Usage: node scripts/sample-events.mjs [N=300] [SEED=1] > events.ndjson
+// With `text`, the same events as plain log lines, one a line (`<time> <LEVEL> <service> <host>
+// <message>`), as an application writes them: examples/events/app.log (`1000 3 text`), which the
+// draft preview's grok parser reads back into fields.
+// Usage: node scripts/sample-events.mjs [N=300] [SEED=1] [text] > events.ndjson
 const n = Number(process.argv[2] ?? 300);
 let seed = Number(process.argv[3] ?? 1) >>> 0 || 1;
+const text = process.argv[4] === "text";
 const random = () => {
   // xorshift32
   seed ^= seed << 13;
@@ -51,7 +55,13 @@ for (let i = 0; i < n; i++) {
     tags: { level: [level], service: [service], host: [pick(hosts)], region: [pick(regions)] },
     attributes: { http: { status, duration_ms: Math.floor(random() * 3000) }, user: { id: Math.floor(random() * 5000) } },
   };
-  lines.push(JSON.stringify(event));
+  if (text) {
+    // 2026-11-25 12:00:00.250 WARN checkout web-1 slow query took 812 ms on table orders
+    const time = event.eventTimestamp.replace("T", " ").replace("Z", "");
+    lines.push(`${time} ${level.toUpperCase()} ${service} ${event.tags.host[0]} ${message}`);
+  } else {
+    lines.push(JSON.stringify(event));
+  }
   if (lines.length === 10000) {
     process.stdout.write(lines.join("\n") + "\n");
     lines.length = 0;

@@ -1,27 +1,37 @@
-// Job mode's data: sample events (the built-in set, pasted NDJSON or a JSON array, or a dropped
-// file), the job run on them after every resolution with the package's `runJob`, the counts
-// drawn on the diagram (counts.js), and a side panel with the events of the clicked vertex.
+// Job mode's data: sample events (a built-in set, pasted or edited text, or a dropped file: JSON,
+// NDJSON or plain text lines, samples.js), the job run on them after every resolution with the
+// package's `runJob`, the counts drawn on the diagram (counts.js), the reduction of every stage
+// and the LEFT / RIGHT view (stages.js), and a side panel with the events of the clicked vertex
+// (and a reducer's patterns, patterns.js).
 //
 // The events are read once, when they change, into the package's `EventSet` (`loadEvents`):
-// a keystroke re-runs the stages on them without reading 1 000 events again.
+// a keystroke re-runs the stages on them without reading 1 000 events again. Runs are
+// incremental: the stages upstream of the one being edited are not run again (a keystroke in a
+// reducer does not parse the lines with grok again); the record is a whole run's.
 //
 // The run takes the graph job mode has just resolved (its `createResolver()`, with the page's
 // limits): it has no template operation left, so `runJob` runs no script, only the stages, and
 // the counts are those of the diagram on screen.
 import { $, el, fill } from "./dom.js";
 import { countsOf, drawCounts } from "./counts.js";
+import { MAX_SAMPLE_BYTES, formatName, sampleOf } from "./samples.js";
+import { PATTERN_TYPES, patternsPanel, summariesOf } from "./patterns.js";
+import { createStages, reduction, reductionText } from "./stages.js";
 
-const SAMPLE = "../events/sample.ndjson";
+const SAMPLES = "../events/";
+const DEFAULT_SAMPLE = "sample.ndjson";
 const SAMPLE_LABEL = "built-in sample";
 /**
  * Events kept for the side panel (counts are always exact), for the vertex it shows only
  * (`keepVertices`): the others' would be serialized on every run for nothing.
  */
 const KEEP = 50;
-/** A live preview re-runs on every keystroke: more events than this are refused. */
-const MAX_EVENTS = 10_000;
-/** Time limit of one run on the page's thread. */
-const RUN_TIMEOUT_MS = 1000;
+/** Events kept when looking for a reducer's summaries (they come last, when windows close). */
+const KEEP_ALL = 1_000_000;
+/** A text this long (characters) is read but not put in the box, which would crawl. */
+const MAX_SHOWN_TEXT = 1_000_000;
+/** Time limit of one run on the page's thread (10 MB of lines take a while). */
+const RUN_TIMEOUT_MS = 10_000;
 const LEVELS = new Set(["debug", "info", "warn", "error"]);
 
 const format = (n) => n.toLocaleString("en-US");
@@ -82,12 +92,13 @@ function lineOfJsonError(text, error) {
  * The data panel of job mode. `getModel()` is the diagram's model (job-mode.js), `onClose()`
  * deselects the vertex whose events the side panel shows.
  */
-export function createDataPanel(page, { getModel, onClose }) {
+export function createDataPanel(page, { getModel, onClose, onSelect }) {
   const { pkg, ui } = page;
   const dom = {
     panel: $("#data-panel"),
     text: $("#events"),
     summary: $("#events-summary"),
+    format: $("#events-format"),
     error: $("#events-error"),
     sample: $("#events-sample"),
     runStatus: $("#run-status"),
@@ -105,7 +116,14 @@ export function createDataPanel(page, { getModel, onClose }) {
     source: "",
     /** Increases when the events change. */
     version: 0,
-    sampleText: null,
+    /** Built-in sample files: their text once fetched, by file name. */
+    samples: new Map(),
+    /** The built-in sample of each job (catalog.json's `jobSamples`), by job file. */
+    jobSamples: {},
+    /** The built-in sample shown, or null when the events were pasted, typed or dropped. */
+    builtIn: null,
+    /** The built-in sample of the open job. */
+    jobSample: DEFAULT_SAMPLE,
     /** The last run: `{key, run, counts, error, ms, events}`. */
     last: null,
     /** Increases on each refresh; a refresh that is no longer the last one drops its result. */
@@ -115,32 +133,61 @@ export function createDataPanel(page, { getModel, onClose }) {
     sideSignature: null,
   };
 
-  async function load() {
+  const stages = createStages({ select: (name) => onSelect(name), changed: () => refresh() });
+
+  async function load(catalog = {}) {
+    state.jobSamples = catalog.jobSamples ?? {};
+    await useSample(DEFAULT_SAMPLE, { run: false });
+  }
+
+  /** Fetches a built-in sample (once) and takes it: the box shows it, the job runs on it. */
+  async function useSample(file, { run = true } = {}) {
+    let text = state.samples.get(file);
     try {
-      const response = await fetch(SAMPLE);
-      if (!response.ok) throw new Error(`HTTP ${response.status}`);
-      state.sampleText = await response.text();
-      dom.text.value = state.sampleText;
-      accept(state.sampleText, SAMPLE_LABEL, { run: false });
+      if (text === undefined) {
+        const response = await fetch(SAMPLES + file);
+        if (!response.ok) throw new Error(`HTTP ${response.status}`);
+        text = await response.text();
+        state.samples.set(file, text);
+      }
     } catch (error) {
-      showEventsError(`The built-in sample events did not load (${SAMPLE}: ${error.message}); paste some.`);
+      showEventsError(`The built-in sample events did not load (${SAMPLES}${file}: ${error.message}); paste some.`);
+      dom.sample.disabled = state.samples.size === 0;
+      return;
     }
-    dom.sample.disabled = state.sampleText === null;
+    dom.sample.disabled = false;
+    showText(text);
+    if (accept(text, file === DEFAULT_SAMPLE ? SAMPLE_LABEL : `${SAMPLE_LABEL} ${file}`, { run })) state.builtIn = file;
+  }
+
+  /**
+   * A job was opened (its file name, `id.json`): its own built-in sample, when catalog.json
+   * names one, replaces a built-in sample shown (never events pasted or dropped).
+   */
+  async function openJob(file) {
+    state.jobSample = state.jobSamples[file] ?? DEFAULT_SAMPLE;
+    if (state.builtIn !== null && state.builtIn !== state.jobSample) await useSample(state.jobSample);
+  }
+
+  /** Puts `text` in the box, unless it is too long to edit there (then a note says so). */
+  function showText(text) {
+    const long = text.length > MAX_SHOWN_TEXT;
+    dom.text.value = long ? "" : text;
+    dom.text.placeholder = long ? `${format(text.length)} characters read, too many to edit here: paste or drop other events to replace them.` : "Paste NDJSON (one event per line), a JSON array or plain log lines, or drop a file here";
   }
 
   /** Takes new events from `text`; on an error, shows it and keeps the previous events. */
   function accept(text, source, { run = true } = {}) {
     let set;
+    let sample;
     try {
-      set = readEvents(text);
-      if (set.length > MAX_EVENTS) {
-        set.free();
-        throw new Error(`${format(set.length)} events: the live preview runs on ${format(MAX_EVENTS)} at most`);
-      }
+      sample = sampleOf(text);
+      set = readEvents(sample.events);
     } catch (error) {
       showEventsError(String(error.message ?? error));
       return false;
     }
+    state.builtIn = null;
     // A run still in flight on the old set fails and is dropped (`refresh` keeps the last one only).
     state.set?.free();
     state.set = set;
@@ -153,6 +200,8 @@ export function createDataPanel(page, { getModel, onClose }) {
     dom.text.classList.remove("invalid");
     dom.text.removeAttribute("aria-invalid");
     dom.summary.textContent = `${plural(state.count, "event")} · ${source}`;
+    dom.format.textContent = formatName(sample.format);
+    dom.panel.dataset.format = sample.format;
     if (run) refresh(performance.now());
     return true;
   }
@@ -201,13 +250,16 @@ export function createDataPanel(page, { getModel, onClose }) {
     if (!model || document.documentElement.dataset.mode !== "job") return;
     const seq = ++state.seq;
     const renderSeq = ui.diagram.dataset.renderSeq;
-    const key = `${state.version}\u0000${state.selected}\u0000${JSON.stringify(model.graph)}`;
+    const keepVertices = [...new Set([state.selected, ...stages.kept()].filter(Boolean))];
+    const key = `${state.version}\u0000${keepVertices.join("\u0000")}\u0000${JSON.stringify(model.graph)}`;
     const started = performance.now();
     if (state.last?.key !== key) {
-      const next = { key, run: null, counts: null, error: null, events: state.count };
+      const next = { key, run: null, counts: null, error: null, events: state.count, graph: model.graph, summaries: new Map() };
       try {
-        const keepVertices = state.selected ? [state.selected] : [];
-        next.run = await pkg.runJob(model.graph, state.set ?? [], { keep: KEEP, keepVertices, runTimeoutMs: RUN_TIMEOUT_MS });
+        const options = { keep: KEEP, keepVertices, keepSinks: false, runTimeoutMs: RUN_TIMEOUT_MS };
+        next.run = state.set
+          ? await pkg.runJob(model.graph, state.set, { ...options, incremental: true })
+          : await pkg.runJob(model.graph, [], options);
         next.counts = countsOf(next.run);
       } catch (error) {
         next.error = error;
@@ -228,6 +280,7 @@ export function createDataPanel(page, { getModel, onClose }) {
       countsMs: (drawn - inputAt).toFixed(2),
     });
     showRunStatus();
+    stages.render(state.last.run, model.graph);
     renderSide();
     // Counts and stage outputs (the status line, the side panel's events) all updated.
     ui.diagram.dataset.outputsMs = (performance.now() - inputAt).toFixed(2);
@@ -253,10 +306,14 @@ export function createDataPanel(page, { getModel, onClose }) {
         error.caret ? el("pre", { class: "snippet", text: error.caret }) : null);
       return;
     }
-    const sinks = Object.entries(run.sinks).map(([name, list]) => el("span", { class: "sink" }, el("code", { text: name }), ` ${format(list.length)}`));
+    // The run leaves the sinks' events out (`keepSinks: false`): their counts are the records'.
+    const reached = (name) => run.vertices.find((v) => v.name === name)?.eventsIn ?? 0;
+    const sinks = Object.keys(run.sinks).map((name) => el("span", { class: "sink" }, el("code", { text: name }), ` ${format(reached(name))}`));
+    const patterns = run.vertices.filter((v) => v.patterns?.length).map((v) => el("span", { class: "sink" }, el("code", { text: v.name }), ` ${plural(v.patterns.length, "pattern")}`));
     fill(dom.runStatus,
       el("strong", { text: `Ran on ${plural(events, "event")}` }), ` in ${ms < 10 ? ms.toFixed(1) : Math.round(ms)} ms`,
       sinks.length ? el("span", { class: "sinks" }, " · reached ", sinks) : null,
+      patterns.length ? el("span", { class: "sinks" }, " · ", patterns) : null,
       el("span", { class: "hint-inline", text: " · click a vertex for its events" }));
   }
 
@@ -292,6 +349,9 @@ export function createDataPanel(page, { getModel, onClose }) {
       return;
     }
     const dropped = record.dropped ?? [];
+    const patterns = PATTERN_TYPES.has(record.type) ? patternsPanel(record, (id) => findSummary(state.last, name, id)) : null;
+    if (patterns) dom.side.dataset.patterns = String(patterns.count);
+    else delete dom.side.dataset.patterns;
     const outList = eventList("Output events", "output", record.output, record.eventsOut);
     const droppedList = record.eventsDropped || dropped.length ? eventList("Dropped events", "dropped", dropped, record.eventsDropped) : null;
     // The Out and Dropped tiles jump to their lists.
@@ -306,10 +366,26 @@ export function createDataPanel(page, { getModel, onClose }) {
         tile("In", "in", record.eventsIn, null),
         tile("Out", "out", record.eventsOut, outList),
         tile("Dropped", "dropped", record.eventsDropped, droppedList, record.eventsDropped ? "dropping" : null)),
+      el("p", { class: "side-reduction", "data-reduction": reduction(record.eventsIn, record.eventsOut)?.toFixed(1) ?? "" },
+        `${format(record.eventsIn)} → ${format(record.eventsOut)}: `, el("strong", { text: reductionText(reduction(record.eventsIn, record.eventsOut)) })),
       record.simulated ? null : el("p", { class: "not-simulated-note", text: `Not simulated: ${record.type} passes every event through unchanged.` }),
       (record.notes ?? []).filter((n) => record.simulated || !n.startsWith("not simulated")).map((n) => el("p", { class: "run-note", text: n })),
+      patterns?.node,
       outList,
       droppedList);
+  }
+
+  /**
+   * The summary event of pattern `id` of reducer `name` in the run `last` (null when it sent
+   * none): the reducer's events are run again once, all kept (incrementally: the stages before
+   * it are not run again).
+   */
+  async function findSummary(last, name, id) {
+    if (!last.summaries.has(name)) {
+      const run = pkg.runJob(last.graph, state.set ?? [], { keep: KEEP_ALL, keepVertices: [name], keepSinks: false, runTimeoutMs: RUN_TIMEOUT_MS, incremental: Boolean(state.set) });
+      last.summaries.set(name, run.then((r) => summariesOf(r.vertices.find((v) => v.name === name)?.output ?? [])));
+    }
+    return (await last.summaries.get(name)).get(id) ?? null;
   }
 
   function eventList(title, kind, kept, total) {
@@ -320,11 +396,7 @@ export function createDataPanel(page, { getModel, onClose }) {
   }
 
   dom.sideClose.addEventListener("click", () => onClose());
-  dom.sample.addEventListener("click", () => {
-    if (state.sampleText === null) return;
-    dom.text.value = state.sampleText;
-    accept(state.sampleText, SAMPLE_LABEL);
-  });
+  dom.sample.addEventListener("click", () => useSample(state.jobSample));
   let timer = 0;
   dom.text.addEventListener("input", (event) => {
     clearTimeout(timer);
@@ -344,13 +416,17 @@ export function createDataPanel(page, { getModel, onClose }) {
     event.preventDefault();
     dom.panel.classList.remove("dragging");
     const file = event.dataTransfer.files?.[0];
+    if (file && file.size > MAX_SAMPLE_BYTES) {
+      showEventsError(`file ${file.name}: ${(file.size / 1024 / 1024).toFixed(1)} MB, the preview reads samples of 10 MB at most`);
+      return;
+    }
     const text = file ? await file.text() : event.dataTransfer.getData("text/plain");
     if (!text && !file) return;
-    dom.text.value = text;
+    showText(text);
     accept(text, file ? `file ${file.name}` : "dropped text");
   });
 
-  return { load, refresh, counts, select };
+  return { load, openJob, refresh, counts, select };
 }
 
 /** One event: id, time, level, message, tags (added ones green, removed ones struck through). */

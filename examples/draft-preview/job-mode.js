@@ -4,11 +4,14 @@
 //
 // Resolution goes through one `createResolver()` of the package: it keeps every template
 // execution's result, so a keystroke re-runs the edited operation's script only. After each
-// resolution the data panel (data-panel.js) runs the resolved job on sample events.
+// resolution the data panel (data-panel.js) runs the resolved job on sample events. A vertex
+// the job writes itself (not made by a template operation) is edited in the stage settings
+// form (stage-form.js) when clicked: a reducer's similarity threshold, a grok parser's rules.
 import { $, el, fill } from "./dom.js";
 import { buildForm, clearFieldErrors, markFields, readInputs } from "./form.js";
 import { parseEdges } from "./diagram.js";
 import { createDataPanel } from "./data-panel.js";
+import { createStageForm } from "./stage-form.js";
 
 const GENERATED = "generated-50";
 const LEVELS = ["debug", "info", "warn", "error"];
@@ -76,8 +79,27 @@ export function createJobMode(page) {
   const selectVertex = (name) => {
     state.selected = page.selectVertex(state.model, state.selected, name);
     data.select(state.selected);
+    if (state.selected) showStage(state.selected);
   };
-  const data = createDataPanel(page, { getModel: () => state.model, onClose: () => state.selected && selectVertex(state.selected) });
+  const data = createDataPanel(page, {
+    getModel: () => state.model,
+    onClose: () => state.selected && selectVertex(state.selected),
+    onSelect: (name) => name !== state.selected && selectVertex(name),
+  });
+  const STAGE_HINT = "Click a stage in the diagram that the job writes itself (not made by a template operation) to edit its settings here: a reducer's similarity threshold, a grok parser's rules.";
+  const stageForm = createStageForm($("#stage-inputs"), { onChange: (at) => update(at) });
+
+  /** Shows the settings of vertex `name` when the job writes it itself; else says where it comes from. */
+  function showStage(name) {
+    const vertices = graphOf(state.document).vertices;
+    const index = vertices.findIndex((v) => v.name === name && v.type !== "template-operation");
+    if (index >= 0) {
+      stageForm.show(vertices[index], index);
+      return;
+    }
+    const op = state.model?.provenance[name]?.operationPath[0];
+    if (op) stageForm.clear(`${name} is made by the template operation ${op}: edit its inputs above. ${STAGE_HINT}`);
+  }
 
   async function load(catalog, templates) {
     state.templates = templates;
@@ -86,7 +108,7 @@ export function createJobMode(page) {
         const response = await fetch(`../jobs/${file}`);
         if (!response.ok) throw new Error(`HTTP ${response.status}`);
         const document = await response.json();
-        state.jobs.push({ id: file.replace(/\.json$/, ""), label: document.name ?? file, source: `examples/jobs/${file}`, document });
+        state.jobs.push({ id: file.replace(/\.json$/, ""), file, label: document.name ?? file, source: `examples/jobs/${file}`, document });
       } catch (error) {
         console.warn(`../jobs/${file} did not load: ${error.message}`);
       }
@@ -94,7 +116,7 @@ export function createJobMode(page) {
     state.jobs.push({ id: GENERATED, label: "Generated: 50 operations in 10 lanes", source: "generated in the page", document: generatedJob() });
     for (const job of state.jobs) dom.select.append(el("option", { value: job.id, text: job.label }));
     dom.select.disabled = false;
-    await data.load();
+    await data.load(catalog);
   }
 
   /** Shows job mode: the job of the address, else the job open before (with its edits). */
@@ -125,8 +147,11 @@ export function createJobMode(page) {
       state.document.processing ? ` · ${state.document.processing}` : ""));
     renderOperations();
     choose(state.operations[0]?.name ?? null);
+    stageForm.clear(STAGE_HINT);
     history.replaceState(null, "", `#job=${encodeURIComponent(job.id)}`);
     update(performance.now());
+    // A job with a built-in sample of its own (catalog.json's `jobSamples`) runs on it.
+    data.openJob(job.file);
   }
 
   function renderOperations() {
@@ -321,6 +346,7 @@ export function createJobMode(page) {
   function showJobError(error) {
     const info = page.showError(error, state.model !== null);
     state.lastError = info;
+    stageForm.markError(info);
     const op = info.operationPath?.[0];
     for (const button of dom.operations.querySelectorAll("button.op")) button.classList.toggle("failed", button.dataset.op === op);
     markOwnFields(info);

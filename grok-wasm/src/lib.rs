@@ -2,8 +2,31 @@
 //! with, so a browser's grok panel shows exactly what they would. Its own WebAssembly module,
 //! `jobgraph/grok` in the npm package: the package's main module leaves the grok engine out to
 //! stay within its size budget (docs/npm-package.md, "Grok").
+//!
+//! It also runs job graphs on events: the main module's run bindings (`wasm/src/pipeline.rs`,
+//! the same source file, compiled here with the grok engine), so that the package's `runJob`
+//! runs a graph with a `grok-parser` in this module, with the record a native run gives.
 
 use std::time::Duration;
+
+/// The pipeline engine allocates per event; talc is faster at it than Rust's default wasm
+/// allocator, as in the main module (`wasm/src/lib.rs`).
+#[cfg(all(target_family = "wasm", not(target_feature = "atomics")))]
+#[global_allocator]
+static ALLOCATOR: talc::wasm::WasmDynamicTalc = talc::wasm::new_wasm_dynamic_allocator();
+
+// The main module's source files, shared rather than copied: the run bindings, incremental
+// runs and their conversions. Only part of `convert` serves runs (the resolver's errors do not arise here).
+#[allow(dead_code)]
+#[path = "../../wasm/src/convert.rs"]
+mod convert;
+#[cfg(feature = "incremental")]
+#[path = "../../wasm/src/incremental/mod.rs"]
+mod incremental;
+#[path = "../../wasm/src/pipeline.rs"]
+mod pipeline;
+
+pub use pipeline::{EventSet, check_query, match_query_json, run_pipeline_json, run_pipeline_on};
 
 use jobgraph_core::grok::{BatchLimits, GrokBatchRequest, GrokError, parse_batch_with};
 use serde_json::{Value, json};

@@ -9,6 +9,7 @@
 import { EventSet } from "../slim.js";
 import { EXECUTION_FAILED, JobgraphError, freedError, invalidArgument, jobgraphError, trapError } from "./errors.js";
 import { main } from "./main-module.js";
+import { grokSourceForWorker } from "./grok-core.js";
 import { METHODS, namedArguments } from "./worker-protocol.js";
 
 /** The resolver's own methods, beside those of the worker's contract (internal/worker-protocol.js). */
@@ -56,7 +57,8 @@ function checkContract(api) {
 }
 
 /**
- * `createWorkerResolver(options)` over `spawn(module, options)`, which starts one worker and
+ * `createWorkerResolver(options)` over `spawn(module, options, grok)`, which starts one worker
+ * (`grok`: the grok module's source `init` was given, for a job with a `grok-parser`) and
  * returns `{post, on, onFailure, terminate}`.
  */
 export async function createWorkerResolverWith(spawn, options = {}) {
@@ -83,7 +85,7 @@ export async function createWorkerResolverWith(spawn, options = {}) {
   function start() {
     const entry = { w: null, ready: null, dead: false, started: false, sets: new Set() };
     entry.ready = (async () => {
-      const w = await spawn(module, options);
+      const w = await spawn(module, options, grokSourceForWorker());
       entry.w = w;
       await new Promise((resolve, reject) => {
         w.on((message) => {

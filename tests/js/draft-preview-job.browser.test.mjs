@@ -54,7 +54,7 @@ test("job mode: example job, grouping by operation, draft vertices, errors inlin
   // The first example job: examples/jobs/draft-preview.json.
   assert.equal(await page.inputValue("#job"), "draft-preview");
   const jobs = await page.locator("#job option").evaluateAll((nodes) => nodes.map((n) => n.value));
-  assert.deepEqual(jobs, ["draft-preview", "errors-to-vendor", "checkout-alerts", "generated-50"]);
+  assert.deepEqual(jobs, ["draft-preview", "errors-to-vendor", "checkout-alerts", "reduce-logs", "generated-50"]);
   assert.deepEqual(await page.locator("#operations button.op").evaluateAll((ns) => ns.map((n) => n.dataset.op)), ["errors", "enrich"]);
   const names = await page.locator("#diagram g.vertex").evaluateAll((ns) => ns.map((n) => n.dataset.name));
   assert.deepEqual(names.toSorted(), ["archive", "enrich.preview", "enrich.tag", "errors.filter", "preview-panel", "source"]);

@@ -14,12 +14,12 @@ async function jsonFiles(folder) {
 export const loadQueryFiles = () => jsonFiles("tests/conformance/queries/");
 
 /**
- * Case files the package runs differently, by design: grok.json's `grok-parser` vertices parse
- * natively, but the package's main module leaves the grok engine out (it ships as
- * `jobgraph/grok`, docs/npm-package.md), so there they pass events through, not simulated.
- * Their grok conformance runs in parity through `jobgraph/grok` (grok.node.test.mjs).
+ * Case files the package runs differently, by design: none since issue 36 (grok.json's
+ * `grok-parser` vertices run in the grok module, which `runJob` loads for them:
+ * docs/npm-package.md, "Grok"). The list stays for cases that may need it.
+ * @type {string[]}
  */
-export const NATIVE_ONLY_FILES = ["grok.json"];
+export const NATIVE_ONLY_FILES = [];
 
 /** Pipeline cases the package runs, in file-name order. */
 export async function loadPipelineCases() {

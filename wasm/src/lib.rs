@@ -19,6 +19,8 @@ static ALLOCATOR: jobgraph_core::memory::CountingAllocator<talc::wasm::WasmDynam
 mod convert;
 mod edges;
 mod host_stack;
+#[cfg(feature = "incremental")]
+mod incremental;
 mod pipeline;
 mod source;
 

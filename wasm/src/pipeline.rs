@@ -1,7 +1,15 @@
 //! Queries and runs of job graphs on events (`jobgraph_core::pipeline`) for JavaScript: the
 //! same results as natively, documents crossing as JSON text. Events that many runs share are
 //! read once into an [`EventSet`] kept in the module (a live preview re-runs on every keystroke:
-//! reading 1 000 events costs more than running the stages on them).
+//! reading 1 000 events costs more than running the stages on them). With the crate's feature
+//! `incremental` (the grok module's), a set also keeps, for runs with the option `incremental`,
+//! the events of the stages that did not change (`incremental/`).
+//!
+//! The grok module (`grok-wasm/`) compiles this file too, with the grok engine: the package
+//! runs a graph with a `grok-parser` there.
+
+#[cfg(feature = "incremental")]
+use std::cell::RefCell;
 
 use jobgraph_core::JobGraph;
 use jobgraph_core::error::{code, prefix};
@@ -13,6 +21,8 @@ use serde_json::Value;
 use wasm_bindgen::prelude::*;
 
 use crate::convert::{RawError, from_js, json_out, parse_json, to_js};
+#[cfg(feature = "incremental")]
+use crate::incremental::{RunCache, salt};
 
 fn query_error(error: &QueryError) -> JsValue {
     #[derive(serde::Serialize)]
@@ -103,6 +113,14 @@ struct Options {
     /// The vertices whose events the record keeps (`output`, `dropped`); the others' lists
     /// are left empty (counts stay exact). Absent: every vertex.
     keep_vertices: Option<Vec<String>>,
+    /// `false`: the sinks' events are left out of the record (`sinks` lists them empty; their
+    /// counts stay in `vertices`), for a preview that shows counts. Absent: kept.
+    keep_sinks: Option<bool>,
+    /// Runs on an event set only: reuse the events of the vertices that did not change since
+    /// the set's previous incremental run (`incremental/`); the record is the same. Without
+    /// the feature `incremental`, the whole graph runs.
+    #[cfg_attr(not(feature = "incremental"), allow(dead_code))]
+    incremental: bool,
 }
 
 impl Options {
@@ -147,10 +165,24 @@ fn read_input(text: &str, input: &mut RunInput, with_events: bool) -> Result<(),
 fn run(graph: &str, input: RunInput, options: JsValue) -> Result<JsValue, JsValue> {
     let options = from_js::<Options>(options, "options")?;
     let graph = graph_of(graph)?;
-    let pipeline = Pipeline::compile(&graph).map_err(|e| run_error(&e))?;
-    let mut run = pipeline
+    run_graph(&graph, input, &options)
+}
+
+fn run_graph(graph: &JobGraph, input: RunInput, options: &Options) -> Result<JsValue, JsValue> {
+    let pipeline = Pipeline::compile(graph).map_err(|e| run_error(&e))?;
+    let run = pipeline
         .run(input, &options.run_options())
         .map_err(|e| run_error(&e))?;
+    record(run, options)
+}
+
+/// The run's record for JavaScript.
+fn record(mut run: jobgraph_core::pipeline::Run, options: &Options) -> Result<JsValue, JsValue> {
+    if options.keep_sinks == Some(false) {
+        for events in run.sinks.values_mut() {
+            events.clear();
+        }
+    }
     // Kept events that nobody will look at are not sent (a live preview shows one vertex's).
     if let Some(names) = &options.keep_vertices {
         for vertex in &mut run.vertices {
@@ -180,6 +212,9 @@ pub fn run_pipeline_json(
 #[wasm_bindgen]
 pub struct EventSet {
     events: Vec<LogEvent>,
+    /// What incremental runs on this set keep between them.
+    #[cfg(feature = "incremental")]
+    cache: RefCell<RunCache>,
 }
 
 #[wasm_bindgen]
@@ -192,7 +227,11 @@ impl EventSet {
         let events = read_events(&text).map_err(|e| {
             RawError::new("INVALID_EVENTS", "Invalid events", e.to_string()).into_js()
         })?;
-        Ok(EventSet { events })
+        Ok(EventSet {
+            events,
+            #[cfg(feature = "incremental")]
+            cache: RefCell::default(),
+        })
     }
 
     /// How many events the set holds.
@@ -203,7 +242,9 @@ impl EventSet {
 }
 
 /// As `runPipelineJson`, with the input events of `events` (kept, not consumed) and the
-/// `{tables?}` of `input` (JSON text; an `events` field there is ignored).
+/// `{tables?}` of `input` (JSON text; an `events` field there is ignored). With the option
+/// `incremental` (and the feature of that name), the vertices that did not change since the
+/// set's previous incremental run are not run again (`incremental/`).
 #[wasm_bindgen(js_name = runPipelineOn)]
 pub fn run_pipeline_on(
     graph: String,
@@ -211,10 +252,25 @@ pub fn run_pipeline_on(
     input: String,
     options: JsValue,
 ) -> Result<JsValue, JsValue> {
-    let mut run_input = RunInput {
-        events: events.events.clone(),
-        ..RunInput::default()
-    };
+    let options = from_js::<Options>(options, "options")?;
+    let graph = graph_of(&graph)?;
+    let mut run_input = RunInput::default();
     read_input(&input, &mut run_input, false)?;
-    run(&graph, run_input, options)
+    #[cfg(feature = "incremental")]
+    if options.incremental {
+        let run_options = options.run_options();
+        let key = salt(&run_options, &input);
+        let reused = events.cache.borrow_mut().run(
+            &graph,
+            &events.events,
+            &run_input.tables,
+            &run_options,
+            key,
+        );
+        if let Some(run) = reused {
+            return record(run, &options);
+        }
+    }
+    run_input.events = events.events.clone();
+    run_graph(&graph, run_input, &options)
 }

@@ -2,13 +2,15 @@
 // bundled by Vite, webpack, esbuild and Rollup (tests/js/bundlers/build.mjs), each bundle served
 // from loopback and driven in headless Chromium; then the package unbundled from another
 // origin, as from a CDN. Every page runs tests/js/bundlers/app/checks.js: `resolve`,
-// `createResolver`, `testTemplate`, a trap recovered, and the worker resolver stopping
-// `while (true) {}` and answering the next call. Sizes go to target/bundlers/sizes.json.
+// `createResolver`, `testTemplate`, a trap recovered, the worker resolver stopping
+// `while (true) {}` and answering the next call, and `runJob` of a job with a grok parser in the
+// page and in the worker (the grok module: each bundle carries each module once). Sizes go to
+// target/bundlers/sizes.json.
 // Run: node --test tests/js/bundlers/   (needs pkg/wasm built and /usr/bin/chromium)
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -74,6 +76,20 @@ function assertOutcome(outcome) {
   assert.equal(outcome.workerTrap.code, "WASM_TRAP", JSON.stringify(outcome.workerTrap));
   assert.deepEqual(outcome.workerAfterTrap, { from: { vertex: "x" }, to: { vertex: "y" } });
   assert.equal(outcome.replacements, 2);
+  assert.deepEqual(outcome.grok, { method: "GET", status: 200 });
+  assert.deepEqual(outcome.workerGrok, { method: "GET", status: 200 });
+}
+
+/** Which of the package's modules each `.wasm` of a bundle is (by its bytes): "main" or "grok". */
+function modulesIn(outDir, files) {
+  const shipped = {
+    main: readFileSync(join(project, "node_modules/jobgraph/wasm/jobgraph_wasm_bg.wasm")),
+    grok: readFileSync(join(project, "node_modules/jobgraph/wasm/jobgraph_grok_wasm_bg.wasm")),
+  };
+  return files.map((file) => {
+    const bytes = readFileSync(join(outDir, file));
+    return Object.keys(shipped).find((kind) => shipped[kind].equals(bytes)) ?? `unknown (${file})`;
+  });
 }
 
 for (const [name, build] of Object.entries(BUNDLERS)) {
@@ -86,7 +102,8 @@ for (const [name, build] of Object.entries(BUNDLERS)) {
       `${name}: JavaScript ${measured.js.files.length} files, ${(measured.js.gzip / 1024).toFixed(1)} KiB gzip; ` +
         `.wasm ${measured.wasm.files.join(", ")}, ${(measured.wasm.gzip / 1024).toFixed(0)} KiB gzip`,
     );
-    assert.equal(measured.wasm.files.length, 1, `one .wasm file in the bundle: ${measured.wasm.files.join(", ")}`);
+    // Each module once (the grok one is fetched only by a job with a grok parser).
+    assert.deepEqual(modulesIn(outDir, measured.wasm.files).sort(), ["grok", "main"], `the .wasm files of the bundle: ${measured.wasm.files.join(", ")}`);
     assert.deepEqual(measured.inlined, [], "no JavaScript file carries the module inlined");
     const server = await startServer(outDir);
     try {

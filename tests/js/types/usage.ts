@@ -1,6 +1,7 @@
 // Compiled with `tsc --noEmit --strict` in scripts/test.sh: the package's types are precise
 // enough for real use, and wrong use is rejected (the @ts-expect-error lines must stay errors).
 import { EventSet, JobgraphError, checkQuery, loadEvents, matchQuery, runJob, createResolver, formatEdge, parseEdge, resolve, testTemplate, validateInputs, validateJobGraph } from "jobgraph";
+import type { PatternReport } from "jobgraph";
 import type { CacheStats, Job, JobGraph, Problem, Resolver, Template } from "jobgraph";
 import { createWorkerResolver } from "jobgraph/worker";
 import { parseGrok } from "jobgraph/grok";
@@ -64,6 +65,11 @@ async function main(): Promise<void> {
   await slim.init("https://cdn.example.com/jobgraph_wasm_bg.wasm");
   await slim.init(fetch("/assets/jobgraph.wasm"));
   await slim.init(new Uint8Array([0, 97, 115, 109]));
+  // The grok module, for runJob of a job with a grok-parser: a source, or a function of one.
+  await slim.init("https://cdn.example.com/jobgraph_wasm_bg.wasm", { grok: "https://cdn.example.com/jobgraph_grok_wasm_bg.wasm" });
+  await slim.init(new Uint8Array([0, 97, 115, 109]), { grok: () => fetch("/assets/grok.wasm") });
+  // @ts-expect-error: the grok source is a source, not null
+  await slim.init(new Uint8Array([0, 97, 115, 109]), { grok: null });
   const slimWorker = await createSlimWorkerResolver({ timeoutMs: 500, workerUrl: new URL("https://example.com/worker-entry.js") });
   const slimEdge: string = slim.formatEdge(await slimWorker.parseEdge("a -> b"));
   const notReady = new JobgraphError({} as never).code === "NOT_INITIALIZED";
@@ -92,7 +98,13 @@ async function main(): Promise<void> {
   // Events read once, run many times.
   const set: EventSet = loadEvents('{"id": "e1", "message": "disk full"}\n');
   const fromArray = loadEvents([{ id: "e2" }]);
-  const again = await runJob(job, set, { keep: 0, keepVertices: ["out"] });
+  const again = await runJob(job, set, { keep: 0, keepVertices: ["out"], keepSinks: false, incremental: true });
+  // A reducer's patterns.
+  const patterns: PatternReport[] = again.vertices[0].patterns ?? [];
+  const firstPattern: string | undefined = patterns[0]?.pattern;
+  const patternCount: number | undefined = patterns[0]?.count;
+  const partition: string | undefined = patterns[0]?.partition;
+  console.log(firstPattern, patternCount, partition);
   const size: number = set.length + fromArray.length + again.edges.length;
   set.free();
   const gone: boolean = set.freed;

@@ -1,7 +1,8 @@
 // What every bundled app checks in the page, through the package as the bundler emitted it:
-// `resolve`, `createResolver`, `testTemplate`, a trap recovered in-process, and the worker
-// resolver stopping a script that never ends, then answering the next call. The outcome goes to
-// `window.__jobgraph` (and the page's text), for the test to read.
+// `resolve`, `createResolver`, `testTemplate`, a trap recovered in-process, the worker
+// resolver stopping a script that never ends, then answering the next call, and `runJob` of a
+// job with a grok parser (the grok module fetched then) in the page and in the worker. The
+// outcome goes to `window.__jobgraph` (and the page's text), for the test to read.
 const template = {
   id: "filter",
   version: 1,
@@ -19,6 +20,15 @@ const job = {
   edges: ["errors -> out"],
 };
 const trapping = { name: "big", template: "'x'.repeat(2 ** 29 + 2 ** 28).length" };
+const grokJob = {
+  vertices: [
+    { type: "logs-iceberg-table-source", name: "src" },
+    { type: "grok-parser", name: "parse", grokParsingRules: ["access %{word:method} %{integer:status}"] },
+    { type: "logs-sync-sink", name: "out" },
+  ],
+  edges: ["src -> parse", "parse -> out"],
+};
+const lines = [{ id: "e1", message: "GET 200" }];
 const pastTheCap = { limits: { maxMemoryBytes: 4 * 2 ** 30 } };
 
 async function attempt(run) {
@@ -49,6 +59,8 @@ export async function runChecks(api, createWorkerResolver) {
   out.workerAfterSpin = await worker.resolve(job, { templates: [template] }).then((r) => r.output.vertices.map((v) => v.name));
   out.workerTrap = await attempt(() => worker.testTemplate(trapping, {}, pastTheCap));
   out.workerAfterTrap = await worker.parseEdge("x -> y");
+  out.grok = (await api.runJob(grokJob, lines)).sinks.out[0].attributes;
+  out.workerGrok = (await worker.runJob(grokJob, lines)).sinks.out[0].attributes;
   out.replacements = worker.replacements();
   await worker.terminate();
   return out;
