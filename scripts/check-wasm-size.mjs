@@ -18,9 +18,11 @@ import { brotliCompressSync, constants, gzipSync } from "node:zlib";
 // and pattern matcher took it to 1 774 605 B (brotli 1 192 603), grok in `runJob` (loaded from
 // the grok module, not merged: +136 KB gzip here) and `keepSinks` to 1 775 746 B gzip,
 // 1 192 669 B brotli (bench/RESULTS.md, "Log reduction in the browser (issue 36)"); the budget
-// is that plus ~0.5 %. What the rest of issue 36 adds to the main module moves it again, up to
-// the cap.
-const BUDGET = { gzip: 1_784_600, brotli: 1_198_700 };
+// is that plus ~0.5 %. With the other operations (branch ports, sampler, JSON and key/value
+// processors, remapper, agent sources, vendor sinks) it reached 1 814 732 B gzip, over the cap;
+// reading the reducer's settings without serde's derived code brought it to 1 793 253 B gzip,
+// 1 204 763 B brotli. The budget is now the cap itself (brotli: that plus ~0.5 %).
+const BUDGET = { gzip: 1_796_438, brotli: 1_210_800 };
 const GOAL = { gzip: 1_100_000, brotli: 750_000 };
 
 const bytes = await readFile(new URL("../pkg/wasm/jobgraph_wasm_bg.wasm", import.meta.url));
@@ -47,8 +49,9 @@ console.error(`wasm size: raw ${bytes.length} bytes`);
 // bench/RESULTS.md, "Grok: time zones (issue 34)"). Issue 36 made it run the package's jobs
 // with a grok parser too (the pipeline engine, the reducer, incremental runs, at opt-level s):
 // 561 548 B gzip, 399 977 B brotli, the budget that plus ~1 % (bench/RESULTS.md, "Log
-// reduction in the browser (issue 36)").
-const GROK_BUDGET = { gzip: 567_200, brotli: 404_000 };
+// reduction in the browser (issue 36)"); with the other operations of issue 36, 575 107 B gzip,
+// 410 918 B brotli, and the budget that plus ~1 %.
+const GROK_BUDGET = { gzip: 580_900, brotli: 415_000 };
 const grok = await readFile(new URL("../pkg/wasm/jobgraph_grok_wasm_bg.wasm", import.meta.url));
 const grokSize = {
   gzip: gzipSync(grok, { level: 9 }).length,

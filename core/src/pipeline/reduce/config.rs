@@ -9,7 +9,7 @@ use super::tokens::{Delimiters, hash_bytes};
 use crate::pipeline::RunError;
 use crate::pipeline::query::Query;
 use jobgraph_model::ops::transforms::log_reducer::{
-    self as catalog, AttributeTokenization, LogReducer, SamplingConfig, TokenizationInput,
+    self as catalog, AttributeTokenization, LogReducer, TokenizationInput,
 };
 
 /// At most this many patterns per reducer; past it, new messages pass through.
@@ -50,21 +50,21 @@ fn problem(vertex: &str, field: &str, what: impl std::fmt::Display) -> RunError 
 
 /// Reads the settings of vertex `vertex`.
 pub(crate) fn read(vertex: &str, fields: &Map<String, Value>) -> Result<Settings, RunError> {
-    let mut known = Map::new();
-    for (key, value) in fields {
-        if !matches!(key.as_str(), "type" | "name") && !value.is_null() {
-            known.insert(key.clone(), value.clone());
-        }
-    }
-    let config: LogReducer = serde_json::from_value(Value::Object(known)).map_err(|e| {
-        RunError::Vertex {
+    // The catalog checks every field's type and bounds first (its JSON pointer and what it must
+    // be); what is read below is then of the right type. Read by hand rather than through
+    // serde's derived code for `LogReducer`, which cost the npm package 48 KB of wasm.
+    let mut first = None;
+    jobgraph_model::ops::check_config(&catalog::OPERATION, fields, "", &mut |pointer, message| {
+        first.get_or_insert(format!("{pointer}: {message}"));
+    });
+    if let Some(message) = first {
+        return Err(RunError::Vertex {
             vertex: vertex.to_owned(),
-            message: format!(
-                "its settings do not read: {e} (see `jobgraph ops show log-reducer` for every field)"
-            ),
-        }
-    })?;
-    let similarity = config.similarity_threshold.unwrap_or(70.0);
+            message,
+        });
+    }
+    let config = Fields(fields);
+    let similarity = config.f64("similarityThreshold").unwrap_or(70.0);
     if !(20.0..=100.0).contains(&similarity) {
         return Err(problem(
             vertex,
@@ -73,9 +73,9 @@ pub(crate) fn read(vertex: &str, fields: &Map<String, Value>) -> Result<Settings
         ));
     }
     let window_text = config
-        .reduction_time_window
-        .clone()
-        .unwrap_or_else(|| "PT2M".to_owned());
+        .str("reductionTimeWindow")
+        .unwrap_or("PT2M")
+        .to_owned();
     let window_ms = duration_ms(&window_text).ok_or_else(|| {
         problem(
             vertex,
@@ -85,7 +85,7 @@ pub(crate) fn read(vertex: &str, fields: &Map<String, Value>) -> Result<Settings
             ),
         )
     })?;
-    let dedup = config.dedup_threshold.unwrap_or(4);
+    let dedup = config.u64("dedupThreshold").unwrap_or(4);
     if dedup < 2 {
         return Err(problem(
             vertex,
@@ -93,9 +93,13 @@ pub(crate) fn read(vertex: &str, fields: &Map<String, Value>) -> Result<Settings
             format!("must be 2 or more, found {dedup}"),
         ));
     }
-    let log_base = match &config.sampling_config {
-        Some(SamplingConfig::WindowBasedLogarithmicSampling(s)) => {
-            let base = s.logarithm_base.unwrap_or(2);
+    let sampling = config.get("samplingConfig");
+    let log_base = match sampling.and_then(|s| s.get("type")).and_then(Value::as_str) {
+        Some("window-based-logarithmic-sampling") => {
+            let base = sampling
+                .and_then(|s| s.get("logarithmBase"))
+                .and_then(Value::as_u64)
+                .unwrap_or(2);
             if base < 2 {
                 return Err(problem(
                     vertex,
@@ -107,78 +111,69 @@ pub(crate) fn read(vertex: &str, fields: &Map<String, Value>) -> Result<Settings
         }
         _ => None,
     };
-    let (masks, mask_tokens) = read_masks(vertex, &config)?;
+    let (masks, mask_tokens) = read_masks(vertex, config)?;
     let mask_hashes = mask_tokens
         .iter()
         .map(|t| hash_bytes(t.as_bytes()))
         .collect();
-    let delimiters = read_delimiters(vertex, &config)?;
-    let default_strategies = match &config.default_attributes_merge_strategy {
+    let delimiters = read_delimiters(vertex, config)?;
+    let default_strategies = match config.get("defaultAttributesMergeStrategy") {
         Some(s) => Strategy::read(s, vertex, "defaultAttributesMergeStrategy")?,
         None => vec![Strategy::Exact],
     };
     let mut path_strategies: Vec<(Vec<String>, Vec<Strategy>)> = Vec::new();
     for (i, entry) in config
-        .attribute_merge_strategy_entries
+        .items("attributeMergeStrategyEntries")
         .iter()
-        .flatten()
         .enumerate()
     {
         let field = format!("attributeMergeStrategyEntries[{i}]");
-        if entry.attribute_path.is_empty() || entry.attribute_path.iter().any(String::is_empty) {
+        let attribute_path = strings(entry.get("attributePath"));
+        if attribute_path.is_empty() || attribute_path.iter().any(String::is_empty) {
             return Err(problem(
                 vertex,
                 &format!("{field}.attributePath"),
                 "must name a path of non-empty keys, e.g. [\"http\", \"status\"]",
             ));
         }
-        if path_strategies
-            .iter()
-            .any(|(p, _)| *p == entry.attribute_path)
-        {
+        if path_strategies.iter().any(|(p, _)| *p == attribute_path) {
             return Err(problem(
                 vertex,
                 &format!("{field}.attributePath"),
                 format!(
                     "repeats {:?}: duplicate attribute paths in merge strategies are not allowed; give each path one entry (use `composite` for several strategies)",
-                    entry.attribute_path
+                    attribute_path
                 ),
             ));
         }
-        let strategies = Strategy::read(&entry.strategy, vertex, &format!("{field}.strategy"))?;
-        path_strategies.push((entry.attribute_path.clone(), strategies));
+        let strategy = entry.get("strategy").unwrap_or(&Value::Null);
+        let strategies = Strategy::read(strategy, vertex, &format!("{field}.strategy"))?;
+        path_strategies.push((attribute_path, strategies));
     }
     let mut exceptions = Vec::new();
-    for (i, predicate) in config.log_reducer_exceptions.iter().flatten().enumerate() {
+    for (i, predicate) in config.items("logReducerExceptions").iter().enumerate() {
         exceptions.push(crate::pipeline::query::read_predicate(
             vertex,
             &format!("logReducerExceptions[{i}]"),
             predicate,
         )?);
     }
-    let mut partition_paths: Vec<Vec<String>> = config
-        .partition_by_attributes
+    let mut partition_paths: Vec<Vec<String>> = strings(config.get("partitionByAttributes"))
         .iter()
-        .flatten()
         .map(|dotted| dotted.split('.').map(str::to_owned).collect())
         .collect();
-    partition_paths.extend(
-        config
-            .partition_by_attribute_paths
-            .iter()
-            .flatten()
-            .cloned(),
-    );
+    partition_paths.extend(paths(config.get("partitionByAttributePaths")));
     Ok(Settings {
         similarity: similarity / 100.0,
-        partition_tags: config.partition_by_tags.unwrap_or_default(),
+        partition_tags: strings(config.get("partitionByTags")),
         partition_paths,
         window_ms,
         window_text: human_duration(window_ms),
         dedup,
         log_base,
         repeat_prefix: config
-            .repeat_count_in_summary_message_enabled
+            .get("repeatCountInSummaryMessageEnabled")
+            .and_then(Value::as_bool)
             .unwrap_or(true),
         masks,
         mask_tokens,
@@ -187,16 +182,25 @@ pub(crate) fn read(vertex: &str, fields: &Map<String, Value>) -> Result<Settings
         default_strategies,
         path_strategies,
         exceptions,
-        input: config.tokenization_input.unwrap_or_default(),
-        attribute_tokens: config.attribute_tokenization.unwrap_or_default(),
-        included: config.included_attribute_prefixes.unwrap_or_default(),
-        excluded: config.excluded_attribute_prefixes.unwrap_or_default(),
+        input: match config.str("tokenizationInput") {
+            Some("MESSAGE_OR_ATTRIBUTES") => TokenizationInput::MessageOrAttributes,
+            Some("ATTRIBUTES_ONLY") => TokenizationInput::AttributesOnly,
+            Some("MESSAGE_AND_ATTRIBUTES") => TokenizationInput::MessageAndAttributes,
+            _ => TokenizationInput::MessageOnly,
+        },
+        attribute_tokens: match config.str("attributeTokenization") {
+            Some("KEYS_ONLY") => AttributeTokenization::KeysOnly,
+            _ => AttributeTokenization::KeysAndValues,
+        },
+        included: paths(config.get("includedAttributePrefixes")),
+        excluded: paths(config.get("excludedAttributePrefixes")),
     })
 }
 
-fn read_masks(vertex: &str, config: &LogReducer) -> Result<(Masks, Vec<String>), RunError> {
-    let catalogue: Vec<(String, String)> = match &config.masks {
-        Some(masks) => {
+fn read_masks(vertex: &str, config: Fields<'_>) -> Result<(Masks, Vec<String>), RunError> {
+    let catalogue: Vec<(String, String)> = match config.get("masks") {
+        Some(Value::Array(masks)) => {
+            let masks: Vec<Vec<String>> = masks.iter().map(|m| strings(Some(m))).collect();
             let mut out: Vec<(String, String)> = Vec::new();
             for (i, pair) in masks.iter().enumerate() {
                 let [name, regex] = pair.as_slice() else {
@@ -220,11 +224,11 @@ fn read_masks(vertex: &str, config: &LogReducer) -> Result<(Masks, Vec<String>),
             }
             out
         }
-        None => LogReducer::default_masks(),
+        _ => LogReducer::default_masks(),
     };
-    let enabled: Vec<String> = match &config.enabled_masks {
-        Some(names) => names.clone(),
-        None => catalog::DEFAULT_ENABLED_MASKS
+    let enabled: Vec<String> = match config.get("enabledMasks") {
+        Some(names @ Value::Array(_)) => strings(Some(names)),
+        _ => catalog::DEFAULT_ENABLED_MASKS
             .iter()
             .map(|s| (*s).to_owned())
             .collect(),
@@ -257,10 +261,11 @@ fn read_masks(vertex: &str, config: &LogReducer) -> Result<(Masks, Vec<String>),
     Ok((Masks::new(masks), tokens))
 }
 
-fn read_delimiters(vertex: &str, config: &LogReducer) -> Result<Delimiters, RunError> {
+fn read_delimiters(vertex: &str, config: Fields<'_>) -> Result<Delimiters, RunError> {
     let mut chars: Vec<char> = Vec::new();
-    match &config.delimiters {
-        Some(list) => {
+    match config.get("delimiters") {
+        Some(list @ Value::Array(_)) => {
+            let list = strings(Some(list));
             for (i, d) in list.iter().enumerate() {
                 let mut it = d.chars();
                 let (Some(c), None) = (it.next(), it.next()) else {
@@ -280,13 +285,64 @@ fn read_delimiters(vertex: &str, config: &LogReducer) -> Result<Delimiters, RunE
                 chars.push(c);
             }
         }
-        None => chars.extend(
+        _ => chars.extend(
             catalog::DEFAULT_DELIMITERS
                 .iter()
                 .filter_map(|d| d.chars().next()),
         ),
     }
     Ok(Delimiters::new(&chars))
+}
+
+/// A vertex's fields, read by name (their types checked by the catalog before).
+#[derive(Clone, Copy)]
+struct Fields<'a>(&'a Map<String, Value>);
+
+impl<'a> Fields<'a> {
+    /// A field, `null` counting as absent.
+    fn get(self, name: &str) -> Option<&'a Value> {
+        self.0.get(name).filter(|v| !v.is_null())
+    }
+
+    fn f64(self, name: &str) -> Option<f64> {
+        self.get(name).and_then(Value::as_f64)
+    }
+
+    fn u64(self, name: &str) -> Option<u64> {
+        self.get(name).and_then(Value::as_u64)
+    }
+
+    fn str(self, name: &str) -> Option<&'a str> {
+        self.get(name).and_then(Value::as_str)
+    }
+
+    /// An array's items (none when absent).
+    fn items(self, name: &str) -> &'a [Value] {
+        self.get(name)
+            .and_then(Value::as_array)
+            .map_or(&[], Vec::as_slice)
+    }
+}
+
+/// The strings of an array of strings (others skipped).
+fn strings(value: Option<&Value>) -> Vec<String> {
+    value
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(Value::as_str)
+        .map(str::to_owned)
+        .collect()
+}
+
+/// The paths of an array of arrays of strings.
+fn paths(value: Option<&Value>) -> Vec<Vec<String>> {
+    value
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .map(|p| strings(Some(p)))
+        .collect()
 }
 
 /// An ISO 8601 duration (`PT2M`, `PT120S`, `PT20.345S`, `P1D`, `PT1H30M`) in milliseconds;
@@ -386,7 +442,7 @@ mod tests {
         for (fields, wanted) in [
             (
                 json!({"similarityThreshold": 10}),
-                "`similarityThreshold` must be a percentage",
+                "/similarityThreshold: must be a number from 20 to 100",
             ),
             (
                 json!({"reductionTimeWindow": "2 minutes"}),
@@ -394,7 +450,7 @@ mod tests {
             ),
             (
                 json!({"dedupThreshold": 1}),
-                "`dedupThreshold` must be 2 or more",
+                "/dedupThreshold: must be an integer of at least 2",
             ),
             (
                 json!({"enabledMasks": ["number", "nope"]}),
@@ -429,11 +485,11 @@ mod tests {
             ),
             (
                 json!({"samplingConfig": {"type": "window-based-logarithmic-sampling", "logarithmBase": 1}}),
-                "`samplingConfig.logarithmBase` must be 2 or more",
+                "/samplingConfig/logarithmBase: must be an integer of at least 2",
             ),
             (
                 json!({"similarityThreshold": "high"}),
-                "its settings do not read",
+                "/similarityThreshold: must be a number",
             ),
         ] {
             let e = error(fields.clone());

@@ -12,7 +12,6 @@ use rustc_hash::FxBuildHasher;
 use serde_json::{Map, Number, Value};
 
 use crate::pipeline::RunError;
-use jobgraph_model::ops::transforms::log_reducer::MergeStrategy;
 
 /// One merge strategy.
 #[derive(Debug, Clone, PartialEq)]
@@ -38,72 +37,83 @@ pub(crate) enum Strategy {
 }
 
 impl Strategy {
-    /// The strategies a `MergeStrategy` stands for (several for `composite`).
+    /// The strategies a merge strategy object (`{"type": "sum"}`) stands for (several for
+    /// `composite`). Its fields' types were checked by the catalog.
     pub(crate) fn read(
-        strategy: &MergeStrategy,
+        strategy: &Value,
         vertex: &str,
         field: &str,
     ) -> Result<Vec<Strategy>, RunError> {
-        let one = |s: &MergeStrategy, at: &str| -> Result<Strategy, RunError> {
-            Ok(match s {
-                MergeStrategy::Exact(_) => Strategy::Exact,
-                MergeStrategy::Sample(c) => Strategy::Sample {
-                    limit: c.limit.unwrap_or(10).max(1) as usize,
-                    unique: c.unique.unwrap_or(false),
+        let problem = |message: String| RunError::Vertex {
+            vertex: vertex.to_owned(),
+            message,
+        };
+        let kind = |s: &Value| {
+            s.get("type")
+                .and_then(Value::as_str)
+                .unwrap_or("")
+                .to_owned()
+        };
+        let one = |s: &Value, at: &str| -> Result<Strategy, RunError> {
+            let limit = |default: u64| {
+                s.get("limit")
+                    .and_then(Value::as_u64)
+                    .unwrap_or(default)
+                    .max(1) as usize
+            };
+            let unique = s.get("unique").and_then(Value::as_bool).unwrap_or(false);
+            Ok(match kind(s).as_str() {
+                "exact" => Strategy::Exact,
+                "sample" => Strategy::Sample {
+                    limit: limit(10),
+                    unique,
                 },
-                MergeStrategy::Preserve(c) => Strategy::Preserve {
-                    limit: c.limit.unwrap_or(1000).max(1) as usize,
-                    unique: c.unique.unwrap_or(false),
+                "preserve" => Strategy::Preserve {
+                    limit: limit(1000),
+                    unique,
                 },
-                MergeStrategy::Sum(_) => Strategy::Sum,
-                MergeStrategy::Min(_) => Strategy::Min,
-                MergeStrategy::Max(_) => Strategy::Max,
-                MergeStrategy::Avg(_) => Strategy::Avg,
-                MergeStrategy::Ignore(_) => Strategy::Ignore,
-                MergeStrategy::Composite(_) => {
-                    return Err(RunError::Vertex {
-                        vertex: vertex.to_owned(),
-                        message: format!(
-                            "`{at}` is a composite inside a composite: list the strategies in one composite"
-                        ),
-                    });
+                "sum" => Strategy::Sum,
+                "min" => Strategy::Min,
+                "max" => Strategy::Max,
+                "avg" => Strategy::Avg,
+                "ignore" => Strategy::Ignore,
+                "composite" => {
+                    return Err(problem(format!(
+                        "`{at}` is a composite inside a composite: list the strategies in one composite"
+                    )));
+                }
+                other => {
+                    return Err(problem(format!(
+                        "`{at}.type` is `{other}`: a merge strategy is exact, sample, preserve, sum, min, max, avg, composite or ignore"
+                    )));
                 }
             })
         };
-        match strategy {
-            MergeStrategy::Composite(c) => {
-                let mut out: Vec<Strategy> = Vec::new();
-                for (i, raw) in c.strategies.iter().flatten().enumerate() {
-                    let at = format!("{field}.strategies[{i}]");
-                    let parsed: MergeStrategy = serde_json::from_value(Value::Object(raw.clone()))
-                        .map_err(|e| RunError::Vertex {
-                            vertex: vertex.to_owned(),
-                            message: format!("`{at}` is not a merge strategy: {e}"),
-                        })?;
-                    let s = one(&parsed, &at)?;
-                    if out.iter().any(|o| o.suffix() == s.suffix()) {
-                        return Err(RunError::Vertex {
-                            vertex: vertex.to_owned(),
-                            message: format!(
-                                "`{at}` repeats the strategy `{}`: each strategy type at most once per path",
-                                s.suffix()
-                            ),
-                        });
-                    }
-                    out.push(s);
-                }
-                if out.is_empty() {
-                    return Err(RunError::Vertex {
-                        vertex: vertex.to_owned(),
-                        message: format!(
-                            "`{field}.strategies` is empty: give at least one strategy, e.g. [{{\"type\": \"exact\"}}]"
-                        ),
-                    });
-                }
-                Ok(out)
-            }
-            other => Ok(vec![one(other, field)?]),
+        if kind(strategy) != "composite" {
+            return Ok(vec![one(strategy, field)?]);
         }
+        let mut out: Vec<Strategy> = Vec::new();
+        let listed = strategy
+            .get("strategies")
+            .and_then(Value::as_array)
+            .map_or(&[][..], Vec::as_slice);
+        for (i, raw) in listed.iter().enumerate() {
+            let at = format!("{field}.strategies[{i}]");
+            let s = one(raw, &at)?;
+            if out.iter().any(|o| o.suffix() == s.suffix()) {
+                return Err(problem(format!(
+                    "`{at}` repeats the strategy `{}`: each strategy type at most once per path",
+                    s.suffix()
+                )));
+            }
+            out.push(s);
+        }
+        if out.is_empty() {
+            return Err(problem(format!(
+                "`{field}.strategies` is empty: give at least one strategy, e.g. [{{\"type\": \"exact\"}}]"
+            )));
+        }
+        Ok(out)
     }
 
     /// The suffix of its copy: `sum`, `avg`, …
@@ -485,30 +495,23 @@ mod tests {
 
     #[test]
     fn composites_are_read_and_checked() {
-        let s: MergeStrategy = serde_json::from_value(
-            json!({"type": "composite", "strategies": [{"type": "sum"}, {"type": "avg"}]}),
-        )
-        .unwrap();
+        let s = json!({"type": "composite", "strategies": [{"type": "sum"}, {"type": "avg"}]});
         assert_eq!(
             Strategy::read(&s, "r", "f").unwrap(),
             [Strategy::Sum, Strategy::Avg]
         );
-        let twice: MergeStrategy = serde_json::from_value(
-            json!({"type": "composite", "strategies": [{"type": "sum"}, {"type": "sum"}]}),
-        )
-        .unwrap();
-        assert!(
-            Strategy::read(&twice, "r", "f")
-                .unwrap_err()
-                .to_string()
-                .contains("`f.strategies[1]` repeats the strategy `sum`")
-        );
-        let empty: MergeStrategy = serde_json::from_value(json!({"type": "composite"})).unwrap();
-        assert!(
-            Strategy::read(&empty, "r", "f")
-                .unwrap_err()
-                .to_string()
-                .contains("is empty")
+        let error = |v: Value| Strategy::read(&v, "r", "f").unwrap_err().to_string();
+        let twice = json!({"type": "composite", "strategies": [{"type": "sum"}, {"type": "sum"}]});
+        assert!(error(twice).contains("`f.strategies[1]` repeats the strategy `sum`"));
+        assert!(error(json!({"type": "composite"})).contains("is empty"));
+        assert!(error(json!({"type": "median"})).contains("`f.type` is `median`"));
+        let limited = json!({"type": "preserve", "limit": 3, "unique": true});
+        assert_eq!(
+            Strategy::read(&limited, "r", "f").unwrap(),
+            [Strategy::Preserve {
+                limit: 3,
+                unique: true
+            }]
         );
     }
 }
