@@ -41,7 +41,7 @@ use serde_json::{Map, Value};
 
 use super::RunError;
 use super::attr_tree;
-use super::stages::typed;
+use super::typed::typed;
 use jobgraph_model::LogEvent;
 use jobgraph_model::ops::transforms::json_log_processor::{JsonLogProcessor, OPERATION};
 

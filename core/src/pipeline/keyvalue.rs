@@ -36,7 +36,7 @@ use serde_json::{Map, Value};
 
 use super::RunError;
 use super::attr_tree;
-use super::stages::typed;
+use super::typed::typed;
 use jobgraph_model::LogEvent;
 use jobgraph_model::ops::transforms::keyvalue_processor::{KeyvalueProcessor, OPERATION};
 

@@ -37,6 +37,7 @@ mod sampler;
 mod stages;
 mod stream;
 mod time;
+mod typed;
 
 pub use jobgraph_model::{EventError, EventsError, LogEvent, Tags, read_events, write_ndjson};
 pub use query::{PredicateError, Query, QueryError, vertex_predicate};

@@ -39,8 +39,8 @@ use serde_json::{Map, Value};
 use super::RunError;
 use super::attr_tree::{self, dotted, scalar_text};
 use super::query::Query;
-use super::stages::typed;
 use super::time::value_millis;
+use super::typed::typed;
 use jobgraph_model::LogEvent;
 use jobgraph_model::ops::transforms::log_attributes_remapper::{LogAttributesRemapper, OPERATION};
 

@@ -43,8 +43,8 @@ use serde_json::{Map, Value};
 
 use super::RunError;
 use super::query::Query;
-use super::stages::typed;
 use super::time::value_millis;
+use super::typed::typed;
 use jobgraph_model::LogEvent;
 use jobgraph_model::ops::transforms::logs_event_sampler::{LogsEventSampler, OPERATION};
 

@@ -1,7 +1,6 @@
 //! What each vertex type does to events (`docs/pipeline.md`, "Vertices"): compiled once from
 //! the vertex's fields into a [`Stage`].
 
-use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
 
 use super::RunError;
@@ -101,31 +100,6 @@ fn field_error(vertex: &str, field: &str, problem: impl std::fmt::Display) -> Ru
         vertex: vertex.to_owned(),
         message: format!("`{field}` {problem}"),
     }
-}
-
-/// Reads a vertex's fields as its catalog entry's typed configuration, after checking them
-/// against the entry (`jobgraph_model::ops::check_config`): the first problem fails with the
-/// field's JSON pointer and what it must be (`/maxBurstLimit: must be an integer of at least
-/// 1, found a string`).
-pub(crate) fn typed<T: DeserializeOwned>(
-    vertex: &str,
-    op: &Operation,
-    fields: &Map<String, Value>,
-) -> Result<T, RunError> {
-    let mut first = None;
-    jobgraph_model::ops::check_config(op, fields, "", &mut |pointer, message| {
-        first.get_or_insert(format!("{pointer}: {message}"));
-    });
-    if let Some(message) = first {
-        return Err(RunError::Vertex {
-            vertex: vertex.to_owned(),
-            message,
-        });
-    }
-    serde_json::from_value(Value::Object(fields.clone())).map_err(|e| RunError::Vertex {
-        vertex: vertex.to_owned(),
-        message: format!("its fields are not a {} configuration: {e}", op.type_name),
-    })
 }
 
 fn optional_query(vertex: &str, fields: &Map<String, Value>) -> Result<Option<Query>, RunError> {

@@ -53,16 +53,7 @@ pub(crate) fn read(vertex: &str, fields: &Map<String, Value>) -> Result<Settings
     // The catalog checks every field's type and bounds first (its JSON pointer and what it must
     // be); what is read below is then of the right type. Read by hand rather than through
     // serde's derived code for `LogReducer`, which cost the npm package 48 KB of wasm.
-    let mut first = None;
-    jobgraph_model::ops::check_config(&catalog::OPERATION, fields, "", &mut |pointer, message| {
-        first.get_or_insert(format!("{pointer}: {message}"));
-    });
-    if let Some(message) = first {
-        return Err(RunError::Vertex {
-            vertex: vertex.to_owned(),
-            message,
-        });
-    }
+    crate::pipeline::typed::check(vertex, &catalog::OPERATION, fields)?;
     let config = Fields(fields);
     let similarity = config.f64("similarityThreshold").unwrap_or(70.0);
     if !(20.0..=100.0).contains(&similarity) {
