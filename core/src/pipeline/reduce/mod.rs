@@ -8,10 +8,12 @@
 //! pattern ids are hashes of partition and text, so the same events give the same output on
 //! every platform.
 
+mod attributes;
 mod cluster;
 mod config;
 mod mask;
 mod merge;
+mod scan;
 mod tokens;
 mod window;
 
