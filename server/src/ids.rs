@@ -24,22 +24,8 @@ pub fn new_id() -> Result<String, getrandom::Error> {
 
 /// URL-safe base64 without padding (RFC 4648 §5).
 pub fn base64url(bytes: &[u8]) -> String {
-    const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
-    let mut out = String::with_capacity(bytes.len().div_ceil(3) * 4);
-    for chunk in bytes.chunks(3) {
-        let b = [
-            chunk[0],
-            chunk.get(1).copied().unwrap_or(0),
-            chunk.get(2).copied().unwrap_or(0),
-        ];
-        let n = (u32::from(b[0]) << 16) | (u32::from(b[1]) << 8) | u32::from(b[2]);
-        let chars = chunk.len() + 1;
-        for i in 0..chars {
-            let index = (n >> (18 - 6 * i)) & 63;
-            out.push(char::from(ALPHABET[index as usize]));
-        }
-    }
-    out
+    use base64::Engine as _;
+    base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(bytes)
 }
 
 /// Milliseconds since the Unix epoch, now.
@@ -49,108 +35,27 @@ pub fn now_ms() -> i64 {
         .map_or(0, |d| i64::try_from(d.as_millis()).unwrap_or(i64::MAX))
 }
 
-/// Days since 1970-01-01 → (year, month, day) (Howard Hinnant's civil-from-days).
-fn civil_from_days(days: i64) -> (i64, u32, u32) {
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = (doy - (153 * mp + 2) / 5 + 1) as u32;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
-    let year = yoe + era * 400 + i64::from(month <= 2);
-    (year, month, day)
-}
-
-/// (year, month, day) → days since 1970-01-01.
-fn days_from_civil(year: i64, month: u32, day: u32) -> i64 {
-    let year = if month <= 2 { year - 1 } else { year };
-    let era = year.div_euclid(400);
-    let yoe = year.rem_euclid(400);
-    let month = i64::from(month);
-    let doy = (153 * (if month > 2 { month - 3 } else { month + 9 }) + 2) / 5 + i64::from(day) - 1;
-    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-    era * 146_097 + doe - 719_468
-}
-
-/// `2026-11-23T13:10:37.123Z` for a time in milliseconds since the epoch.
+/// `2026-11-23T13:10:37.123Z` for a time in milliseconds since the epoch (clamped to the years
+/// -9999 to 9999).
 pub fn iso8601(ms: i64) -> String {
-    let days = ms.div_euclid(86_400_000);
-    let rest = ms.rem_euclid(86_400_000);
-    let (y, mo, d) = civil_from_days(days);
-    let (h, mi, s, milli) = (
-        rest / 3_600_000,
-        rest / 60_000 % 60,
-        rest / 1000 % 60,
-        rest % 1000,
+    let ms = ms.clamp(
+        jiff::Timestamp::MIN.as_millisecond(),
+        jiff::Timestamp::MAX.as_millisecond(),
     );
-    format!("{y:04}-{mo:02}-{d:02}T{h:02}:{mi:02}:{s:02}.{milli:03}Z")
+    let ts = jiff::Timestamp::from_millisecond(ms).unwrap_or(jiff::Timestamp::UNIX_EPOCH);
+    format!("{ts:.3}")
 }
 
-/// How many days `month` (1–12) of `year` has (proleptic Gregorian calendar).
-fn days_in_month(year: i64, month: u32) -> u32 {
-    match month {
-        4 | 6 | 9 | 11 => 30,
-        2 if year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) => 29,
-        2 => 28,
-        _ => 31,
-    }
-}
-
-/// Reads `YYYY-MM-DDTHH:MM[:SS[.fff…]](Z|±HH:MM)` (or a bare date) into milliseconds since
-/// the epoch.
+/// Reads an ISO 8601 / RFC 3339 time into milliseconds since the epoch: with an offset
+/// (`2026-11-23T14:10:37.5+01:00`, `…Z`), or without one (a date and time, or a bare date),
+/// read as UTC. Impossible dates (`2026-02-30`) are refused, not rolled over.
 pub fn parse_iso8601(text: &str) -> Option<i64> {
-    let num = |s: &str| -> Option<i64> {
-        (!s.is_empty() && s.bytes().all(|b| b.is_ascii_digit()))
-            .then(|| s.parse().ok())
-            .flatten()
-    };
-    let (date, time) = match text.split_once(['T', 't', ' ']) {
-        Some((date, time)) => (date, Some(time)),
-        None => (text, None),
-    };
-    let mut parts = date.splitn(3, '-');
-    let year = num(parts.next()?)?;
-    let month = u32::try_from(num(parts.next()?)?).ok()?;
-    let day = u32::try_from(num(parts.next()?)?).ok()?;
-    if !(1..=12).contains(&month) || day < 1 || day > days_in_month(year, month) {
-        return None;
+    if let Ok(ts) = text.parse::<jiff::Timestamp>() {
+        return Some(ts.as_millisecond());
     }
-    let mut ms = days_from_civil(year, month, day) * 86_400_000;
-    if let Some(time) = time {
-        let (clock, offset_ms) = if let Some(clock) = time.strip_suffix(['Z', 'z']) {
-            (clock, 0)
-        } else if let Some(i) = time.rfind(['+', '-']) {
-            let (clock, offset) = time.split_at(i);
-            let sign = if offset.starts_with('-') { -1 } else { 1 };
-            let (oh, om) = offset[1..].split_once(':').unwrap_or((&offset[1..], "0"));
-            (clock, sign * (num(oh)? * 3_600_000 + num(om)? * 60_000))
-        } else {
-            (time, 0)
-        };
-        let mut fields = clock.splitn(3, ':');
-        let h = num(fields.next()?)?;
-        let mi = num(fields.next()?)?;
-        let (s, frac) = match fields.next() {
-            Some(sec) => match sec.split_once('.') {
-                Some((s, f)) => (num(s)?, f),
-                None => (num(sec)?, ""),
-            },
-            None => (0, ""),
-        };
-        if h > 23 || mi > 59 || s > 60 {
-            return None;
-        }
-        let millis = if frac.is_empty() {
-            0
-        } else {
-            let digits: String = frac.chars().chain("000".chars()).take(3).collect();
-            num(&digits)?
-        };
-        ms += h * 3_600_000 + mi * 60_000 + s * 1000 + millis - offset_ms;
-    }
-    Some(ms)
+    let civil = text.parse::<jiff::civil::DateTime>().ok()?;
+    let ts = jiff::tz::TimeZone::UTC.to_timestamp(civil).ok()?;
+    Some(ts.as_millisecond())
 }
 
 /// Reads an ISO 8601 duration such as `PT24H`, `P1D`, `PT90M`, `P1DT12H`, `PT0.5S` into

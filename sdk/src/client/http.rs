@@ -1,7 +1,6 @@
 //! Sending one request: timeouts, retries with backoff, `Retry-After`, and the `-d` trace
 //! (method, URL, status and time; never a header or a body).
 
-use std::hash::{BuildHasher, Hasher};
 use std::sync::Arc;
 use std::time::{Duration, Instant, SystemTime};
 
@@ -63,9 +62,8 @@ impl RetryPolicy {
             .saturating_mul(1u32.checked_shl(retry.min(16)).unwrap_or(u32::MAX))
             .min(self.max_delay);
         let half = exp / 2;
-        let jitter = std::collections::hash_map::RandomState::new()
-            .build_hasher()
-            .finish();
+        // The operating system's random source; without one, no jitter (the longest wait).
+        let jitter = getrandom::u64().unwrap_or(u64::MAX);
         let extra = half.as_nanos() as u64;
         half + Duration::from_nanos(if extra == 0 { 0 } else { jitter % extra })
     }
@@ -403,34 +401,12 @@ pub(crate) fn parse_retry_after(text: &str) -> Option<Duration> {
     Some(when.duration_since(SystemTime::now()).unwrap_or_default())
 }
 
-/// An IMF-fixdate (`Sun, 06 Nov 1994 08:49:37 GMT`), the form RFC 9110 requires senders to use.
+/// An HTTP date: the IMF-fixdate RFC 9110 requires senders to use (`Sun, 06 Nov 1994
+/// 08:49:37 GMT`), read by jiff's RFC 2822 parser (the format it is a profile of).
 fn httpdate(text: &str) -> Option<SystemTime> {
-    let parts: Vec<&str> = text.split_whitespace().collect();
-    let [_, day, month, year, time, "GMT"] = parts.as_slice() else {
-        return None;
-    };
-    let month = [
-        "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
-    ]
-    .iter()
-    .position(|m| m == month)? as i64
-        + 1;
-    let (day, year): (i64, i64) = (day.parse().ok()?, year.parse().ok()?);
-    let mut hms = time.split(':').map(|p| p.parse::<i64>().ok());
-    let (h, m, s) = (hms.next()??, hms.next()??, hms.next()??);
-    let dt = jiff::civil::DateTime::new(
-        i16::try_from(year).ok()?,
-        i8::try_from(month).ok()?,
-        i8::try_from(day).ok()?,
-        i8::try_from(h).ok()?,
-        i8::try_from(m).ok()?,
-        i8::try_from(s).ok()?,
-        0,
-    )
-    .ok()?;
-    let ts = jiff::tz::TimeZone::UTC.to_timestamp(dt).ok()?;
-    let secs = u64::try_from(ts.as_second()).ok()?;
-    Some(std::time::UNIX_EPOCH + Duration::from_secs(secs))
+    let when = jiff::fmt::rfc2822::parse(text).ok()?;
+    let seconds = u64::try_from(when.timestamp().as_second()).ok()?;
+    Some(std::time::UNIX_EPOCH + Duration::from_secs(seconds))
 }
 
 #[cfg(test)]
