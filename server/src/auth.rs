@@ -11,7 +11,7 @@
 //! source address and client id have budget left (`throttle`); `docs/api.md` ("Token endpoint:
 //! throttling") states the policy.
 
-use std::sync::{Arc, Mutex, OnceLock, PoisonError};
+use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
 use axum::Json;
@@ -34,10 +34,6 @@ use super::throttle::{shown, shown_address, throttled};
 use super::token_cache::sha256;
 
 pub use super::secrets::{HashError, hash_secret, verify_secret};
-
-/// Where the request log line finds the caller's organization (set once it is known).
-#[derive(Clone, Default, Debug)]
-pub struct RequestOrg(pub Arc<OnceLock<String>>);
 
 /// The authenticated caller of a `/v1` endpoint.
 #[derive(Debug, Clone)]
@@ -122,9 +118,7 @@ impl FromRequestParts<AppState> for Caller {
                 true,
             ));
         }
-        if let Some(slot) = parts.extensions.get::<RequestOrg>() {
-            let _ = slot.0.set(record.organization.clone());
-        }
+        super::layers::record_organization(&record.organization);
         // One organization's flood waits in its own line (bounded), not in everyone's.
         let turn = state.requests.enter(&record.organization).await?;
         Ok(Caller {
@@ -324,7 +318,6 @@ pub async fn issue_token(
 ) -> Result<impl IntoResponse, ApiError> {
     let headers = request.headers().clone();
     let address = state.throttle.request_address(&request);
-    let org_slot = request.extensions().get::<RequestOrg>().cloned();
     let body = read_bytes(request, &state).await?;
     let mut form = parse_request(&headers, &body)?;
     if let Some((id, secret)) = basic_credentials(&headers)? {
@@ -381,9 +374,7 @@ pub async fn issue_token(
     };
     state.store.put_token(record.clone()).await?;
     state.tokens.put(record);
-    if let Some(slot) = org_slot {
-        let _ = slot.0.set(organization);
-    }
+    super::layers::record_organization(&organization);
     // RFC 6749 §5.1: the answer carries a credential, so no cache may keep it.
     Ok((
         [

@@ -47,6 +47,10 @@ pub struct ConnectionConfig {
     /// A request's whole body must arrive within this time of the handler starting to read it,
     /// else 408 and the connection is closed. Default 30000.
     pub body_read_timeout_ms: u64,
+    /// A request must be answered (its status and headers sent) within this time of its head
+    /// being read, else 503 with `Retry-After: 1` and its work is dropped; a dataset load,
+    /// which streams its body, is outside it. Default 120000.
+    pub request_timeout_ms: u64,
     /// Request bodies held in memory at once, over all connections, in bytes (a body counts for
     /// its `Content-Length`, or for the body limit when it has none); a request that would pass
     /// it is answered 503 with `Retry-After: 1` before its body is read. Default 128 MiB.
@@ -65,6 +69,7 @@ impl Default for ConnectionConfig {
         ConnectionConfig {
             header_read_timeout_ms: 30_000,
             body_read_timeout_ms: 30_000,
+            request_timeout_ms: 120_000,
             max_buffered_body_bytes: 128 * 1024 * 1024,
             max_connections: None,
             health_connections: 16,

@@ -1,5 +1,6 @@
 //! The router: every endpoint at the root and again under `/api`, the OpenAPI document, JSON
-//! 404/405 answers, the body limit and the request log.
+//! 404/405 answers, the body limit, and the layers of `layers.rs` (request id, log line,
+//! panics, the deadline).
 
 use std::sync::Arc;
 
@@ -21,7 +22,7 @@ use super::grok;
 use super::integrations;
 use super::jobs;
 use super::lake;
-use super::log;
+use super::layers::{self, Deadline};
 use super::model::Health;
 use super::organization;
 use super::revoke;
@@ -47,8 +48,10 @@ pub async fn health(State(state): State<AppState>) -> Result<Json<Health>, ApiEr
     }))
 }
 
-/// The routes with their OpenAPI description, before state and layers.
-fn api() -> (Router<AppState>, OpenApi) {
+/// The routes before state and layers: those answered within the request deadline, those
+/// that stream a body for as long as it arrives (a dataset load), and their OpenAPI
+/// description.
+fn api() -> (Router<AppState>, Router<AppState>, OpenApi) {
     let (router, mut openapi) = OpenApiRouter::new()
         .routes(routes!(auth::issue_token))
         .routes(routes!(revoke::revoke_token))
@@ -67,7 +70,6 @@ fn api() -> (Router<AppState>, OpenApi) {
         .routes(routes!(datasets::create, datasets::list))
         .routes(routes!(datasets::get, datasets::update, datasets::delete))
         .routes(routes!(datasets::files))
-        .routes(routes!(lake::load::load))
         .routes(routes!(integrations::list))
         .routes(routes!(integrations::get))
         .routes(routes!(integrations::get_of_type))
@@ -76,6 +78,10 @@ fn api() -> (Router<AppState>, OpenApi) {
         .routes(routes!(triggers::create_trigger))
         .routes(routes!(health))
         .split_for_parts();
+    let (streaming, load) = OpenApiRouter::new()
+        .routes(routes!(lake::load::load))
+        .split_for_parts();
+    openapi.merge(load);
     openapi.info.title = "jobgraph service".into();
     openapi.info.version = env!("CARGO_PKG_VERSION").into();
     openapi.info.description = Some(
@@ -88,7 +94,7 @@ fn api() -> (Router<AppState>, OpenApi) {
     );
     every_operation_may_be_unavailable(&mut openapi);
     super::fair::document_429(&mut openapi);
-    (router, openapi)
+    (router, streaming, openapi)
 }
 
 /// Every endpoint reads or writes the database, so every one answers 503 (`Retry-After: 1`)
@@ -130,7 +136,7 @@ fn every_operation_may_be_unavailable(openapi: &mut OpenApi) {
 /// The OpenAPI 3.1 document of the API, generated from the handlers, with the vertex schemas
 /// of the catalog of operations (`jobgraph_model::ops::schema`) among its components.
 pub fn openapi() -> serde_json::Value {
-    document(&api().1)
+    document(&api().2)
 }
 
 /// `openapi` as JSON, with the catalog's vertex schemas added to its components.
@@ -158,9 +164,16 @@ async fn method_not_allowed() -> ApiError {
 /// `jobgraph serve`.
 pub fn router(state: AppState) -> Router {
     integrations::configuration_read();
-    let (api, openapi) = api();
+    let (api, streaming, openapi) = api();
     let document: Arc<str> = document(&openapi).to_string().into();
-    let api = api
+    #[cfg(test)]
+    let api = api.merge(test_only::routes());
+    let deadline = Deadline(std::time::Duration::from_millis(
+        state.config.connections.request_timeout_ms,
+    ));
+    let api = deadline
+        .apply(api)
+        .merge(streaming)
         .route(
             "/openapi.json",
             get(move || {
@@ -176,11 +189,41 @@ pub fn router(state: AppState) -> Router {
         )
         .method_not_allowed_fallback(method_not_allowed);
     let limit = state.config.max_body_bytes;
-    Router::new()
+    let router = Router::new()
         .merge(api.clone())
         .nest("/api", api)
         .fallback(not_found)
         .layer(DefaultBodyLimit::max(limit))
-        .layer(axum::middleware::from_fn(log::log_request))
-        .with_state(state)
+        .with_state(state);
+    layers::around(router)
+}
+
+/// Routes that exist only in the server's own tests: a handler that panics and one that
+/// outlives any short deadline (`layers/tests.rs`).
+#[cfg(test)]
+mod test_only {
+    use axum::Router;
+    use axum::routing::get;
+
+    use super::AppState;
+
+    pub(super) fn routes() -> Router<AppState> {
+        Router::new()
+            .route(
+                "/v1/test-only/panic",
+                get(|| async {
+                    if true {
+                        panic!("a test-only handler panicked");
+                    }
+                    "never"
+                }),
+            )
+            .route(
+                "/v1/test-only/slow",
+                get(|| async {
+                    tokio::time::sleep(std::time::Duration::from_secs(30)).await;
+                    "late"
+                }),
+            )
+    }
 }
