@@ -3,6 +3,7 @@
 use std::path::PathBuf;
 
 use clap::Args;
+use jobgraph_core::pipeline::RunOptions;
 
 use super::{OutputArgs, scripts::Common};
 
@@ -10,11 +11,11 @@ use super::{OutputArgs, scripts::Common};
 #[derive(Debug, Clone, Args)]
 pub struct RunLimits {
     /// Input events at most (all sources together).
-    #[arg(long, value_name = "N", default_value_t = 10_000_000)]
+    #[arg(long, value_name = "N", default_value_t = RunOptions::local().max_events)]
     pub max_events: usize,
     /// Time limit of the run, in milliseconds (not counting reading and writing, except when
     /// `job:run` streams its input: then from the first byte read).
-    #[arg(long, value_name = "MS", default_value_t = 600_000)]
+    #[arg(long, value_name = "MS", default_value_t = RunOptions::local().timeout_ms)]
     pub run_timeout_ms: u64,
 }
 

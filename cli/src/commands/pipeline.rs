@@ -124,10 +124,10 @@ fn compile(graph: &JobGraph) -> Result<Pipeline, Failure> {
 fn options(limits: &RunLimits, keep: usize) -> RunOptions {
     RunOptions {
         keep,
-        max_events: limits.max_events,
-        max_handled: limits.max_events.saturating_mul(16),
         timeout_ms: limits.run_timeout_ms,
+        ..RunOptions::local()
     }
+    .with_max_events(limits.max_events)
 }
 
 /// Names every vertex the run did not simulate, on stderr.

@@ -31,6 +31,43 @@ impl Default for RunOptions {
     }
 }
 
+impl RunOptions {
+    /// The bounds of a run on a person's own machine and files (what `jobgraph job:run` and
+    /// `job:draft` default to): 10 000 000 input events, 16 events handled per input event,
+    /// ten minutes. The defaults ([`RunOptions::default`]) are a shared service's and a
+    /// browser tab's.
+    ///
+    /// ```
+    /// use jobgraph_core::pipeline::RunOptions;
+    ///
+    /// let local = RunOptions::local().with_max_events(1000);
+    /// assert_eq!(local.max_handled, 1000 * RunOptions::HANDLED_PER_EVENT);
+    /// assert!(local.timeout_ms > RunOptions::default().timeout_ms);
+    /// ```
+    pub fn local() -> RunOptions {
+        RunOptions {
+            keep: 100,
+            max_events: 10_000_000,
+            max_handled: 10_000_000 * Self::HANDLED_PER_EVENT,
+            timeout_ms: 600_000,
+        }
+    }
+
+    /// Events all vertices together may handle per input event, when only the input is bounded
+    /// (a run's events fan out over its vertices).
+    pub const HANDLED_PER_EVENT: usize = 16;
+
+    /// These options with at most `max_events` input events, and handled events bounded in
+    /// proportion ([`RunOptions::HANDLED_PER_EVENT`]).
+    pub fn with_max_events(self, max_events: usize) -> RunOptions {
+        RunOptions {
+            max_events,
+            max_handled: max_events.saturating_mul(Self::HANDLED_PER_EVENT),
+            ..self
+        }
+    }
+}
+
 /// The events a run starts from.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct RunInput {
