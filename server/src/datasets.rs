@@ -14,7 +14,7 @@ use super::body::{JsonBody, QueryPairs};
 use super::error::{ApiError, ErrorBody};
 use super::field_limits::FieldLimits;
 use super::ids::{iso8601, new_id};
-use super::page::{answer, answer_array, page_request, page_request_or, scope};
+use super::listing::{answer, answer_array, page_request, page_request_or, scope};
 use super::state::AppState;
 use super::store::{DatasetFields, DatasetRecord, LakeFileRecord, StoreError};
 use super::validate::{BodySchema, object, optional_version};

@@ -1,4 +1,4 @@
-//! `/v1/jobs`: create (also `/async`), list, get, update, delete; `/sync` runs (`runs.rs`).
+//! `/v1/jobs`: create (also `/async`), list, get, update, delete; `/sync` runs (`sync_runs.rs`).
 //!
 //! Jobs are stored and resolved, never run: every version's `state` is `PENDING`, whatever its
 //! `desiredState` (docs/api.md).
@@ -13,8 +13,8 @@ use super::auth::Caller;
 use super::body::{JsonBody, QueryPairs};
 use super::error::{ApiError, ErrorBody};
 use super::ids::{new_id, now_ms, parse_duration, parse_iso8601};
+use super::listing::{answer, page_request, scope};
 use super::model::{Items, JobOut, JobView};
-use super::page::{answer, page_request, scope};
 use super::scripts;
 use super::state::AppState;
 use super::store::{GraphForm, JobFields, JobFilter, JobMeta, StoreError};

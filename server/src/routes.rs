@@ -26,8 +26,8 @@ use super::layers::{self, Deadline};
 use super::model::Health;
 use super::organization;
 use super::revoke;
-use super::runs;
 use super::state::AppState;
+use super::sync_runs;
 use super::templates;
 use super::triggers;
 
@@ -64,8 +64,8 @@ fn api() -> (Router<AppState>, Router<AppState>, OpenApi) {
         ))
         .routes(routes!(jobs::create, jobs::list))
         .routes(routes!(jobs::create_async))
-        .routes(routes!(runs::sync))
-        .routes(routes!(runs::heartbeat))
+        .routes(routes!(sync_runs::sync))
+        .routes(routes!(sync_runs::heartbeat))
         .routes(routes!(jobs::get, jobs::update, jobs::delete))
         .routes(routes!(datasets::create, datasets::list))
         .routes(routes!(datasets::get, datasets::update, datasets::delete))

@@ -21,9 +21,9 @@ use super::error::{ApiError, ErrorBody};
 use super::jobs;
 use super::lake::query::LakeSource;
 use super::lake::sink::LakeSinks;
-use super::run_driver;
 use super::scripts;
 use super::state::AppState;
+use super::sync_driver;
 use super::sync_stream::{Input, streamed};
 use super::validate::{job_graph, object, required_string, string_map};
 use jobgraph_sdk::api::request_docs::CreateJobDoc;
@@ -85,7 +85,7 @@ pub async fn sync(
     };
     let (records, response) = streamed()?;
     let (inputs, receiver) = mpsc::channel(2);
-    let plan = run_driver::Plan {
+    let plan = sync_driver::Plan {
         limit: source.as_ref().and_then(|s| s.limit),
         stats: source.as_ref().map(|s| Arc::clone(&s.stats)),
         deadline: uses_lake.then(|| {
@@ -103,7 +103,7 @@ pub async fn sync(
             let _ = inputs.try_send(Input::Run(RunInput::default()));
         }
     }
-    tokio::spawn(run_driver::drive(
+    tokio::spawn(sync_driver::drive(
         state,
         Arc::new(pipeline),
         receiver,
