@@ -24,16 +24,16 @@ use serde_json::Value;
 use tokio::sync::OwnedSemaphorePermit;
 use utoipa::ToSchema;
 
-use super::body::{is_json, media_type, read_bytes};
-use super::error::{ApiError, ErrorBody};
-use super::hash_pool::PoolError;
-use super::ids::{now_ms, random_token};
-use super::state::AppState;
-use super::store::{ClientRecord, TokenRecord};
-use super::throttle::{shown, shown_address, throttled};
-use super::token_cache::sha256;
+use crate::body::{is_json, media_type, read_bytes};
+use crate::error::{ApiError, ErrorBody};
+use crate::guards::hash_pool::PoolError;
+use crate::guards::throttle::{shown, shown_address, throttled};
+use crate::guards::token_cache::sha256;
+use crate::ids::{now_ms, random_token};
+use crate::state::AppState;
+use crate::store::{ClientRecord, TokenRecord};
 
-pub use super::secrets::{HashError, hash_secret, verify_secret};
+pub use crate::guards::secrets::{HashError, hash_secret, verify_secret};
 
 /// The authenticated caller of a `/v1` endpoint.
 #[derive(Debug, Clone)]
@@ -118,7 +118,7 @@ impl FromRequestParts<AppState> for Caller {
                 true,
             ));
         }
-        super::layers::record_organization(&record.organization);
+        crate::layers::record_organization(&record.organization);
         // One organization's flood waits in its own line (bounded), not in everyone's.
         let turn = state.requests.enter(&record.organization).await?;
         Ok(Caller {
@@ -182,7 +182,7 @@ fn text(value: &Value) -> Option<String> {
 fn parse_request(headers: &HeaderMap, body: &[u8]) -> Result<TokenRequest, ApiError> {
     let bad = |d: String| oauth(StatusCode::BAD_REQUEST, "invalid_request", d);
     if is_json(headers) {
-        let value = super::body::parse_body(body)
+        let value = crate::body::parse_body(body)
             .map_err(|e| bad(format!("the body is not valid JSON: {e}")))?;
         let Value::Object(map) = value else {
             return Err(bad("the body must be a JSON object".into()));
@@ -374,7 +374,7 @@ pub async fn issue_token(
     };
     state.store.put_token(record.clone()).await?;
     state.tokens.put(record);
-    super::layers::record_organization(&organization);
+    crate::layers::record_organization(&organization);
     // RFC 6749 §5.1: the answer carries a credential, so no cache may keep it.
     Ok((
         [

@@ -7,8 +7,8 @@ use axum::http::{HeaderMap, header};
 use http_body_util::BodyExt;
 use serde_json::Value;
 
-use super::error::ApiError;
-use super::state::AppState;
+use crate::error::ApiError;
+use crate::state::AppState;
 
 /// Whether the request says its body is JSON (`application/json` or `…+json`).
 pub fn is_json(headers: &HeaderMap) -> bool {

@@ -7,8 +7,8 @@ use std::str::FromStr;
 use serde::Deserialize;
 use serde_json::Value;
 
-use super::state::ServiceConfig;
-use super::store::{Synchronous, redact_url};
+use crate::state::ServiceConfig;
+use crate::store::{Synchronous, redact_url};
 
 /// A client given with `--client ID:SECRET[:ORG]` or in the config file.
 #[derive(Clone, PartialEq, Eq, Deserialize)]
@@ -248,7 +248,7 @@ fn read_file(path: &Path) -> Result<FileConfig, ConfigError> {
         )));
     }
     let file: FileConfig = serde_json::from_value(value).map_err(|e| invalid(e.to_string()))?;
-    super::integration_spec::check_integrations(&file.service.integrations).map_err(invalid)?;
+    crate::integration_spec::check_integrations(&file.service.integrations).map_err(invalid)?;
     for (i, client) in file.clients.iter().enumerate() {
         // The organization names a folder of the data lake (docs/lake.md, "Names").
         jobgraph_core::names::check_path_name("organization", &client.organization)

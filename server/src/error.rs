@@ -8,7 +8,7 @@
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 
-use super::store::StoreError;
+use crate::store::StoreError;
 
 pub use jobgraph_sdk::api::ErrorBody;
 

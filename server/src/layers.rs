@@ -35,8 +35,8 @@ use tower_http::request_id::{
 use tower_http::trace::TraceLayer;
 use tracing::Span;
 
-use super::error::ApiError;
-use super::ids::random_token;
+use crate::error::ApiError;
+use crate::ids::random_token;
 
 /// The request id header, read and sent.
 pub(crate) const REQUEST_ID: HeaderName = HeaderName::from_static("x-request-id");

@@ -8,8 +8,8 @@ use utoipa::ToSchema;
 
 pub use jobgraph_sdk::api::{Items, JobOut, TemplateOut, TemplateSummary, TriggerAccepted};
 
-use super::ids::iso8601;
-use super::store::{JobRecord, TemplateFields, TemplateRecord};
+use crate::ids::iso8601;
+use crate::store::{JobRecord, TemplateFields, TemplateRecord};
 
 impl From<TemplateRecord> for TemplateOut {
     fn from(record: TemplateRecord) -> Self {

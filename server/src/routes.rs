@@ -15,21 +15,21 @@ use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use super::auth::{self};
-use super::datasets;
-use super::error::{ApiError, ErrorBody};
-use super::grok;
-use super::integrations;
-use super::jobs;
-use super::lake;
-use super::layers::{self, Deadline};
-use super::model::Health;
-use super::organization;
-use super::revoke;
-use super::state::AppState;
-use super::sync_runs;
-use super::templates;
-use super::triggers;
+use crate::auth::{self};
+use crate::endpoints::datasets;
+use crate::endpoints::grok;
+use crate::endpoints::integrations;
+use crate::endpoints::jobs;
+use crate::endpoints::organization;
+use crate::endpoints::revoke;
+use crate::endpoints::sync_runs;
+use crate::endpoints::templates;
+use crate::endpoints::triggers;
+use crate::error::{ApiError, ErrorBody};
+use crate::lake;
+use crate::layers::{self, Deadline};
+use crate::model::Health;
+use crate::state::AppState;
 
 /// Liveness and storage check: a query on the database, every time.
 #[utoipa::path(
@@ -93,7 +93,7 @@ fn api() -> (Router<AppState>, Router<AppState>, OpenApi) {
         SecurityScheme::Http(HttpBuilder::new().scheme(HttpAuthScheme::Bearer).build()),
     );
     every_operation_may_be_unavailable(&mut openapi);
-    super::fair::document_429(&mut openapi);
+    crate::guards::fair::document_429(&mut openapi);
     (router, streaming, openapi)
 }
 

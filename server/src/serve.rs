@@ -5,15 +5,15 @@ use std::io::Write;
 use std::path::Path;
 use std::sync::Arc;
 
-use super::config::{ConfigError, ServeOptions, Settings};
-use super::ids::random_token;
-use super::listen;
-use super::routes::router;
-use super::secrets::{hash_secret, verify_secret};
-use super::state::AppState;
-use super::store::{ClientRecord, SqliteStore, Store};
+use crate::config::{ConfigError, ServeOptions, Settings};
+use crate::guards::secrets::{hash_secret, verify_secret};
+use crate::ids::random_token;
+use crate::listen;
+use crate::routes::router;
+use crate::state::AppState;
+use crate::store::{ClientRecord, SqliteStore, Store};
 #[cfg(feature = "postgres")]
-use super::store::{PostgresOptions, PostgresStore};
+use crate::store::{PostgresOptions, PostgresStore};
 use jobgraph_sdk::{ProcessConfig, ProcessSandbox};
 
 /// Why the service could not start or stopped with an error.
@@ -222,7 +222,7 @@ async fn run(settings: Settings) -> Result<(), ServeError> {
         .map_err(|e| failed("cannot open the data lake")(&e))?;
     let lake_location = format!("lake: {}", lake.describe());
     let state = AppState::new(store, sandbox, settings.service.clone()).with_lake(lake);
-    super::lake::gc::start(state.clone());
+    crate::lake::gc::start(state.clone());
     let descriptors = listen::raise_descriptor_limit();
     let connections = settings.service.connections.clone();
     let listener = listen::bind(settings.addr, &connections)

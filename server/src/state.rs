@@ -7,16 +7,16 @@ use jobgraph_core::{CacheLimits, ExecutionCache, Limits, Sandbox};
 use serde::Deserialize;
 use tokio::sync::OwnedSemaphorePermit;
 
-use super::body_budget::BodyBudget;
-use super::error::ApiError;
-use super::fair::{FairnessConfig, Gates};
-use super::hash_pool::HashPool;
-use super::listen::ConnectionConfig;
-use super::store::Store;
-use super::sync_stream::{Heartbeats, SyncRunConfig};
-use super::throttle::{TokenThrottle, TokenThrottleConfig};
-use super::token_cache::TokenCache;
-use super::trigger_budget::{TriggerConfig, TriggerThrottle};
+use crate::error::ApiError;
+use crate::guards::body_budget::BodyBudget;
+use crate::guards::fair::{FairnessConfig, Gates};
+use crate::guards::hash_pool::HashPool;
+use crate::guards::throttle::{TokenThrottle, TokenThrottleConfig};
+use crate::guards::token_cache::TokenCache;
+use crate::guards::trigger_budget::{TriggerConfig, TriggerThrottle};
+use crate::listen::ConnectionConfig;
+use crate::store::Store;
+use crate::sync_stream::{Heartbeats, SyncRunConfig};
 
 /// Settings of the service (the router's, not the listener's). JSON names are camelCase;
 /// missing fields take the default.
@@ -48,15 +48,15 @@ pub struct ServiceConfig {
     /// Limits of `POST /v1/triggers`, which needs no token.
     pub triggers: TriggerConfig,
     /// Sizes of stored fields and bounds of listing pages.
-    pub field_limits: super::field_limits::FieldLimits,
+    pub field_limits: crate::guards::field_limits::FieldLimits,
     /// How organizations share the service: requests served at once and waits in line.
     pub fairness: FairnessConfig,
     /// Heartbeats of synchronous runs (`syncRuns`).
     pub sync_runs: SyncRunConfig,
     /// The integrations `/v1/integrations` lists (`integrations` of the `--config` file).
-    pub integrations: Vec<super::integration_spec::IntegrationSpec>,
+    pub integrations: Vec<crate::integration_spec::IntegrationSpec>,
     /// Where the data lake is and its limits (`lake`).
-    pub lake: super::lake_config::LakeConfig,
+    pub lake: crate::lake_config::LakeConfig,
 }
 
 impl Default for ServiceConfig {
@@ -76,7 +76,7 @@ impl Default for ServiceConfig {
             fairness: FairnessConfig::default(),
             sync_runs: SyncRunConfig::default(),
             integrations: Vec::new(),
-            lake: super::lake_config::LakeConfig::default(),
+            lake: crate::lake_config::LakeConfig::default(),
         }
     }
 }

@@ -20,8 +20,8 @@ use serde::Deserialize;
 use serde_json::{Value, json};
 use tokio::sync::mpsc;
 
-use super::error::ApiError;
-use super::ids::random_token;
+use crate::error::ApiError;
+use crate::ids::random_token;
 
 /// How synchronous runs are kept alive (`syncRuns` in `--config`).
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]

@@ -4,8 +4,8 @@ use indexmap::IndexMap;
 use jobgraph_core::{DraftOutput, Endpoint, InputSchema, TestInput, TestRequest};
 use serde_json::{Map, Value};
 
-use super::error::ApiError;
-use super::store::TemplateFields;
+use crate::error::ApiError;
+use crate::store::TemplateFields;
 
 fn bad(message: String) -> ApiError {
     ApiError::BadRequest(message)

@@ -9,9 +9,9 @@ pub(crate) mod load;
 pub(crate) mod query;
 pub(crate) mod sink;
 
-use super::error::ApiError;
-use super::state::AppState;
-use super::store::DatasetRecord;
+use crate::error::ApiError;
+use crate::state::AppState;
+use crate::store::DatasetRecord;
 
 /// The lake of `state`, or a 400 saying this service has none.
 pub(crate) fn lake_of(state: &AppState) -> Result<std::sync::Arc<jobgraph_lake::Lake>, ApiError> {
@@ -53,7 +53,7 @@ pub(crate) async fn named_dataset(
         }
     };
     found.map_err(|e| match e {
-        super::store::StoreError::NotFound => ApiError::BadRequest(format!(
+        crate::store::StoreError::NotFound => ApiError::BadRequest(format!(
             "vertex {vertex}: {what} is not a dataset of your organization (`jobgraph datasets` lists them)"
         )),
         other => other.into(),

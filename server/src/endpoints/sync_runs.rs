@@ -15,17 +15,17 @@ use jobgraph_core::pipeline::{Pipeline, RunInput};
 use serde_json::Value;
 use tokio::sync::mpsc;
 
-use super::auth::Caller;
-use super::body::JsonBody;
-use super::error::{ApiError, ErrorBody};
-use super::jobs;
-use super::lake::query::LakeSource;
-use super::lake::sink::LakeSinks;
-use super::scripts;
-use super::state::AppState;
-use super::sync_driver;
-use super::sync_stream::{Input, streamed};
-use super::validate::{job_graph, object, required_string, string_map};
+use crate::auth::Caller;
+use crate::body::JsonBody;
+use crate::endpoints::jobs;
+use crate::endpoints::scripts;
+use crate::endpoints::sync_driver;
+use crate::error::{ApiError, ErrorBody};
+use crate::lake::query::LakeSource;
+use crate::lake::sink::LakeSinks;
+use crate::state::AppState;
+use crate::sync_stream::{Input, streamed};
+use crate::validate::{job_graph, object, required_string, string_map};
 use jobgraph_sdk::api::request_docs::CreateJobDoc;
 
 /// Run a synchronous batch job: its template operations resolved (as the caller), then every

@@ -19,10 +19,10 @@ use serde_json::{Value, json};
 use tokio::sync::mpsc;
 use tokio::time::Instant;
 
-use super::lake::sink::LakeSinks;
-use super::state::AppState;
-use super::sync_stream::{Input, Records, final_fields, record, running_records};
 use crate::ids::now_ms;
+use crate::lake::sink::LakeSinks;
+use crate::state::AppState;
+use crate::sync_stream::{Input, Records, final_fields, record, running_records};
 
 /// Events serialized into one buffer (one channel send, one body chunk), one record each.
 const BATCH: usize = 500;

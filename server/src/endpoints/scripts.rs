@@ -11,10 +11,10 @@ use jobgraph_core::{FetchError, Resolver, Template, TemplateSet, TemplateSource,
 use serde_json::Value;
 use tokio::runtime::Handle;
 
-use super::auth::Caller;
-use super::error::ApiError;
-use super::state::AppState;
-use super::store::{Store, StoreError, TemplateRecord};
+use crate::auth::Caller;
+use crate::error::ApiError;
+use crate::state::AppState;
+use crate::store::{Store, StoreError, TemplateRecord};
 
 /// Templates of one organization, fetched from the store from the blocking thread that runs
 /// the resolution.

@@ -12,11 +12,11 @@ use serde::Deserialize;
 use serde_json::Value;
 use utoipa::ToSchema;
 
-use super::auth::{authenticate_client, basic_credentials, oauth};
-use super::body::{is_json, media_type, read_bytes};
-use super::error::{ApiError, ErrorBody};
-use super::state::AppState;
-use super::token_cache::sha256;
+use crate::auth::{authenticate_client, basic_credentials, oauth};
+use crate::body::{is_json, media_type, read_bytes};
+use crate::error::{ApiError, ErrorBody};
+use crate::guards::token_cache::sha256;
+use crate::state::AppState;
 
 /// A revocation request (JSON or form-encoded; the client may instead authenticate with HTTP
 /// Basic).
@@ -38,7 +38,7 @@ pub struct RevokeRequest {
 fn parse(headers: &HeaderMap, body: &[u8]) -> Result<RevokeRequest, ApiError> {
     let bad = |d: String| oauth(StatusCode::BAD_REQUEST, "invalid_request", d);
     if is_json(headers) {
-        let value = super::body::parse_body(body)
+        let value = crate::body::parse_body(body)
             .map_err(|e| bad(format!("the body is not valid JSON: {e}")))?;
         let Value::Object(map) = value else {
             return Err(bad("the body must be a JSON object".into()));

@@ -7,7 +7,7 @@ use argon2::Argon2;
 use argon2::password_hash::phc::PasswordHash;
 use argon2::password_hash::{PasswordHasher, PasswordVerifier};
 
-use super::ids::random_token;
+use crate::ids::random_token;
 
 /// Why a secret could not be hashed.
 #[derive(Debug, thiserror::Error)]

@@ -6,16 +6,16 @@ use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use serde_json::Value;
 
-use super::auth::Caller;
-use super::body::{JsonBody, QueryPairs};
-use super::error::{ApiError, ErrorBody};
-use super::ids::new_id;
-use super::listing::{answer, page_request, scope};
-use super::model::{Items, TemplateOut, TemplateSummary};
-use super::scripts;
-use super::state::AppState;
-use super::store::{NewTemplateVersion, StoreError, TemplateFields};
-use super::validate::{object, optional_version, template_fields, test_request};
+use crate::auth::Caller;
+use crate::body::{JsonBody, QueryPairs};
+use crate::endpoints::listing::{answer, page_request, scope};
+use crate::endpoints::scripts;
+use crate::error::{ApiError, ErrorBody};
+use crate::ids::new_id;
+use crate::model::{Items, TemplateOut, TemplateSummary};
+use crate::state::AppState;
+use crate::store::{NewTemplateVersion, StoreError, TemplateFields};
+use crate::validate::{object, optional_version, template_fields, test_request};
 use jobgraph_sdk::api::request_docs::{
     JobGraphDoc, TemplateCreateDoc, TemplateUpdateDoc, TestRequestDoc,
 };

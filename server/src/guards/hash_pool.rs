@@ -9,7 +9,7 @@ use std::collections::VecDeque;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
 
-use super::secrets::{decoy_hash, verify_secret};
+use crate::guards::secrets::{decoy_hash, verify_secret};
 
 type Job = Box<dyn FnOnce() + Send>;
 
@@ -172,7 +172,7 @@ fn work(shared: &Shared) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::secrets::hash_secret;
+    use crate::guards::secrets::hash_secret;
 
     #[test]
     fn verifies_and_refuses_past_its_queue() {

@@ -7,8 +7,8 @@ use serde::Serialize;
 use serde_json::{Map, Value};
 use utoipa::ToSchema;
 
-use super::auth::Caller;
-use super::error::ErrorBody;
+use crate::auth::Caller;
+use crate::error::ErrorBody;
 
 /// The caller's organization: its name and the feature flags on for it (none here). The
 /// public service's `accessConfig`, `constraints` and `plan` are present and empty: this

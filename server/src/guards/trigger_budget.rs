@@ -3,7 +3,7 @@
 
 use serde::Deserialize;
 
-use super::throttle::{AddressKey, Budget, ClientKey};
+use crate::guards::throttle::{AddressKey, Budget, ClientKey};
 
 /// Settings of `POST /v1/triggers` (`triggers` in the config file).
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]

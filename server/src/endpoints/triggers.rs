@@ -11,13 +11,13 @@ use axum::Json;
 use axum::extract::{Request, State};
 use axum::http::StatusCode;
 
-use super::body::{QueryPairs, is_json, media_type, parse_body, read_limited};
-use super::error::{ApiError, ErrorBody};
-use super::ids::new_id;
-use super::model::TriggerAccepted;
-use super::state::AppState;
-use super::store::TriggerRecord;
-use super::throttle::{address_key, client_key};
+use crate::body::{QueryPairs, is_json, media_type, parse_body, read_limited};
+use crate::error::{ApiError, ErrorBody};
+use crate::guards::throttle::{address_key, client_key};
+use crate::ids::new_id;
+use crate::model::TriggerAccepted;
+use crate::state::AppState;
+use crate::store::TriggerRecord;
 
 /// Seconds to announce in `Retry-After` for a wait (at least 1).
 fn seconds(wait: Duration) -> u64 {

@@ -18,11 +18,11 @@ use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
-use super::body::QueryPairs;
-use super::error::ApiError;
-use super::field_limits::FieldLimits;
-use super::model::Items;
-use super::store::{PageKey, PageRequest, Paged};
+use crate::body::QueryPairs;
+use crate::error::ApiError;
+use crate::guards::field_limits::FieldLimits;
+use crate::model::Items;
+use crate::store::{PageKey, PageRequest, Paged};
 
 /// Bytes of checksum after the payload.
 const CHECKSUM_BYTES: usize = 16;

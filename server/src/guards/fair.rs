@@ -13,7 +13,7 @@ use std::time::Duration;
 use serde::Deserialize;
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 
-use super::error::ApiError;
+use crate::error::ApiError;
 
 /// How organizations share the service (the `fairness` settings). JSON names are camelCase;
 /// missing fields take the default.

@@ -2,7 +2,7 @@
 //! (`connections.maxBufferedBodyBytes`): a body reserves its size before it is read, and a
 //! request that would pass the budget is a 503 at once instead of memory taken.
 
-use super::error::ApiError;
+use crate::error::ApiError;
 
 /// The budget of request bodies held in memory at once, over all requests, counted in KiB
 /// (`connections.maxBufferedBodyBytes`).

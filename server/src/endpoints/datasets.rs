@@ -9,15 +9,15 @@ use axum::http::StatusCode;
 use axum::response::Response;
 use serde_json::Value;
 
-use super::auth::Caller;
-use super::body::{JsonBody, QueryPairs};
-use super::error::{ApiError, ErrorBody};
-use super::field_limits::FieldLimits;
-use super::ids::{iso8601, new_id};
-use super::listing::{answer, answer_array, page_request, page_request_or, scope};
-use super::state::AppState;
-use super::store::{DatasetFields, DatasetRecord, LakeFileRecord, StoreError};
-use super::validate::{BodySchema, object, optional_version};
+use crate::auth::Caller;
+use crate::body::{JsonBody, QueryPairs};
+use crate::endpoints::listing::{answer, answer_array, page_request, page_request_or, scope};
+use crate::error::{ApiError, ErrorBody};
+use crate::guards::field_limits::FieldLimits;
+use crate::ids::{iso8601, new_id};
+use crate::state::AppState;
+use crate::store::{DatasetFields, DatasetRecord, LakeFileRecord, StoreError};
+use crate::validate::{BodySchema, object, optional_version};
 use jobgraph_sdk::api::dataset_schema::dataset_input_schema;
 use jobgraph_sdk::api::{DEFAULT_PROMOTED_TAGS, DatasetFile, DatasetInput, DatasetOut, Items};
 

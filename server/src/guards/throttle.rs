@@ -16,9 +16,9 @@ use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter};
 use lru::LruCache;
 use serde::Deserialize;
 
-use super::error::ApiError;
-use super::hash_pool::Lane;
-use super::token_cache::sha256;
+use crate::error::ApiError;
+use crate::guards::hash_pool::Lane;
+use crate::guards::token_cache::sha256;
 
 /// Settings of the token endpoint's throttling (`tokenThrottle` in the config file).
 /// A budget of `burst` verifications that refills by one every `period_ms`.

@@ -9,16 +9,16 @@ use axum::http::StatusCode;
 use axum::response::Response;
 use serde_json::{Map, Value};
 
-use super::auth::Caller;
-use super::body::{JsonBody, QueryPairs};
-use super::error::{ApiError, ErrorBody};
-use super::ids::{new_id, now_ms, parse_duration, parse_iso8601};
-use super::listing::{answer, page_request, scope};
-use super::model::{Items, JobOut, JobView};
-use super::scripts;
-use super::state::AppState;
-use super::store::{GraphForm, JobFields, JobFilter, JobMeta, StoreError};
-use super::validate::{
+use crate::auth::Caller;
+use crate::body::{JsonBody, QueryPairs};
+use crate::endpoints::listing::{answer, page_request, scope};
+use crate::endpoints::scripts;
+use crate::error::{ApiError, ErrorBody};
+use crate::ids::{new_id, now_ms, parse_duration, parse_iso8601};
+use crate::model::{Items, JobOut, JobView};
+use crate::state::AppState;
+use crate::store::{GraphForm, JobFields, JobFilter, JobMeta, StoreError};
+use crate::validate::{
     job_graph, object, one_of, optional_string, optional_version, required_string, string_map,
 };
 use jobgraph_sdk::api::request_docs::{CreateJobDoc, Execution, Processing, UpdateJobDoc};

@@ -16,12 +16,12 @@ use axum::extract::{Path, State};
 use axum::response::{IntoResponse, Response};
 use serde_json::Value;
 
-use super::auth::Caller;
-use super::error::{ApiError, ErrorBody};
-use super::ids::{iso8601, now_ms};
-use super::integration_spec::{IntegrationSpec, PUBLIC_TYPES};
-use super::state::AppState;
-use super::store::{GraphForm, JobFilter, PageKey, PageRequest};
+use crate::auth::Caller;
+use crate::error::{ApiError, ErrorBody};
+use crate::ids::{iso8601, now_ms};
+use crate::integration_spec::{IntegrationSpec, PUBLIC_TYPES};
+use crate::state::AppState;
+use crate::store::{GraphForm, JobFilter, PageKey, PageRequest};
 use jobgraph_sdk::api::{IntegrationJob, IntegrationOut, IntegrationRead, Items};
 
 /// When this process read its configuration: the `createdAt` and `updatedAt` of every

@@ -16,10 +16,10 @@ use utoipa::openapi::RefOr;
 use utoipa::openapi::schema::{ArrayBuilder, Object, ObjectBuilder, OneOfBuilder, Schema, Type};
 use utoipa::{PartialSchema, ToSchema};
 
-use super::auth::Caller;
-use super::body::JsonBody;
-use super::error::{ApiError, ErrorBody};
-use super::state::AppState;
+use crate::auth::Caller;
+use crate::body::JsonBody;
+use crate::error::{ApiError, ErrorBody};
+use crate::state::AppState;
 
 /// Most samples in one request.
 pub const MAX_SAMPLES: usize = 1000;

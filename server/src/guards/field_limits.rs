@@ -10,8 +10,8 @@
 
 use serde::Deserialize;
 
-use super::error::ApiError;
-use super::store::TemplateFields;
+use crate::error::ApiError;
+use crate::store::TemplateFields;
 
 /// The size limits of stored fields and the bounds of listing pages (the `fieldLimits` setting
 /// of the configuration file; camelCase keys, missing ones take the default).

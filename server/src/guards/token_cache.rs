@@ -11,8 +11,8 @@ use std::time::{Duration, Instant};
 
 use sha2::{Digest, Sha256};
 
-use super::ids::now_ms;
-use super::store::TokenRecord;
+use crate::ids::now_ms;
+use crate::store::TokenRecord;
 
 /// The SHA-256 of a token: what the store and the cache key it by.
 pub fn sha256(token: &str) -> [u8; 32] {
