@@ -3,7 +3,7 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use jobgraph_core::{CacheLimits, ExecutionCache, Limits, Sandbox};
+use jobgraph_core::{CacheLimits, ExecutionCache, ResolveOptions, Sandbox};
 use serde::Deserialize;
 use tokio::sync::OwnedSemaphorePermit;
 
@@ -31,16 +31,14 @@ pub struct ServiceConfig {
     /// in flight; one more waits [`FairnessConfig::script_wait_ms`] for one to end, then is a
     /// 429. Default 32.
     pub max_concurrent_scripts: usize,
-    /// Limits of every script execution.
-    pub limits: Limits,
-    /// Template operations one resolution may expand. Default 1000.
-    pub max_operations: usize,
-    /// Vertices the templates of one resolution may produce (`maxResolvedVertices`; a 400
-    /// `MAX_RESOLVED_VERTICES_EXCEEDED` past it). Default 100 000.
-    pub max_resolved_vertices: usize,
-    /// Bytes of JSON the templates of one resolution may produce (`maxResolvedBytes`; a 400
-    /// `MAX_RESOLVED_BYTES_EXCEEDED` past it). Default 32 MiB.
-    pub max_resolved_bytes: usize,
+    /// How every resolution goes, jobgraph-core's own settings and defaults: the limits of
+    /// every script execution (`limits`), template operations one resolution may expand
+    /// (`maxOperations`, 1000), the vertices and bytes of JSON its templates may produce
+    /// (`maxResolvedVertices`, 100 000, and `maxResolvedBytes`, 32 MiB; a 400
+    /// `MAX_RESOLVED_VERTICES_EXCEEDED` / `MAX_RESOLVED_BYTES_EXCEEDED` past them). Its `user`
+    /// is always the caller's client id and `draft` is off: the `--config` file names neither.
+    #[serde(flatten)]
+    pub resolve: ResolveOptions,
     /// The token endpoint's budgets and secret-verification threads.
     pub token_throttle: TokenThrottleConfig,
     /// Timeouts and caps of connections and request bodies.
@@ -65,10 +63,7 @@ impl Default for ServiceConfig {
             token_ttl_seconds: 86_400,
             max_body_bytes: 10 * 1024 * 1024,
             max_concurrent_scripts: 32,
-            limits: Limits::default(),
-            max_operations: jobgraph_core::ResolveOptions::default().max_operations,
-            max_resolved_vertices: jobgraph_core::ResolveOptions::default().max_resolved_vertices,
-            max_resolved_bytes: jobgraph_core::ResolveOptions::default().max_resolved_bytes,
+            resolve: ResolveOptions::default(),
             token_throttle: TokenThrottleConfig::default(),
             connections: ConnectionConfig::default(),
             triggers: TriggerConfig::default(),

@@ -98,11 +98,9 @@ where
         .unwrap_or_else(|| Arc::clone(&state.sandbox));
     let resolver = Resolver::builder(source)
         .shared_sandbox(sandbox)
+        .options(state.config.resolve.clone())
         .user(caller.client_id.clone())
-        .limits(state.config.limits)
-        .max_operations(state.config.max_operations)
-        .max_resolved_vertices(state.config.max_resolved_vertices)
-        .max_resolved_bytes(state.config.max_resolved_bytes)
+        .draft(false)
         .cache(state.cache.clone())
         .build();
     let outcome = tokio::task::spawn_blocking(move || {
