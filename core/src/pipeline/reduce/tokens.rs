@@ -66,7 +66,11 @@ pub(crate) fn hash_bytes(bytes: &[u8]) -> u64 {
     h | 1
 }
 
-/// Splits `text` into `out` (cleared first) on `delimiters`, empty pieces dropped. A masked span
+/// Splits `text` into `out` (cleared first) on `delimiters`, empty pieces dropped — except an
+/// empty pair of brackets or quotes (`()`, `[]`, `{}`, `""`, `''`, each of them delimiters),
+/// which is one empty token, so that an empty field keeps its place: `from 1.2.3.4 () at` and
+/// `from 1.2.3.4 (host) at` have as many tokens (a message of empty fields alone has none).
+/// A masked span
 /// counts as its mask's token text (`<number>`) and is never split, but it does not end a
 /// token: `blk_-4312` masked is the one token `blk_-<number>`. A token that is exactly one span
 /// has that span's `mask`. `mask_tokens[i]` and `mask_hashes[i]` are mask `i`'s token and its
@@ -153,13 +157,31 @@ pub(crate) fn tokenize(
             (delimiters.other.contains(&c), c.len_utf8())
         };
         if split {
+            let empty_pair = start.is_none()
+                && i > 0
+                && matches!(
+                    (bytes[i - 1], b),
+                    (b'(', b')') | (b'[', b']') | (b'{', b'}') | (b'"', b'"') | (b'\'', b'\'')
+                );
             flush(i, &mut start, first_span, &mut span_count, out);
+            if empty_pair {
+                out.push(Token {
+                    start: i as u32,
+                    end: i as u32,
+                    hash: hash_bytes(b""),
+                    mask: None,
+                });
+            }
         } else if start.is_none() {
             start = Some(i);
         }
         i += width;
     }
     flush(bytes.len(), &mut start, first_span, &mut span_count, out);
+    // Only empty fields: no token, as a message of delimiters alone.
+    if out.iter().all(|t| t.start == t.end) {
+        out.clear();
+    }
 }
 
 /// The text of `start..end` of `text` with its masked spans as their tokens.
@@ -279,6 +301,27 @@ mod tests {
         assert_eq!(out[0].mask, None);
         assert_eq!(masked_text(text, 0, 9, &spans, &tokens), "blk_-<number>");
         assert_eq!(out[2].mask, Some(0));
+    }
+
+    #[test]
+    fn an_empty_pair_of_brackets_or_quotes_is_an_empty_token() {
+        let d = Delimiters::new(&[' ', '(', ')', '"', '[', ']']);
+        let words = |text: &str| {
+            let mut out = Vec::new();
+            tokenize(text, &[], &d, &[], &[], &mut out, &mut Vec::new());
+            out.iter()
+                .map(|t| text[t.start as usize..t.end as usize].to_owned())
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(words("from a () at x"), ["from", "a", "", "at", "x"]);
+        assert_eq!(
+            words("from a (host) at x"),
+            ["from", "a", "host", "at", "x"]
+        );
+        assert_eq!(words("ref \"\" ua [] end"), ["ref", "", "ua", "", "end"]);
+        // Delimiters that are not a pair, and a pair with a space inside, give nothing.
+        assert_eq!(words("a ( ) b )( c"), ["a", "b", "c"]);
+        assert!(words("() [] \"\"").is_empty());
     }
 
     #[test]
