@@ -63,5 +63,5 @@ pub use lake_config::LakeConfig;
 pub use listen::ConnectionConfig;
 pub use routes::{openapi, router};
 pub use serve::{ServeError, serve};
-pub use state::{AppState, ServiceConfig};
+pub use state::{AppState, ServiceConfig, SharedState};
 pub use store::{SqliteStore, Store, StoreError, Synchronous};

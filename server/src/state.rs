@@ -77,8 +77,24 @@ impl Default for ServiceConfig {
 }
 
 /// What the handlers share: cheap to clone.
+///
+/// Cloned for every request (axum's `State`), so it is one `Arc` of [`SharedState`], which it
+/// dereferences to: `state.store`, `state.config`, ….
 #[derive(Clone)]
 pub struct AppState {
+    shared: Arc<SharedState>,
+}
+
+impl std::ops::Deref for AppState {
+    type Target = SharedState;
+    fn deref(&self) -> &SharedState {
+        &self.shared
+    }
+}
+
+/// What every handler shares, behind [`AppState`].
+#[derive(Clone)]
+pub struct SharedState {
     /// Where everything is kept.
     pub store: Arc<dyn Store>,
     /// Where scripts run (the isolated process pool in `jobgraph serve`).
@@ -125,7 +141,7 @@ impl AppState {
         let bodies = BodyBudget::new(config.connections.max_buffered_body_bytes);
         let triggers = Arc::new(TriggerThrottle::new(&config.triggers));
         let fairness = &config.fairness;
-        AppState {
+        let shared = SharedState {
             requests: Gates::new(
                 fairness.requests(),
                 Duration::from_millis(fairness.request_wait_ms),
@@ -152,12 +168,15 @@ impl AppState {
             triggers,
             heartbeats: Arc::default(),
             lake: None,
+        };
+        AppState {
+            shared: Arc::new(shared),
         }
     }
 
     /// The same state with a data lake: datasets can be loaded, queried and written by jobs.
     pub fn with_lake(mut self, lake: jobgraph_lake::Lake) -> Self {
-        self.lake = Some(Arc::new(lake));
+        Arc::make_mut(&mut self.shared).lake = Some(Arc::new(lake));
         self
     }
 

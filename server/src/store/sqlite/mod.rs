@@ -84,21 +84,36 @@ impl From<rusqlite::Error> for StoreError {
 
 impl Inner {
     /// A reader connection no other request holds, if there is one (round robin from a
-    /// rotating start, so readers wear evenly); else waits for the next in turn. Waiting on a
-    /// busy reader while another is free made the tail latency of reads.
-    fn free_reader(&self) -> MutexGuard<'_, Connection> {
+    /// rotating start, so readers wear evenly), and the rotating start.
+    fn try_reader(&self) -> (Option<MutexGuard<'_, Connection>>, usize) {
         let count = self.readers.len();
         let start = self.next_reader.fetch_add(1, Ordering::Relaxed);
         for offset in 0..count {
             match self.readers[(start + offset) % count].try_lock() {
-                Ok(reader) => return reader,
-                Err(TryLockError::Poisoned(poisoned)) => return poisoned.into_inner(),
+                Ok(reader) => return (Some(reader), start),
+                Err(TryLockError::Poisoned(poisoned)) => {
+                    return (Some(poisoned.into_inner()), start);
+                }
                 Err(TryLockError::WouldBlock) => {}
             }
         }
-        self.readers[start % count]
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
+        (None, start)
+    }
+
+    /// A free reader connection, if there is one now.
+    fn try_free_reader(&self) -> Option<MutexGuard<'_, Connection>> {
+        self.try_reader().0
+    }
+
+    /// A reader connection no other request holds, if there is one; else waits for the next
+    /// in turn. Waiting on a busy reader while another is free made the tail latency of reads.
+    fn free_reader(&self) -> MutexGuard<'_, Connection> {
+        match self.try_reader() {
+            (Some(reader), _) => reader,
+            (None, start) => self.readers[start % self.readers.len()]
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner),
+        }
     }
 }
 
@@ -166,6 +181,23 @@ impl SqliteStore {
         })
     }
 
+    /// Runs `f`, a read of a few rows by key, on a reader connection: right here on the async
+    /// worker when a reader is free (such a read takes microseconds, less than the hand-off
+    /// to the blocking pool and back, which was half of a template read's CPU time under load,
+    /// seen with `perf`), else on the blocking pool as [`SqliteStore::read`]. Listings and
+    /// scans stay on the blocking pool.
+    fn read_point<T: Send + 'static>(
+        &self,
+        f: impl FnOnce(&Connection) -> Result<T, StoreError> + Send + 'static,
+    ) -> StoreFuture<'_, T> {
+        if let Some(reader) = self.inner.try_free_reader() {
+            let value = f(&reader);
+            drop(reader);
+            return Box::pin(std::future::ready(value));
+        }
+        self.read(f)
+    }
+
     /// Runs `f` in one `BEGIN IMMEDIATE` transaction on the writer, on the blocking pool;
     /// commits when it succeeds.
     fn write<T: Send + 'static>(
@@ -193,7 +225,7 @@ impl Store for SqliteStore {
     }
 
     fn ping(&self) -> StoreFuture<'_, ()> {
-        self.read(|db| {
+        self.read_point(|db| {
             db.query_row("SELECT 1", [], |_| Ok(()))?;
             Ok(())
         })
@@ -211,7 +243,7 @@ impl Store for SqliteStore {
     }
 
     fn client(&self, client_id: String) -> StoreFuture<'_, Option<ClientRecord>> {
-        self.read(move |db| {
+        self.read_point(move |db| {
             Ok(db
                 .prepare_cached(
                     "SELECT client_id, org, secret_hash FROM clients WHERE client_id = ?1",
@@ -253,7 +285,7 @@ impl Store for SqliteStore {
     }
 
     fn token(&self, token_hash: [u8; 32]) -> StoreFuture<'_, Option<TokenRecord>> {
-        self.read(move |db| {
+        self.read_point(move |db| {
             Ok(db
                 .prepare_cached(
                     "SELECT client_id, org, expires_at FROM tokens WHERE token_hash = ?1",
@@ -357,7 +389,7 @@ impl Store for SqliteStore {
         id: String,
         version: Option<u64>,
     ) -> StoreFuture<'_, TemplateRecord> {
-        self.read(move |db| {
+        self.read_point(move |db| {
             query_templates(
                 db,
                 "t.id = ?1 AND t.org = ?2 AND v.version = COALESCE(?3, t.latest_version)",
@@ -374,7 +406,7 @@ impl Store for SqliteStore {
         id: String,
         page: PageRequest,
     ) -> StoreFuture<'_, Paged<TemplateRecord>> {
-        self.read(move |db| lists::template_versions(db, organization, id, &page))
+        self.read_point(move |db| lists::template_versions(db, organization, id, &page))
     }
 
     fn list_templates(
@@ -469,7 +501,7 @@ impl Store for SqliteStore {
         version: Option<u64>,
         form: GraphForm,
     ) -> StoreFuture<'_, JobRecord> {
-        self.read(move |db| read_job(db, &organization, &id, version, form))
+        self.read_point(move |db| read_job(db, &organization, &id, version, form))
     }
 
     fn list_jobs(
@@ -494,7 +526,7 @@ impl Store for SqliteStore {
     }
 
     fn trigger_organization(&self, job_id: String) -> StoreFuture<'_, Option<String>> {
-        self.read(move |db| {
+        self.read_point(move |db| {
             Ok(db
                 .prepare_cached("SELECT org FROM jobs WHERE id = ?1 AND deleted_at IS NULL")?
                 .query_row(params![job_id], |row| row.get(0))
@@ -512,7 +544,7 @@ impl Store for SqliteStore {
     }
 
     fn sync_heartbeat(&self, organization: String, token: String) -> StoreFuture<'_, Option<i64>> {
-        self.read(move |db| heartbeats::renewed_at(db, &organization, &token))
+        self.read_point(move |db| heartbeats::renewed_at(db, &organization, &token))
     }
 
     fn put_trigger(&self, trigger: TriggerRecord, keep: usize) -> StoreFuture<'_, ()> {
@@ -529,7 +561,7 @@ impl Store for SqliteStore {
     }
 
     fn dataset(&self, organization: String, id: String) -> StoreFuture<'_, DatasetRecord> {
-        self.read(move |db| datasets::dataset(db, &organization, "id", &id))
+        self.read_point(move |db| datasets::dataset(db, &organization, "id", &id))
     }
 
     fn dataset_by_name(
@@ -537,7 +569,7 @@ impl Store for SqliteStore {
         organization: String,
         name: String,
     ) -> StoreFuture<'_, DatasetRecord> {
-        self.read(move |db| datasets::dataset(db, &organization, "name", &name))
+        self.read_point(move |db| datasets::dataset(db, &organization, "name", &name))
     }
 
     fn list_datasets(
