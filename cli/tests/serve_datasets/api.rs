@@ -242,7 +242,7 @@ fn invalid_bodies_are_400_naming_the_field() {
 fn the_list_pages_with_link_headers_oldest_first() {
     let mut made = Vec::new();
     for i in 0..5 {
-        made.push(create("pager", json!({"name": format!("ds-{i}")}))["id"].clone());
+        made.push(create("pager", json!({"name": format!("ds-{i}")})));
     }
     let mut seen = Vec::new();
     let mut path = "/v1/datasets?limit=2".to_owned();
@@ -264,6 +264,11 @@ fn the_list_pages_with_link_headers_oldest_first() {
             None => break,
         }
     }
+    // Oldest first; datasets made in the same millisecond by id (the documented order).
+    let made: Vec<Value> = super::public_client::in_list_order(&made)
+        .iter()
+        .map(|d| d["id"].clone())
+        .collect();
     assert_eq!(seen, made);
     assert_eq!(pages, 3);
     // A cursor of another listing, or altered, is a 400.

@@ -48,7 +48,7 @@ fn next_link(r: &Response) -> Option<String> {
 
 /// `made` in the list's order: oldest first, datasets made in the same millisecond by id
 /// (`createdAt` has a fixed width, so its text sorts as its time).
-fn in_list_order(made: &[Value]) -> Vec<Value> {
+pub(super) fn in_list_order(made: &[Value]) -> Vec<Value> {
     let mut sorted = made.to_vec();
     sorted.sort_by(|a, b| {
         let key = |d: &Value| {
