@@ -5,14 +5,6 @@ use serde::{Deserialize, Serialize};
 
 use super::PageKey;
 
-/// The columns of a dataset row, in both stores' row readers' order.
-pub(crate) const DATASET_COLUMNS: &str = "id, organization, version, created_at, updated_at, \
-     name, description, partitioning, retention_days, promoted_tags";
-
-/// The columns of a `lake_files` row, in both stores' row readers' order.
-pub(crate) const LAKE_FILE_COLUMNS: &str = "table_name, path, partition_start_us, min_time_us, \
-     max_time_us, rows, bytes, row_groups, run_id, stats";
-
 /// The fields of a dataset that callers write (everything but id, version, organization and
 /// times).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -118,31 +110,6 @@ impl LakeFileRecord {
     }
 }
 
-/// The `WHERE` tail and bound values of a page of a dataset's files (`lake_files`, every
-/// table): after `after` (from the first file when `None`), in partition, then time, then path
-/// order, `path` compared as `path_order` (`path` on SQLite, whose text compares as bytes;
-/// `path COLLATE "C"` on PostgreSQL, so that its order is byte order whatever the database's
-/// locale). The caller appends `LIMIT`. `?` placeholders; PostgreSQL numbers them.
-pub(crate) fn lake_file_page_filter(
-    after: Option<&FileKey>,
-    path_order: &str,
-) -> (String, Vec<LakeBound>) {
-    let mut sql = String::from("organization = ? AND dataset_id = ?");
-    let mut bounds = Vec::new();
-    if let Some(after) = after {
-        sql.push_str(&format!(
-            " AND (partition_start_us, min_time_us, {path_order}) > (?, ?, ?)"
-        ));
-        bounds.push(LakeBound::Int(after.partition_start_us));
-        bounds.push(LakeBound::Int(after.min_time_us));
-        bounds.push(LakeBound::Text(after.path.clone()));
-    }
-    sql.push_str(&format!(
-        " ORDER BY partition_start_us, min_time_us, {path_order}"
-    ));
-    (sql, bounds)
-}
-
 /// The fields of a `lake_commits` row: the commit of `files` by one run.
 pub(crate) struct CommitSummary {
     /// The tables of the files, comma-separated, in first-seen order.
@@ -171,40 +138,6 @@ impl CommitSummary {
             bytes: files.iter().map(|f| f.bytes).fold(0, i64::saturating_add),
         }
     }
-}
-
-/// The `WHERE` tail and bound values of a manifest read (`lake_files`): files of `table` (any
-/// when `None`) overlapping `[start_us, end_us)` (unbounded on a side given as `None`), in
-/// partition, then time, then path order. `?` placeholders; PostgreSQL numbers them.
-pub(crate) fn lake_files_filter(
-    table: &Option<String>,
-    start_us: Option<i64>,
-    end_us: Option<i64>,
-) -> (String, Vec<LakeBound>) {
-    let mut sql = String::from("organization = ? AND dataset_id = ?");
-    let mut bounds = Vec::new();
-    if let Some(table) = table {
-        sql.push_str(" AND table_name = ?");
-        bounds.push(LakeBound::Text(table.clone()));
-    }
-    if let Some(start) = start_us {
-        sql.push_str(" AND max_time_us >= ?");
-        bounds.push(LakeBound::Int(start));
-    }
-    if let Some(end) = end_us {
-        sql.push_str(" AND min_time_us < ?");
-        bounds.push(LakeBound::Int(end));
-    }
-    sql.push_str(" ORDER BY partition_start_us, min_time_us, path");
-    (sql, bounds)
-}
-
-/// A value bound to a manifest read after the organization and the dataset id.
-pub(crate) enum LakeBound {
-    /// A table name.
-    Text(String),
-    /// A time bound, µs.
-    Int(i64),
 }
 
 /// Promoted tag keys as the JSON text both stores keep.

@@ -9,10 +9,13 @@
 //! with `BEGIN IMMEDIATE`.
 
 mod datasets;
+mod methods;
 mod migrations;
+mod ops;
 mod paging;
 #[cfg(feature = "postgres")]
 mod postgres;
+mod sql;
 mod sqlite;
 
 use std::future::Future;
@@ -246,26 +249,6 @@ pub struct JobFilter {
     pub ids: Vec<String>,
     /// Every version instead of the latest of each job.
     pub all_versions: bool,
-}
-
-/// The columns of a template version, in both stores' row readers' order (`t`: templates,
-/// `v`: template_versions).
-const TEMPLATE_COLUMNS: &str = "t.id, t.org, v.version, t.latest_version, t.created_at, \
-     v.created_at, v.source_hash, v.edited_by, v.fields";
-
-/// The columns of a job version but its graphs, in both stores' row readers' order (`j`: jobs,
-/// `v`: job_versions); the graph a read asks for ([`GraphForm`]) follows.
-const JOB_COLUMNS: &str = "j.id, j.org, v.version, j.latest_version, j.created_at, v.created_at, \
-     v.name, v.execution, v.processing, v.state, v.desired_state, v.tags, v.templates, v.edited_by";
-
-impl GraphForm {
-    /// The `job_versions` column (aliased `v`) that holds this graph, in both stores.
-    fn column(self) -> &'static str {
-        match self {
-            GraphForm::Submitted => "v.definition",
-            GraphForm::Resolved => "v.resolved",
-        }
-    }
 }
 
 impl TemplateRecord {

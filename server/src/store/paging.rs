@@ -3,7 +3,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::{FileKey, JobRecord, StoreError, TemplateRecord};
+use super::{FileKey, JobRecord, TemplateRecord};
 
 /// Where a page of a listing starts: strictly after this sort key. Each listing compares the
 /// part of it that orders it: templates `(created_at_ms, id)`, one template's versions
@@ -52,25 +52,10 @@ impl PageRequest {
     pub(crate) fn fetch(&self) -> i64 {
         i64::try_from(self.limit.max(1)).map_or(i64::MAX, |n| n.saturating_add(1))
     }
-
-    /// Takes the page from `rows` (each an item and its stored size in bytes), reading no row
-    /// past the one that shows more follow.
-    pub(crate) fn take<T>(
-        &self,
-        rows: impl Iterator<Item = Result<(T, usize), StoreError>>,
-    ) -> Result<Paged<T>, StoreError> {
-        let mut page = PageFill::new(self);
-        for row in rows {
-            if !page.push(row?) {
-                break;
-            }
-        }
-        Ok(page.done())
-    }
 }
 
-/// A page being filled row by row (by [`PageRequest::take`], or by a store that reads its rows
-/// from a stream).
+/// A page being filled row by row, as a store reads its rows (none past the one that shows more
+/// follow).
 pub(crate) struct PageFill<'a, T> {
     request: &'a PageRequest,
     items: Vec<T>,
@@ -145,11 +130,14 @@ mod tests {
             max_bytes,
         };
         let mut read = 0;
-        let rows = sizes.iter().enumerate().map(|(i, size)| {
+        let mut fill = PageFill::new(&request);
+        for (i, size) in sizes.iter().enumerate() {
             read += 1;
-            Ok((i, *size))
-        });
-        let page = request.take(rows).unwrap();
+            if !fill.push((i, *size)) {
+                break;
+            }
+        }
+        let page = fill.done();
         (page.items, page.more, read)
     }
 

@@ -9,18 +9,12 @@
 //! [`StoreError::Unavailable`] (a 503); the pool drops broken connections and makes new ones,
 //! so the service recovers when the database is back, without a restart.
 
-mod datasets;
-mod lists;
-mod rows;
 mod schema;
-mod store;
 
 use std::time::Duration;
 
 use deadpool_postgres::{Manager, ManagerConfig, Pool, PoolError, RecyclingMethod, Runtime};
-use tokio_postgres::error::SqlState;
-use tokio_postgres::types::ToSql;
-use tokio_postgres::{NoTls, Row};
+use tokio_postgres::NoTls;
 
 use super::StoreError;
 
@@ -66,7 +60,7 @@ impl std::fmt::Debug for PostgresOptions {
 /// The PostgreSQL [`Store`](super::Store).
 #[derive(Clone)]
 pub struct PostgresStore {
-    pool: Pool,
+    pub(super) pool: Pool,
 }
 
 impl std::fmt::Debug for PostgresStore {
@@ -74,24 +68,6 @@ impl std::fmt::Debug for PostgresStore {
         f.debug_struct("PostgresStore")
             .field("status", &self.pool.status())
             .finish_non_exhaustive()
-    }
-}
-
-impl From<tokio_postgres::Error> for StoreError {
-    fn from(error: tokio_postgres::Error) -> Self {
-        let lost = error.is_closed()
-            || error.code().is_some_and(|code| {
-                code.code().starts_with("08")
-                    || *code == SqlState::ADMIN_SHUTDOWN
-                    || *code == SqlState::CRASH_SHUTDOWN
-                    || *code == SqlState::CANNOT_CONNECT_NOW
-            })
-            || std::error::Error::source(&error).is_some_and(|s| s.is::<std::io::Error>());
-        if lost {
-            StoreError::Unavailable(error.to_string())
-        } else {
-            StoreError::Backend(error.to_string())
-        }
     }
 }
 
@@ -140,35 +116,6 @@ impl PostgresStore {
         schema::migrate(&mut client).await?;
         drop(client);
         Ok(PostgresStore { pool })
-    }
-
-    /// One statement on a pooled connection (prepared once per connection): its rows.
-    async fn rows(
-        &self,
-        sql: &str,
-        params: &[&(dyn ToSql + Sync)],
-    ) -> Result<Vec<Row>, StoreError> {
-        let db = self.pool.get().await?;
-        let statement = db.prepare_cached(sql).await?;
-        Ok(db.query(&statement, params).await?)
-    }
-
-    /// One statement on a pooled connection: its row, if any.
-    async fn row(
-        &self,
-        sql: &str,
-        params: &[&(dyn ToSql + Sync)],
-    ) -> Result<Option<Row>, StoreError> {
-        let db = self.pool.get().await?;
-        let statement = db.prepare_cached(sql).await?;
-        Ok(db.query_opt(&statement, params).await?)
-    }
-
-    /// One statement on a pooled connection: how many rows it changed.
-    async fn execute(&self, sql: &str, params: &[&(dyn ToSql + Sync)]) -> Result<u64, StoreError> {
-        let db = self.pool.get().await?;
-        let statement = db.prepare_cached(sql).await?;
-        Ok(db.execute(&statement, params).await?)
     }
 }
 

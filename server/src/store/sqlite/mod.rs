@@ -8,26 +8,10 @@ use std::path::Path;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError, TryLockError};
 
-use rusqlite::{Connection, OpenFlags, OptionalExtension, TransactionBehavior, params};
-
-mod datasets;
-mod heartbeats;
-mod lists;
-mod rows;
-mod store;
-mod triggers;
-
-use rows::{
-    insert_job_version, insert_template_version, query_templates, read_job, sql_version, version,
-};
+use rusqlite::{Connection, OpenFlags, TransactionBehavior};
 
 use super::migrations::{MigrationError, migrate};
-use super::{
-    ClientRecord, DatasetFields, DatasetRecord, GraphForm, JobFields, JobFilter, JobRecord,
-    LakeFileRecord, NewTemplateVersion, PageRequest, Paged, Store, StoreError, StoreFuture,
-    TemplateRecord, TokenRecord, TriggerRecord,
-};
-use crate::ids::now_ms;
+use super::{StoreError, StoreFuture};
 
 /// When SQLite syncs the WAL to disk (`PRAGMA synchronous`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Deserialize)]
@@ -75,12 +59,6 @@ pub enum OpenError {
 
 fn backend(error: impl std::fmt::Display) -> StoreError {
     StoreError::Backend(error.to_string())
-}
-
-impl From<rusqlite::Error> for StoreError {
-    fn from(error: rusqlite::Error) -> Self {
-        backend(error)
-    }
 }
 
 impl Inner {
@@ -167,7 +145,7 @@ impl SqliteStore {
     }
 
     /// Runs `f` on a reader connection, on the blocking pool.
-    fn read<T: Send + 'static>(
+    pub(super) fn read<T: Send + 'static>(
         &self,
         f: impl FnOnce(&Connection) -> Result<T, StoreError> + Send + 'static,
     ) -> StoreFuture<'_, T> {
@@ -187,7 +165,7 @@ impl SqliteStore {
     /// to the blocking pool and back, which was half of a template read's CPU time under load,
     /// seen with `perf`), else on the blocking pool as [`SqliteStore::read`]. Listings and
     /// scans stay on the blocking pool.
-    fn read_point<T: Send + 'static>(
+    pub(super) fn read_point<T: Send + 'static>(
         &self,
         f: impl FnOnce(&Connection) -> Result<T, StoreError> + Send + 'static,
     ) -> StoreFuture<'_, T> {
@@ -201,7 +179,7 @@ impl SqliteStore {
 
     /// Runs `f` in one `BEGIN IMMEDIATE` transaction on the writer, on the blocking pool;
     /// commits when it succeeds.
-    fn write<T: Send + 'static>(
+    pub(super) fn write<T: Send + 'static>(
         &self,
         f: impl FnOnce(&rusqlite::Transaction<'_>) -> Result<T, StoreError> + Send + 'static,
     ) -> StoreFuture<'_, T> {
