@@ -181,3 +181,45 @@ async fn a_data_directory_of_the_2026_11_27_release_serves_its_records() {
     .await;
     assert_eq!(status, StatusCode::CREATED, "{created}");
 }
+
+/// The tables, indexes and schema version of a SQLite database.
+fn sqlite_schema(path: &Path) -> (i64, Vec<(String, String, String)>) {
+    let db = rusqlite::Connection::open(path).expect("the database");
+    let version = db
+        .query_row("PRAGMA user_version", [], |row| row.get(0))
+        .expect("its version");
+    let mut statement = db
+        .prepare("SELECT type, name, COALESCE(sql, '') FROM sqlite_master ORDER BY type, name")
+        .expect("a query");
+    let objects = statement
+        .query_map([], |row| Ok((row.get(0)?, row.get(1)?, row.get(2)?)))
+        .expect("the rows")
+        .collect::<Result<Vec<_>, _>>()
+        .expect("the schema");
+    (version, objects)
+}
+
+/// The migrations as this build runs them make exactly the schema the 2026-11-27 release made:
+/// moving them to one list for both databases changed no statement.
+#[test]
+fn a_fresh_database_has_the_released_schema() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let released = dir.path().join("released");
+    copy_dir(
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/fixtures/data-2026-11-27")
+            .as_path(),
+        &released,
+    );
+    let fresh = dir.path().join("fresh.db");
+    drop(SqliteStore::open(&fresh, Synchronous::Normal, 1).expect("a fresh store"));
+    let (released_version, released_objects) = sqlite_schema(&released.join("jobgraph.db"));
+    let (fresh_version, fresh_objects) = sqlite_schema(&fresh);
+    assert_eq!(fresh_version, released_version);
+    assert!(
+        released_objects
+            .iter()
+            .any(|(_, name, _)| name == "lake_files_listing")
+    );
+    assert_eq!(fresh_objects, released_objects);
+}

@@ -10,11 +10,11 @@
 
 mod datasets;
 mod methods;
-mod migrations;
 mod ops;
 mod paging;
 #[cfg(feature = "postgres")]
 mod postgres;
+mod schema;
 mod sql;
 mod sqlite;
 

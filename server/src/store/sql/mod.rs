@@ -40,15 +40,17 @@ pub(crate) enum Dialect {
 /// `{for_update}` (a row lock: ` FOR UPDATE` on PostgreSQL, nothing on SQLite, whose writer
 /// holds the database in `BEGIN IMMEDIATE`) and `{bytes}` (text compared byte by byte: nothing on
 /// SQLite, whose default collation does, ` COLLATE "C"` on PostgreSQL whatever its locale) are
-/// replaced. Statements hold no string literal with `?` or `{` in it.
+/// replaced, and so is `{blob}` in DDL (`BLOB` / `BYTEA`). Statements hold no string literal
+/// with `?` or `{` in it.
 pub(crate) fn render(text: &str, dialect: Dialect) -> String {
-    let (for_update, bytes) = match dialect {
-        Dialect::Sqlite => ("", ""),
-        Dialect::Postgres => (" FOR UPDATE", r#" COLLATE "C""#),
+    let (for_update, bytes, blob) = match dialect {
+        Dialect::Sqlite => ("", "", "BLOB"),
+        Dialect::Postgres => (" FOR UPDATE", r#" COLLATE "C""#, "BYTEA"),
     };
     let text = text
         .replace("{for_update}", for_update)
-        .replace("{bytes}", bytes);
+        .replace("{bytes}", bytes)
+        .replace("{blob}", blob);
     match dialect {
         Dialect::Sqlite => text,
         Dialect::Postgres => text.replace('?', "$"),

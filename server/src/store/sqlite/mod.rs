@@ -10,8 +10,11 @@ use std::sync::{Arc, Mutex, MutexGuard, PoisonError, TryLockError};
 
 use rusqlite::{Connection, OpenFlags, TransactionBehavior};
 
-use super::migrations::{MigrationError, migrate};
+mod migrate;
+
+use super::schema::MigrationError;
 use super::{StoreError, StoreFuture};
+use migrate::migrate;
 
 /// When SQLite syncs the WAL to disk (`PRAGMA synchronous`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Deserialize)]
