@@ -2,7 +2,7 @@
 
 /// A failure and the exit status it calls for: 1 for a failed operation, 2 for bad usage
 /// (including unreadable or invalid input files).
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub struct Failure {
     /// One line for stderr.
     pub message: String,

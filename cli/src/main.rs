@@ -13,6 +13,7 @@
 
 mod args;
 mod commands;
+mod context;
 mod failure;
 mod input;
 mod output;

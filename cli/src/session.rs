@@ -5,9 +5,9 @@ use std::sync::Arc;
 
 use jobgraph_sdk::client::{Client, ClientError, Credentials, DiskTokenStore, Secret};
 
-use crate::args::Global;
+use crate::context::Context;
 use crate::failure::Failure;
-use crate::settings::{ConfigFile, Settings, home_dir, settings};
+use crate::settings::{Settings, home_dir};
 
 /// The variable that holds the client secret.
 pub const SECRET_VAR: &str = "JOBGRAPH_CLIENT_SECRET";
@@ -23,11 +23,12 @@ pub struct Session {
 }
 
 impl Session {
-    /// The settings (flags, environment, saved configuration, defaults) and a client.
-    pub fn open(global: &Global, matches: &clap::ArgMatches) -> Result<Session, Failure> {
-        let file = ConfigFile::load()?;
-        let settings = settings(global, matches, &file, None)?;
-        let debug = global.debug;
+    /// A client from the run's settings (resolved once: flags, environment, saved
+    /// configuration, defaults).
+    pub fn open(ctx: &Context) -> Result<Session, Failure> {
+        let file = ctx.config_file()?;
+        let settings = ctx.settings()?.clone();
+        let debug = ctx.global.debug;
         let trace = |line: &str| {
             if debug {
                 eprintln!("debug: {line}");

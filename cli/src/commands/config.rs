@@ -2,10 +2,11 @@
 
 use serde_json::{Map, Value, json};
 
-use crate::args::{ConfigCommand, Global};
+use crate::args::ConfigCommand;
+use crate::context::Context;
 use crate::failure::Failure;
 use crate::output::{self, Format, Shape, emit};
-use crate::settings::{ConfigFile, Saved, settings};
+use crate::settings::Saved;
 use crate::term::Ui;
 
 /// A configuration as a record: `name`, `default` and its saved fields.
@@ -20,13 +21,10 @@ fn record(name: &str, saved: &Saved, is_default: bool) -> Value {
 }
 
 /// The `config:*` commands.
-pub fn run(
-    command: ConfigCommand,
-    global: &Global,
-    matches: &clap::ArgMatches,
-) -> Result<(), Failure> {
+pub fn run(command: ConfigCommand, ctx: &Context) -> Result<(), Failure> {
+    let global = &ctx.global;
     let ui = Ui::new(global, false);
-    let mut file = ConfigFile::load()?;
+    let mut file = ctx.config_file()?.clone();
     match command {
         ConfigCommand::Save { name, default } => {
             if name.is_empty() || name == "_default" {
@@ -34,7 +32,7 @@ pub fn run(
                     "{name:?} cannot name a configuration"
                 )));
             }
-            let settings = settings(global, matches, &file, Some(&name))?;
+            let settings = ctx.settings_over(&file, &name)?;
             let Some(client_id) = settings.client_id.clone() else {
                 return Err(Failure::usage(
                     "config:save needs a client id: --client-id ID or JOBGRAPH_CLIENT_ID",

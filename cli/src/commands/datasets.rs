@@ -8,6 +8,7 @@ use jobgraph_sdk::api::DatasetInput;
 use serde_json::Value;
 
 use crate::args::{DatasetCommand, Global, IntegrationCommand};
+use crate::context::Context;
 use crate::failure::Failure;
 use crate::output::{self, Format, Shape, Style, emit, render};
 use crate::session::Session;
@@ -76,11 +77,8 @@ fn print<T: serde::Serialize>(
 }
 
 /// The `dataset:*` commands.
-pub fn run(
-    command: DatasetCommand,
-    global: &Global,
-    matches: &clap::ArgMatches,
-) -> Result<(), Failure> {
+pub fn run(command: DatasetCommand, ctx: &Context) -> Result<(), Failure> {
+    let global = &ctx.global;
     let ui = Ui::new(global, false);
     match command {
         DatasetCommand::Create {
@@ -89,7 +87,7 @@ pub fn run(
         } => {
             let style = output::style(&output, Format::Table, global)?;
             let input = dataset_input(&dataset_file)?;
-            let session = Session::open(global, matches)?;
+            let session = Session::open(ctx)?;
             let created = session
                 .runtime
                 .block_on(ui.spin(
@@ -105,7 +103,7 @@ pub fn run(
         }
         DatasetCommand::List { limit, output } => {
             let style = output::style(&output, Format::Table, global)?;
-            let session = Session::open(global, matches)?;
+            let session = Session::open(ctx)?;
             let limit = limit.map(|n| usize::try_from(n).unwrap_or(usize::MAX));
             let list = session
                 .runtime
@@ -118,7 +116,7 @@ pub fn run(
         }
         DatasetCommand::Get { dataset_id, output } => {
             let style = output::style(&output, Format::Table, global)?;
-            let session = Session::open(global, matches)?;
+            let session = Session::open(ctx)?;
             let dataset = session
                 .runtime
                 .block_on(ui.spin(
@@ -136,7 +134,7 @@ pub fn run(
         } => {
             let style = output::style(&output, Format::Table, global)?;
             let input = dataset_input(&dataset_file)?;
-            let session = Session::open(global, matches)?;
+            let session = Session::open(ctx)?;
             let updated = session
                 .runtime
                 .block_on(
@@ -155,7 +153,7 @@ pub fn run(
             print(updated, Shape::One, &style, global)
         }
         DatasetCommand::Delete { dataset_id } => {
-            let session = Session::open(global, matches)?;
+            let session = Session::open(ctx)?;
             session
                 .runtime
                 .block_on(ui.spin(
@@ -178,7 +176,7 @@ pub fn run(
             let total = std::fs::metadata(&file)
                 .map_err(|e| Failure::usage(format!("cannot read {}: {e}", file.display())))?
                 .len();
-            let session = Session::open(global, matches)?;
+            let session = Session::open(ctx)?;
             let show = !global.quiet && std::io::stderr().is_terminal();
             let shown = std::sync::atomic::AtomicU64::new(u64::MAX);
             let progress = move |sent: u64| {
@@ -211,7 +209,7 @@ pub fn run(
             output,
         } => {
             let style = output::style(&output, Format::Table, global)?;
-            let session = Session::open(global, matches)?;
+            let session = Session::open(ctx)?;
             let limit = limit.map(|n| usize::try_from(n).unwrap_or(usize::MAX));
             let files = session
                 .runtime
@@ -226,16 +224,13 @@ pub fn run(
 }
 
 /// The `integration:*` commands.
-pub fn integrations(
-    command: IntegrationCommand,
-    global: &Global,
-    matches: &clap::ArgMatches,
-) -> Result<(), Failure> {
+pub fn integrations(command: IntegrationCommand, ctx: &Context) -> Result<(), Failure> {
+    let global = &ctx.global;
     let ui = Ui::new(global, false);
     match command {
         IntegrationCommand::List { output } => {
             let style = output::style(&output, Format::Table, global)?;
-            let session = Session::open(global, matches)?;
+            let session = Session::open(ctx)?;
             let list = session
                 .runtime
                 .block_on(ui.spin("listing integrations", session.client.list_integrations()))
@@ -247,7 +242,7 @@ pub fn integrations(
             output,
         } => {
             let style = output::style(&output, Format::Table, global)?;
-            let session = Session::open(global, matches)?;
+            let session = Session::open(ctx)?;
             let one = session
                 .runtime
                 .block_on(ui.spin(

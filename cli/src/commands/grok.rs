@@ -9,6 +9,7 @@ use jobgraph_core::grok::{GrokBatchRequest, GrokBatchResponse, GrokParserSpec, p
 use serde_json::{Map, Value};
 
 use crate::args::{Format, Global, GrokParseArgs};
+use crate::context::Context;
 use crate::failure::Failure;
 use crate::input::io_reason;
 use crate::output::{Shape, emit, render, style};
@@ -26,14 +27,11 @@ const SUMMARY: &[&str] = &[
 ];
 
 /// `grok:parse`.
-pub fn run(
-    args: GrokParseArgs,
-    global: &Global,
-    matches: &clap::ArgMatches,
-) -> Result<(), Failure> {
+pub fn run(args: GrokParseArgs, ctx: &Context) -> Result<(), Failure> {
+    let global = &ctx.global;
     let request = request(&args)?;
     let response = if args.remote {
-        let session = Session::open(global, matches)?;
+        let session = Session::open(ctx)?;
         let ui = Ui::new(global, false);
         session
             .runtime

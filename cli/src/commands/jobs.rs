@@ -7,6 +7,7 @@ use jobgraph_sdk::client::{JobFilter, JobVersion};
 use serde_json::{Map, Value};
 
 use crate::args::{ExecutionArg, Global, JobCommand, ProcessingArg};
+use crate::context::Context;
 use crate::failure::Failure;
 use crate::input::read_json;
 use crate::output::{self, Format, OutputArgs, Shape, emit, render};
@@ -17,13 +18,10 @@ use crate::term::Ui;
 pub const JOB_SUMMARY: &[&str] = &["id", "name", "state", "version", "updatedAt"];
 
 /// The `job:*` commands.
-pub fn run(
-    command: JobCommand,
-    global: &Global,
-    matches: &clap::ArgMatches,
-) -> Result<(), Failure> {
+pub fn run(command: JobCommand, ctx: &Context) -> Result<(), Failure> {
+    let global = &ctx.global;
     match command {
-        JobCommand::Create { job_file, output } => create(&job_file, &output, global, matches),
+        JobCommand::Create { job_file, output } => create(&job_file, &output, ctx),
         JobCommand::List {
             state,
             since,
@@ -60,7 +58,7 @@ pub fn run(
                 resolved,
             };
             let style = output::style(&output, Format::Table, global)?;
-            let session = Session::open(global, matches)?;
+            let session = Session::open(ctx)?;
             let ui = Ui::new(global, false);
             let jobs = session
                 .runtime
@@ -79,7 +77,7 @@ pub fn run(
             output,
         } => {
             let style = output::style(&output, Format::Table, global)?;
-            let session = Session::open(global, matches)?;
+            let session = Session::open(ctx)?;
             let ui = Ui::new(global, false);
             let job = session
                 .runtime
@@ -105,7 +103,7 @@ pub fn run(
             let style = output::style(&output, Format::Table, global)?;
             let mut update = update_from(&read_json(&job_file)?, &job_file)?;
             update.from_version = from_version;
-            let session = Session::open(global, matches)?;
+            let session = Session::open(ctx)?;
             let ui = Ui::new(global, false);
             let job = session
                 .runtime
@@ -123,7 +121,7 @@ pub fn run(
             emit(&render(value, Shape::One, &style), global)
         }
         JobCommand::Delete { job_id } => {
-            let session = Session::open(global, matches)?;
+            let session = Session::open(ctx)?;
             let ui = Ui::new(global, false);
             session
                 .runtime
@@ -233,14 +231,10 @@ pub fn update_from(value: &Value, file: &Path) -> Result<UpdateJob, Failure> {
 }
 
 /// `job:create`: markers on stderr, then the job (asynchronous) or its results (synchronous).
-fn create(
-    file: &Path,
-    output: &OutputArgs,
-    global: &Global,
-    matches: &clap::ArgMatches,
-) -> Result<(), Failure> {
+fn create(file: &Path, output: &OutputArgs, ctx: &Context) -> Result<(), Failure> {
+    let global = &ctx.global;
     let job = create_from(&read_json(file)?, file)?;
-    let session = Session::open(global, matches)?;
+    let session = Session::open(ctx)?;
     let ui = Ui::new(global, !output.no_job_state);
     let client = &session.client;
     ui.marker("CONNECTING");

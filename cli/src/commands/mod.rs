@@ -18,15 +18,26 @@ mod to_test;
 use clap::CommandFactory;
 
 use crate::args::{Cli, Command, CompletionShell};
+use crate::context::Context;
 use crate::failure::Failure;
 use crate::output::emit_bytes;
 
-/// Runs the parsed command line.
+/// `sandbox-worker`: a worker process of the sandbox serving its parent.
+fn sandbox_worker() -> Result<(), Failure> {
+    jobgraph_sdk::sandbox_worker::serve()
+        .map_err(|e| Failure::usage(format!("sandbox worker: {e}")))
+}
+
+/// Runs the parsed command line: the settings are resolved once, here, for every command.
 pub fn run(cli: Cli, matches: &clap::ArgMatches) -> Result<(), Failure> {
-    let global = cli.global;
+    if let Command::SandboxWorker = cli.command {
+        // A worker process of the sandbox reads no file before it serves.
+        return sandbox_worker();
+    }
+    let ctx = Context::resolve(cli.global, matches);
+    let global = &ctx.global;
     match cli.command {
-        Command::SandboxWorker => jobgraph_sdk::sandbox_worker::serve()
-            .map_err(|e| Failure::usage(format!("sandbox worker: {e}"))),
+        Command::SandboxWorker => sandbox_worker(),
         #[cfg(feature = "server")]
         Command::Serve(args) => jobgraph_server::serve(&args.into())
             .map_err(|e| Failure::failed(format!("jobgraph serve: {e}"))),
@@ -38,25 +49,25 @@ pub fn run(cli: Cli, matches: &clap::ArgMatches) -> Result<(), Failure> {
             };
             let mut text = Vec::new();
             clap_complete::generate(shell, &mut Cli::command(), "jobgraph", &mut text);
-            emit_bytes(&text, &global)
+            emit_bytes(&text, global)
         }
-        Command::Resolve(args) => resolve::run(args, &global, matches),
-        Command::TemplateTest(args) => template_test::run(args, &global, matches),
-        Command::JobRun(args) => pipeline::run(args, &global, matches),
-        Command::JobDraft(args) => pipeline::draft(args, &global, matches),
-        Command::QueryCheck(args) => pipeline::check(args, &global),
-        Command::GrokParse(args) => grok::run(args, &global, matches),
-        Command::Patterns(args) => patterns::run(args, &global),
-        Command::JobToTest(args) => to_test::run(args, &global),
+        Command::Resolve(args) => resolve::run(args, &ctx),
+        Command::TemplateTest(args) => template_test::run(args, &ctx),
+        Command::JobRun(args) => pipeline::run(args, &ctx),
+        Command::JobDraft(args) => pipeline::draft(args, &ctx),
+        Command::QueryCheck(args) => pipeline::check(args, global),
+        Command::GrokParse(args) => grok::run(args, &ctx),
+        Command::Patterns(args) => patterns::run(args, global),
+        Command::JobToTest(args) => to_test::run(args, global),
         #[cfg(feature = "docs")]
-        Command::DocsSearch(args) => docs::search(args, &global),
+        Command::DocsSearch(args) => docs::search(args, global),
         #[cfg(feature = "docs")]
-        Command::DocsGet(args) => docs::get(args, &global),
-        Command::Query(args) => query::run(args, &global, matches),
-        Command::Config(command) => config::run(command, &global, matches),
-        Command::Job(command) => jobs::run(command, &global, matches),
-        Command::Template(command) => templates::run(command, &global, matches),
-        Command::Dataset(command) => datasets::run(command, &global, matches),
-        Command::Integration(command) => datasets::integrations(command, &global, matches),
+        Command::DocsGet(args) => docs::get(args, global),
+        Command::Query(args) => query::run(args, &ctx),
+        Command::Config(command) => config::run(command, &ctx),
+        Command::Job(command) => jobs::run(command, &ctx),
+        Command::Template(command) => templates::run(command, &ctx),
+        Command::Dataset(command) => datasets::run(command, &ctx),
+        Command::Integration(command) => datasets::integrations(command, &ctx),
     }
 }

@@ -15,6 +15,7 @@ use jobgraph_sdk::client::RemoteSource;
 use serde_json::{Value, json};
 
 use crate::args::{Common, Format, Global, JobDraftArgs, JobRunArgs, QueryCheckArgs, RunLimits};
+use crate::context::Context;
 use crate::failure::Failure;
 use crate::input::{io_reason, read_json};
 use crate::output::{Shape, emit, emit_bytes, emit_pieces, render, style};
@@ -47,16 +48,16 @@ enum Templates<'a> {
     /// `--templates DIR`.
     Folder(&'a Path),
     /// `--remote`: the service's.
-    Remote(&'a clap::ArgMatches),
+    Remote(&'a Context),
     /// Neither: a job with template operations is an error.
     None,
 }
 
 impl<'a> Templates<'a> {
-    fn of(folder: Option<&'a Path>, remote: bool, matches: &'a clap::ArgMatches) -> Self {
+    fn of(folder: Option<&'a Path>, remote: bool, ctx: &'a Context) -> Self {
         match (folder, remote) {
             (Some(folder), _) => Templates::Folder(folder),
-            (None, true) => Templates::Remote(matches),
+            (None, true) => Templates::Remote(ctx),
             (None, false) => Templates::None,
         }
     }
@@ -92,8 +93,8 @@ fn resolved_graph(
                 .resolve_document_blocking(&job)
                 .map_err(|e| Failure::failed(e.to_string()))?
         }
-        Templates::Remote(matches) => {
-            let session = Session::open(global, matches)?;
+        Templates::Remote(ctx) => {
+            let session = Session::open(ctx)?;
             // A token first: a wrong secret or an unreachable service is reported as such.
             session
                 .runtime
@@ -184,10 +185,11 @@ fn report_reduction(vertices: &[VertexRun], ui: &Ui) {
 }
 
 /// `job:run`: the events that reach the sink, as NDJSON.
-pub fn run(args: JobRunArgs, global: &Global, matches: &clap::ArgMatches) -> Result<(), Failure> {
+pub fn run(args: JobRunArgs, ctx: &Context) -> Result<(), Failure> {
+    let global = &ctx.global;
     let ui = Ui::new(global, false);
     let job = read_json(&args.job_file)?;
-    let templates = Templates::of(args.templates.as_deref(), args.remote, matches);
+    let templates = Templates::of(args.templates.as_deref(), args.remote, ctx);
     let (graph, _) = resolved_graph(job, templates, &args.common, false, global)?;
     let pipeline = compile(&graph)?;
     let sinks = pipeline.sinks();
@@ -332,14 +334,11 @@ fn run_whole(
 }
 
 /// `job:draft`: every stage's events, grouped by template operation.
-pub fn draft(
-    args: JobDraftArgs,
-    global: &Global,
-    matches: &clap::ArgMatches,
-) -> Result<(), Failure> {
+pub fn draft(args: JobDraftArgs, ctx: &Context) -> Result<(), Failure> {
+    let global = &ctx.global;
     let ui = Ui::new(global, false);
     let job = read_json(&args.job_file)?;
-    let templates = Templates::of(args.templates.as_deref(), args.remote, matches);
+    let templates = Templates::of(args.templates.as_deref(), args.remote, ctx);
     let (graph, provenance) = resolved_graph(job, templates, &args.common, true, global)?;
     let pipeline = compile(&graph)?;
     let events = events_from(&args.sample_logs)?;

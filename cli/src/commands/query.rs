@@ -7,7 +7,8 @@ use jobgraph_sdk::api::{CreateJob, Execution, Processing};
 use serde_json::{Value, json};
 
 use super::jobs::run_sync;
-use crate::args::{Global, QueryArgs};
+use crate::args::QueryArgs;
+use crate::context::Context;
 use crate::failure::Failure;
 use crate::session::Session;
 use crate::term::Ui;
@@ -77,9 +78,10 @@ pub fn query_job(args: &QueryArgs, now: Timestamp) -> Result<CreateJob, Failure>
 }
 
 /// `query`: markers on stderr, events on stdout.
-pub fn run(args: QueryArgs, global: &Global, matches: &clap::ArgMatches) -> Result<(), Failure> {
+pub fn run(args: QueryArgs, ctx: &Context) -> Result<(), Failure> {
+    let global = &ctx.global;
     let job = query_job(&args, Timestamp::now())?;
-    let session = Session::open(global, matches)?;
+    let session = Session::open(ctx)?;
     let ui = Ui::new(global, !args.output.no_job_state);
     ui.marker("CONNECTING");
     session

@@ -6,6 +6,7 @@ use jobgraph_sdk::client::RemoteSource;
 use serde_json::Value;
 
 use crate::args::{Global, ResolveArgs};
+use crate::context::Context;
 use crate::failure::Failure;
 use crate::input::read_json;
 use crate::output::print_document;
@@ -13,10 +14,11 @@ use crate::session::Session;
 use crate::term::Ui;
 
 /// `resolve`: offline with `--templates DIR`, else against the service.
-pub fn run(args: ResolveArgs, global: &Global, matches: &clap::ArgMatches) -> Result<(), Failure> {
+pub fn run(args: ResolveArgs, ctx: &Context) -> Result<(), Failure> {
+    let global = &ctx.global;
     let job = read_json(&args.job_file)?;
     let Some(templates) = &args.templates else {
-        return resolve_remote(job, &args, global, matches);
+        return resolve_remote(job, &args, ctx);
     };
     let source = DirectorySource::open(templates).map_err(|e| Failure::usage(e.to_string()))?;
     let resolver = args
@@ -53,13 +55,9 @@ fn with_provenance(resolved: jobgraph_core::ResolvedDocument, provenance: bool) 
 
 /// `resolve` against the service: templates through a [`RemoteSource`], scripts here as the
 /// service would run them (as the client id, unless `--user`).
-fn resolve_remote(
-    job: Value,
-    args: &ResolveArgs,
-    global: &Global,
-    matches: &clap::ArgMatches,
-) -> Result<(), Failure> {
-    let session = Session::open(global, matches)?;
+fn resolve_remote(job: Value, args: &ResolveArgs, ctx: &Context) -> Result<(), Failure> {
+    let global = &ctx.global;
+    let session = Session::open(ctx)?;
     let ui = Ui::new(global, false);
     let user = args.common.user(Some(session.client.client_id()));
     // A token first: a wrong secret or an unreachable service is reported as such, not as a

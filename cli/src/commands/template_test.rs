@@ -6,7 +6,8 @@ use jobgraph_sdk::api::{TemplateInput, TemplateTest, TestValues};
 use jobgraph_sdk::directory::load_template_file;
 use serde_json::{Map, Value};
 
-use crate::args::{Global, TemplateTestArgs};
+use crate::args::TemplateTestArgs;
+use crate::context::Context;
 use crate::failure::Failure;
 use crate::input::parse_values;
 use crate::output::print_document;
@@ -14,16 +15,13 @@ use crate::session::Session;
 use crate::term::Ui;
 
 /// `template:test`.
-pub fn run(
-    args: TemplateTestArgs,
-    global: &Global,
-    matches: &clap::ArgMatches,
-) -> Result<(), Failure> {
+pub fn run(args: TemplateTestArgs, ctx: &Context) -> Result<(), Failure> {
+    let global = &ctx.global;
     let template =
         load_template_file(&args.template_file).map_err(|e| Failure::usage(e.to_string()))?;
     let values = parse_values(&args.values)?;
     if args.remote {
-        return test_remote(template, values, &args, global, matches);
+        return test_remote(template, values, &args, ctx);
     }
     let request = TestRequest {
         template,
@@ -50,9 +48,9 @@ fn test_remote(
     template: jobgraph_core::Template,
     values: Map<String, Value>,
     args: &TemplateTestArgs,
-    global: &Global,
-    matches: &clap::ArgMatches,
+    ctx: &Context,
 ) -> Result<(), Failure> {
+    let global = &ctx.global;
     let request = TemplateTest {
         template: TemplateInput::from(template),
         input: TestValues {
@@ -61,7 +59,7 @@ fn test_remote(
         },
         check_valid_job_graph: args.check_valid_job_graph,
     };
-    let session = Session::open(global, matches)?;
+    let session = Session::open(ctx)?;
     let ui = Ui::new(global, false);
     let graph = session
         .runtime

@@ -7,7 +7,8 @@ use jobgraph_sdk::api::TemplateInput;
 use jobgraph_sdk::client::TemplateVersions;
 use jobgraph_sdk::directory::load_template_file;
 
-use crate::args::{Global, TemplateCommand};
+use crate::args::TemplateCommand;
+use crate::context::Context;
 use crate::failure::Failure;
 use crate::output::{self, Format, Shape, emit, render};
 use crate::session::Session;
@@ -27,11 +28,8 @@ fn template_input(file: &Path) -> Result<TemplateInput, Failure> {
 }
 
 /// The `template:*` commands.
-pub fn run(
-    command: TemplateCommand,
-    global: &Global,
-    matches: &clap::ArgMatches,
-) -> Result<(), Failure> {
+pub fn run(command: TemplateCommand, ctx: &Context) -> Result<(), Failure> {
+    let global = &ctx.global;
     let ui = Ui::new(global, false);
     match command {
         TemplateCommand::Create {
@@ -40,7 +38,7 @@ pub fn run(
         } => {
             let style = output::style(&output, Format::Table, global)?;
             let input = template_input(&template_file)?;
-            let session = Session::open(global, matches)?;
+            let session = Session::open(ctx)?;
             let created = session
                 .runtime
                 .block_on(ui.spin(
@@ -57,7 +55,7 @@ pub fn run(
         }
         TemplateCommand::List { limit, output } => {
             let style = output::style(&output, Format::Table, global)?;
-            let session = Session::open(global, matches)?;
+            let session = Session::open(ctx)?;
             let limit = limit.map(|n| usize::try_from(n).unwrap_or(usize::MAX));
             let list = session
                 .runtime
@@ -84,7 +82,7 @@ pub fn run(
                 (None, true) => TemplateVersions::Latest,
                 (None, false) => TemplateVersions::All,
             };
-            let session = Session::open(global, matches)?;
+            let session = Session::open(ctx)?;
             let mut items = session
                 .runtime
                 .block_on(ui.spin(
@@ -115,7 +113,7 @@ pub fn run(
         } => {
             let style = output::style(&output, Format::Table, global)?;
             let input = template_input(&template_file)?;
-            let session = Session::open(global, matches)?;
+            let session = Session::open(ctx)?;
             let updated = session
                 .runtime
                 .block_on(
@@ -135,7 +133,7 @@ pub fn run(
             emit(&render(value, Shape::One, &style), global)
         }
         TemplateCommand::Delete { template_id } => {
-            let session = Session::open(global, matches)?;
+            let session = Session::open(ctx)?;
             session
                 .runtime
                 .block_on(ui.spin(
