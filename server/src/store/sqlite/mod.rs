@@ -1,4 +1,4 @@
-//! [`SqliteStore`]: the [`Store`] on an embedded SQLite database (WAL journal).
+//! [`SqliteStore`]: the [`Store`](super::Store) on an embedded SQLite database (WAL journal).
 //!
 //! One writer connection (writes are serialized by SQLite anyway; each is one `BEGIN
 //! IMMEDIATE` transaction) and a few reader connections that read concurrently with it under
@@ -29,7 +29,7 @@ pub enum Synchronous {
     Normal,
 }
 
-/// The SQLite [`Store`].
+/// The SQLite [`Store`](super::Store).
 #[derive(Clone)]
 pub struct SqliteStore {
     inner: Arc<Inner>,
