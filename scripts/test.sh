@@ -34,7 +34,7 @@ if PG_URL="$(bash scripts/pg-cluster.sh start "$PG_DIR" 2> target/pg-cluster.err
   JOBGRAPH_TEST_DATABASE_URL="$PG_URL" JOBGRAPH_TEST_PG_CLUSTER="$PG_DIR" \
     cargo test -q -p jobgraph-cli --test serve_api --test serve_durability --test serve_limits \
       --test client --test cli_online --test serve_replicas --test serve_lake --test serve_datasets
-  JOBGRAPH_TEST_DATABASE_URL="$PG_URL" cargo test -q --workspace --exclude jobgraph-wasm --test lake_store
+  JOBGRAPH_TEST_DATABASE_URL="$PG_URL" cargo test -q --workspace --exclude jobgraph-wasm --test lake_store --test api
   bash scripts/pg-cluster.sh down "$PG_DIR"
 else
   echo "!! SKIPPED the PostgreSQL suites: the cluster did not start: $(cat target/pg-cluster.err)" >&2

@@ -56,6 +56,7 @@ mod validate;
 pub use config::{ClientSpec, ServeOptions};
 pub use error::{ApiError, ErrorBody};
 pub use guards::field_limits::FieldLimits;
+pub use guards::secrets::hash_secret;
 pub use guards::throttle::TokenThrottleConfig;
 pub use guards::trigger_budget::TriggerConfig;
 pub use guards::{fair, field_limits, throttle};

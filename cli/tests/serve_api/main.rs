@@ -1,22 +1,17 @@
-//! The service's endpoints against the real `jobgraph serve` binary on a loopback port: one
-//! server for the whole file, two organizations (`acme`: alice; `globex`: bob).
+//! What of the service's endpoints needs the real `jobgraph serve` binary on a loopback port:
+//! the sandbox's worker processes beside reads, the request log on stderr. One server for the
+//! whole file, two organizations (`acme`: alice; `globex`: bob). The endpoints' behaviour is
+//! tested in process, in `server/tests/api`.
 
-mod auth;
 #[path = "../common/mod.rs"]
 mod common;
 mod concurrency;
-mod grok;
-mod jobs;
-mod public_examples;
-mod strict;
-mod sync_runs;
-mod templates;
 
 use std::collections::BTreeSet;
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
-use common::{Response, Server, filter_template, job_using, request};
+use common::{Response, Server, filter_template};
 use serde_json::{Value, json};
 
 pub(crate) fn server() -> &'static Server {
@@ -54,12 +49,4 @@ pub(crate) fn create_template(token: &str, body: &Value) -> Value {
     let r = call("POST", "/v1/templates", Some(token), Some(body));
     assert_eq!(r.status, 201, "{}", r.body);
     r.json()
-}
-
-pub(crate) fn raw(method: &str, path: &str, headers: &[(&str, &str)], body: &[u8]) -> Response {
-    let headers: Vec<(String, String)> = headers
-        .iter()
-        .map(|(k, v)| ((*k).to_owned(), (*v).to_owned()))
-        .collect();
-    request(server().addr, method, path, &headers, Some(body))
 }

@@ -7,7 +7,7 @@ fn health_openapi_and_api_prefix() {
     for path in ["/healthz", "/api/healthz"] {
         let r = call("GET", path, None, None);
         assert_eq!((r.status, r.json()["status"].clone()), (200, json!("ok")));
-        let store = if common::postgres_url().is_some() {
+        let store = if harness::postgres_url().is_some() {
             "postgres"
         } else {
             "sqlite"
@@ -272,13 +272,7 @@ fn a_standard_oauth2_client_gets_tokens_and_reads_the_errors() {
             .iter()
             .map(|(k, v)| (k.as_str().to_owned(), v.to_str().unwrap().to_owned()))
             .collect();
-        let r = request(
-            server().addr,
-            req.method().as_str(),
-            path,
-            &headers,
-            Some(req.body()),
-        );
+        let r = server().request(req.method().as_str(), path, &headers, Some(req.body()));
         let mut answer = oauth2::http::Response::builder().status(r.status);
         for (k, v) in &r.headers {
             answer = answer.header(k, v);

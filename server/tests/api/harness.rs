@@ -1,0 +1,276 @@
+//! The service in process: its router on a store of its own (SQLite in a temporary folder, or
+//! a fresh PostgreSQL database when `JOBGRAPH_TEST_DATABASE_URL` is set), called through
+//! `tower::ServiceExt::oneshot` as the listener would call it (the peer's address attached), with
+//! no process, port or socket. Answers come back as [`Response`], the shape the black-box
+//! suites read, so a test moved from `cli/tests` keeps every assertion.
+
+use std::net::SocketAddr;
+use std::process::Command;
+use std::sync::{Arc, OnceLock};
+
+use axum::Router;
+use axum::body::Body;
+use axum::extract::ConnectInfo;
+use axum::http::Request;
+use jobgraph_core::InProcess;
+use jobgraph_server::store::ClientRecord;
+use jobgraph_server::{
+    AppState, ServiceConfig, SqliteStore, Store, Synchronous, hash_secret, router,
+};
+use serde_json::{Value, json};
+use tower::ServiceExt;
+
+/// The runtime every call runs on (two workers, as a small server).
+pub fn rt() -> &'static tokio::runtime::Runtime {
+    static RUNTIME: OnceLock<tokio::runtime::Runtime> = OnceLock::new();
+    RUNTIME.get_or_init(|| {
+        tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(2)
+            .enable_all()
+            .build()
+            .expect("a tokio runtime")
+    })
+}
+
+/// The PostgreSQL server to run on instead of SQLite, when `JOBGRAPH_TEST_DATABASE_URL` is set
+/// (`postgres://USER@HOST:PORT/DB` of a throwaway cluster: `scripts/pg-cluster.sh`).
+pub fn postgres_url() -> Option<String> {
+    std::env::var("JOBGRAPH_TEST_DATABASE_URL")
+        .ok()
+        .filter(|url| !url.is_empty())
+}
+
+/// The URL of a new database `name` on the server of `base` (made with `psql`).
+fn postgres_database(base: &str, name: &str) -> String {
+    let out = Command::new("psql")
+        .args([base, "-qtA", "-v", "ON_ERROR_STOP=1", "-c"])
+        .arg(format!("CREATE DATABASE {name}"))
+        .output()
+        .expect("psql (from PostgreSQL's client package) on PATH");
+    assert!(
+        out.status.success(),
+        "psql CREATE DATABASE {name}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let (server, _) = base.rsplit_once('/').expect("a URL ending in /DATABASE");
+    format!("{server}/{name}")
+}
+
+/// An HTTP answer.
+#[derive(Debug)]
+pub struct Response {
+    pub status: u16,
+    pub headers: Vec<(String, String)>,
+    pub body: String,
+}
+
+impl Response {
+    pub fn json(&self) -> Value {
+        serde_json::from_str(&self.body)
+            .unwrap_or_else(|e| panic!("not JSON ({e}): {:?} (status {})", self.body, self.status))
+    }
+
+    pub fn header(&self, name: &str) -> Option<&str> {
+        self.headers
+            .iter()
+            .find(|(k, _)| k.eq_ignore_ascii_case(name))
+            .map(|(_, v)| v.as_str())
+    }
+
+    /// The `error` field of a JSON error body, which must also carry `message`.
+    pub fn error(&self) -> String {
+        let body = self.json();
+        assert!(body["message"].is_string(), "no message: {body}");
+        body["error"].as_str().expect("error field").to_owned()
+    }
+}
+
+/// A service in process.
+pub struct Harness {
+    router: Router,
+    _data: tempfile::TempDir,
+}
+
+impl Harness {
+    /// A service with `clients` (id, secret, organization) and the `settings` of a
+    /// configuration file's service part (`{}`: the defaults).
+    pub fn start(clients: &[(&str, &str, &str)], settings: Value) -> Harness {
+        let data = tempfile::tempdir().expect("a temporary folder");
+        let config: ServiceConfig =
+            serde_json::from_value(settings).expect("valid service settings");
+        let clients: Vec<(String, String, String)> = clients
+            .iter()
+            .map(|(id, secret, org)| ((*id).into(), (*secret).into(), (*org).into()))
+            .collect();
+        let folder = data.path().to_owned();
+        let state = rt().block_on(async move {
+            let store: Arc<dyn Store> = match postgres_url() {
+                Some(base) => {
+                    let name = format!(
+                        "jg_api_{}",
+                        folder
+                            .file_name()
+                            .and_then(|n| n.to_str())
+                            .unwrap_or("db")
+                            .to_ascii_lowercase()
+                            .replace(|c: char| !c.is_ascii_alphanumeric(), "_")
+                    );
+                    let url = postgres_database(&base, &name);
+                    let options = jobgraph_server::store::PostgresOptions::new(url);
+                    Arc::new(
+                        jobgraph_server::store::PostgresStore::connect(&options)
+                            .await
+                            .expect("the PostgreSQL store"),
+                    )
+                }
+                None => Arc::new(
+                    SqliteStore::open(&folder.join("jobgraph.db"), Synchronous::Normal, 4)
+                        .expect("a SQLite store"),
+                ),
+            };
+            for (client_id, secret, organization) in clients {
+                let secret_hash = hash_secret(&secret).expect("a secret hash");
+                store
+                    .put_client(ClientRecord {
+                        client_id,
+                        organization,
+                        secret_hash,
+                    })
+                    .await
+                    .expect("a client");
+            }
+            let lake = config.lake.open(&folder).expect("the lake");
+            AppState::new(store, Arc::new(InProcess), config).with_lake(lake)
+        });
+        Harness {
+            router: router(state),
+            _data: data,
+        }
+    }
+
+    /// The address answers name: nothing listens there, it only fills URLs.
+    pub fn url(&self) -> String {
+        "http://jobgraph.test".into()
+    }
+
+    /// One request as the hand-written client of the black-box suites sends it: `Host`, the
+    /// given headers, `Content-Length` (0 for a write without a body); from 127.0.0.1.
+    pub fn request(
+        &self,
+        method: &str,
+        path: &str,
+        headers: &[(String, String)],
+        body: Option<&[u8]>,
+    ) -> Response {
+        let mut request = Request::builder()
+            .method(method)
+            .uri(path)
+            .header("host", "jobgraph.test");
+        for (name, value) in headers {
+            request = request.header(name.as_str(), value.as_str());
+        }
+        if let Some(body) = body {
+            request = request.header("content-length", body.len());
+        } else if method != "GET" && method != "DELETE" {
+            request = request.header("content-length", 0);
+        }
+        let mut request = request
+            .body(Body::from(body.unwrap_or_default().to_vec()))
+            .expect("a request");
+        let peer: SocketAddr = "127.0.0.1:40000".parse().expect("an address");
+        request.extensions_mut().insert(ConnectInfo(peer));
+        let router = self.router.clone();
+        rt().block_on(async move {
+            let response = router
+                .oneshot(request)
+                .await
+                .expect("the router never fails");
+            let status = response.status().as_u16();
+            let headers = response
+                .headers()
+                .iter()
+                .map(|(k, v)| {
+                    (
+                        k.as_str().to_owned(),
+                        v.to_str().unwrap_or_default().to_owned(),
+                    )
+                })
+                .collect();
+            let bytes = axum::body::to_bytes(response.into_body(), usize::MAX)
+                .await
+                .expect("a body");
+            Response {
+                status,
+                headers,
+                body: String::from_utf8_lossy(&bytes).into_owned(),
+            }
+        })
+    }
+
+    /// A JSON request with an optional bearer token.
+    pub fn call(
+        &self,
+        method: &str,
+        path: &str,
+        token: Option<&str>,
+        body: Option<&Value>,
+    ) -> Response {
+        let mut headers = Vec::new();
+        if let Some(token) = token {
+            headers.push(("Authorization".to_owned(), format!("Bearer {token}")));
+        }
+        let body = body.map(|b| {
+            headers.push(("Content-Type".to_owned(), "application/json".to_owned()));
+            b.to_string().into_bytes()
+        });
+        self.request(method, path, &headers, body.as_deref())
+    }
+
+    /// A token for a client (client credentials).
+    pub fn token(&self, id: &str, secret: &str) -> String {
+        let r = self.call(
+            "POST",
+            "/oauth/token",
+            None,
+            Some(&json!({"client_id": id, "client_secret": secret,
+                         "audience": "service", "grant_type": "client_credentials"})),
+        );
+        assert_eq!(r.status, 200, "token for {id}: {}", r.body);
+        r.json()["access_token"]
+            .as_str()
+            .expect("a token")
+            .to_owned()
+    }
+}
+
+/// A template body: a `logs-filter` vertex `f` whose query is `level:<level>`.
+pub fn filter_template(name: &str) -> Value {
+    json!({
+        "name": name,
+        "description": "keeps one level",
+        "inputSchema": {"type": "object",
+            "properties": {"level": {"type": "string", "default": "error"}}},
+        "template": "({vertices: [{type: 'logs-filter', name: 'f', query: {type: 'simple-query', query: 'level:' + level + ' by ' + user.getName()}}], edges: []})",
+        "inputs": {"input": "f:input"},
+        "outputs": {"output": "f:output"}
+    })
+}
+
+/// A job with one template operation of `template_id`.
+pub fn job_using(name: &str, template_id: &str, level: &str) -> Value {
+    json!({
+        "name": name,
+        "execution": "ASYNCHRONOUS",
+        "processing": "STREAMING",
+        "jobGraph": {
+            "vertices": [
+                {"type": "logs-iceberg-table-source", "name": "src", "table": "logs", "processing": "STREAM",
+                 "query": {"type": "simple-query", "query": "*"}},
+                {"type": "template-operation", "name": "errors", "templateId": template_id,
+                 "templateInputs": {"level": level}},
+                {"type": "logs-sync-sink", "name": "sink"}
+            ],
+            "edges": ["src -> errors", "errors -> sink"]
+        }
+    })
+}
