@@ -1,15 +1,15 @@
-//! `/v1/datasets` and `/v1/integrations` against the real `jobgraph serve` on loopback (one
-//! server for the whole binary, on PostgreSQL when `JOBGRAPH_TEST_DATABASE_URL` is set), and
-//! the `dataset:*` and `integration:*` commands of the `jobgraph` binary against it. Each test
-//! has its own client and organization.
+//! The `dataset:*` and `integration:*` commands of the `jobgraph` binary and the public client's
+//! walk of `/v1/datasets` and `/v1/integrations` against the real `jobgraph serve` on loopback
+//! (one server for the whole binary, on PostgreSQL when `JOBGRAPH_TEST_DATABASE_URL` is set),
+//! and the start-up checks of integrations. Each test has its own client and organization. The
+//! endpoints' behaviour is tested in process, in `server/tests/api/datasets`.
 
-mod api;
 mod cli;
 #[path = "../common/mod.rs"]
 mod common;
 mod files;
-mod integrations;
 mod public_client;
+mod startup;
 
 use std::sync::OnceLock;
 

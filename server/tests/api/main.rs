@@ -4,6 +4,7 @@
 //! the sandbox's worker processes, the binary's output) stays in `cli/tests`.
 
 mod auth;
+mod datasets;
 mod grok;
 mod harness;
 mod jobs;

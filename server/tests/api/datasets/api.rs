@@ -2,7 +2,7 @@
 
 use serde_json::{Value, json};
 
-use super::{call, common, create, server};
+use super::{call, create, server};
 
 #[test]
 fn create_get_update_delete_with_defaults_and_versions() {
@@ -211,8 +211,7 @@ fn invalid_bodies_are_400_naming_the_field() {
     assert_eq!(r.status, 400, "{}", r.body);
     assert!(r.json()["message"].as_str().unwrap().contains("/version"));
     // Not JSON, and not application/json.
-    let r = common::request(
-        server().addr,
+    let r = server().request(
         "POST",
         "/v1/datasets",
         &[
@@ -225,8 +224,7 @@ fn invalid_bodies_are_400_naming_the_field() {
         Some(b"{not json"),
     );
     assert_eq!(r.status, 400, "{}", r.body);
-    let r = common::request(
-        server().addr,
+    let r = server().request(
         "POST",
         "/v1/datasets",
         &[(
@@ -265,7 +263,7 @@ fn the_list_pages_with_link_headers_oldest_first() {
         }
     }
     // Oldest first; datasets made in the same millisecond by id (the documented order).
-    let made: Vec<Value> = super::public_client::in_list_order(&made)
+    let made: Vec<Value> = super::in_list_order(&made)
         .iter()
         .map(|d| d["id"].clone())
         .collect();
