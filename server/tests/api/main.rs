@@ -12,6 +12,7 @@ mod public_examples;
 mod strict;
 mod sync_runs;
 mod templates;
+mod throttle;
 
 use std::collections::BTreeSet;
 use std::sync::OnceLock;
