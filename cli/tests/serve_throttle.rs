@@ -1,11 +1,10 @@
-//! The token endpoint under credential guessing (issue 24, point 5), against the real
-//! `jobgraph serve` on a loopback port: budgets of secret verifications per source address and
-//! per client id (429 `slow_down` with `Retry-After`), a client that got a token before kept
-//! out of its id's throttle, unknown ids answered as known ones, failures logged without
-//! secrets. The server trusts 127.0.0.1 as a reverse proxy, so that each test speaks from
-//! addresses of its own through `X-Forwarded-For` (what a proxy in front of the service
-//! writes); a request without the header is keyed by its peer address. Timing goals belong
-//! to bench/token-flood.sh, not here.
+//! The token endpoint under credential guessing (issue 24, point 5), where the real
+//! `jobgraph serve` on a loopback port matters: failures logged on stderr without secrets, the
+//! peer address the listener hands to the handler, and guesses filling the verification queue
+//! from many connections. The budgets themselves are tested in process
+//! (`server/tests/api/throttle.rs`). The server trusts 127.0.0.1 as a reverse proxy, so that
+//! each test speaks from addresses of its own through `X-Forwarded-For`; a request without the
+//! header is keyed by its peer address. Timing goals belong to bench/token-flood.sh, not here.
 
 mod common;
 
