@@ -1,8 +1,9 @@
-//! The data lake through the real service (issue 22, docs/lake.md): datasets loaded with
-//! `POST /v1/datasets/{id}/load` and `jobgraph dataset:load`, read by synchronous jobs and
-//! `jobgraph query`, written by `logs-iceberg-table-sink` jobs, pruned, bounded (`SCANNED_MAX`,
-//! `TIMED_OUT`, `CANCELLED`), the same files read by DuckDB, and the stream read as the public
-//! service's own client reads it (`public_client.rs`). One server for the binary
+//! The data lake through the real service where the binary matters (issue 22, docs/lake.md):
+//! datasets loaded with `jobgraph dataset:load` and read by `jobgraph query`, written by
+//! `logs-iceberg-table-sink` jobs and collected at a restart, bounded over a real connection
+//! (`SCANNED_MAX`, `TIMED_OUT`, `CANCELLED`), the same files read by DuckDB. The endpoints'
+//! behaviour (loads, table names, the public client's reading of the stream, queries and
+//! pruning) is tested in process, in `server/tests/api/lake`. One server for the binary
 //! (SQLite, or PostgreSQL with `JOBGRAPH_TEST_DATABASE_URL`), a second one with a small scan
 //! budget, a third that lets an organization run one lake query at a time.
 
@@ -10,11 +11,8 @@
 mod common;
 
 mod duckdb;
-mod engines;
 mod limits;
-mod names;
 mod order;
-mod public_client;
 mod queries;
 mod stream;
 mod writes;

@@ -5,6 +5,7 @@
 //! suites read, so a test moved from `cli/tests` keeps every assertion.
 
 use std::net::SocketAddr;
+use std::path::PathBuf;
 use std::process::Command;
 use std::sync::{Arc, OnceLock};
 
@@ -88,33 +89,38 @@ impl Response {
 /// A service in process.
 pub struct Harness {
     router: Router,
-    _data: tempfile::TempDir,
+    /// A folder of its own: the service's data (the SQLite database, the lake) is in `db/`
+    /// under it, as in the black-box suites' servers.
+    pub data: PathBuf,
+    _dir: tempfile::TempDir,
 }
 
 impl Harness {
     /// A service with `clients` (id, secret, organization) and the `settings` of a
     /// configuration file's service part (`{}`: the defaults).
     pub fn start(clients: &[(&str, &str, &str)], settings: Value) -> Harness {
-        let data = tempfile::tempdir().expect("a temporary folder");
+        let dir = tempfile::tempdir().expect("a temporary folder");
+        let data = dir.path().to_owned();
+        std::fs::create_dir_all(data.join("db")).expect("a data folder");
         let config: ServiceConfig =
             serde_json::from_value(settings).expect("valid service settings");
         let clients: Vec<(String, String, String)> = clients
             .iter()
             .map(|(id, secret, org)| ((*id).into(), (*secret).into(), (*org).into()))
             .collect();
-        let folder = data.path().to_owned();
+        let folder = data.join("db");
+        let database = format!(
+            "jg_api_{}",
+            data.file_name()
+                .and_then(|n| n.to_str())
+                .unwrap_or("db")
+                .to_ascii_lowercase()
+                .replace(|c: char| !c.is_ascii_alphanumeric(), "_")
+        );
         let state = rt().block_on(async move {
             let store: Arc<dyn Store> = match postgres_url() {
                 Some(base) => {
-                    let name = format!(
-                        "jg_api_{}",
-                        folder
-                            .file_name()
-                            .and_then(|n| n.to_str())
-                            .unwrap_or("db")
-                            .to_ascii_lowercase()
-                            .replace(|c: char| !c.is_ascii_alphanumeric(), "_")
-                    );
+                    let name = database;
                     let url = postgres_database(&base, &name);
                     let options = jobgraph_server::store::PostgresOptions::new(url);
                     Arc::new(
@@ -144,7 +150,8 @@ impl Harness {
         });
         Harness {
             router: router(state),
-            _data: data,
+            data,
+            _dir: dir,
         }
     }
 
@@ -154,14 +161,15 @@ impl Harness {
     }
 
     /// One request as the hand-written client of the black-box suites sends it: `Host`, the
-    /// given headers, `Content-Length` (0 for a write without a body); from 127.0.0.1.
-    pub fn request(
+    /// given headers, `Content-Length` (0 for a write without a body); from 127.0.0.1. The
+    /// answer's body is not read: the caller reads it when (and if) it wants.
+    pub fn send(
         &self,
         method: &str,
         path: &str,
         headers: &[(String, String)],
         body: Option<&[u8]>,
-    ) -> Response {
+    ) -> axum::response::Response {
         let mut request = Request::builder()
             .method(method)
             .uri(path)
@@ -181,30 +189,41 @@ impl Harness {
         request.extensions_mut().insert(ConnectInfo(peer));
         let router = self.router.clone();
         rt().block_on(async move {
-            let response = router
+            router
                 .oneshot(request)
                 .await
-                .expect("the router never fails");
-            let status = response.status().as_u16();
-            let headers = response
-                .headers()
-                .iter()
-                .map(|(k, v)| {
-                    (
-                        k.as_str().to_owned(),
-                        v.to_str().unwrap_or_default().to_owned(),
-                    )
-                })
-                .collect();
-            let bytes = axum::body::to_bytes(response.into_body(), usize::MAX)
-                .await
-                .expect("a body");
-            Response {
-                status,
-                headers,
-                body: String::from_utf8_lossy(&bytes).into_owned(),
-            }
+                .expect("the router never fails")
         })
+    }
+
+    /// [`Harness::send`] and the whole answer.
+    pub fn request(
+        &self,
+        method: &str,
+        path: &str,
+        headers: &[(String, String)],
+        body: Option<&[u8]>,
+    ) -> Response {
+        let response = self.send(method, path, headers, body);
+        let status = response.status().as_u16();
+        let headers = response
+            .headers()
+            .iter()
+            .map(|(k, v)| {
+                (
+                    k.as_str().to_owned(),
+                    v.to_str().unwrap_or_default().to_owned(),
+                )
+            })
+            .collect();
+        let bytes = rt()
+            .block_on(axum::body::to_bytes(response.into_body(), usize::MAX))
+            .expect("a body");
+        Response {
+            status,
+            headers,
+            body: String::from_utf8_lossy(&bytes).into_owned(),
+        }
     }
 
     /// A JSON request with an optional bearer token.

@@ -8,6 +8,7 @@ mod datasets;
 mod grok;
 mod harness;
 mod jobs;
+mod lake;
 mod public_examples;
 mod strict;
 mod sync_runs;

@@ -6,7 +6,7 @@
 use jobgraph_core::pipeline::{LogEvent, Query};
 use serde_json::{Value, json};
 
-use crate::{alice_on, create_dataset, data_of, events, ids_of, load, ndjson, run_sync, server};
+use super::{alice_on, create_dataset, data_of, events, ids_of, load, ndjson, run_sync, server};
 
 /// The job of the public client's `query --dataset-id ID --query Q [--message-length-min N]`.
 fn client_query(source_type: &str, dataset: &str, query: &str, min_length: Option<u64>) -> Value {

@@ -5,8 +5,8 @@
 use jobgraph_core::names::{PATH_NAME_RULE, check_path_name};
 use serde_json::{Value, json};
 
-use crate::common::{Server, request};
-use crate::{alice_on, create_dataset, events, files, ndjson, open_sync, server};
+use super::Server;
+use super::{alice_on, create_dataset, events, files, ndjson, open_sync, server};
 
 /// `text` percent-encoded for a query string (every byte but the unreserved ones).
 fn encode(text: &str) -> String {
@@ -24,8 +24,7 @@ fn encode(text: &str) -> String {
 /// `POST /v1/datasets/{dataset}/load?table=…` of a few events: the status and answer.
 fn load_table(server: &Server, token: &str, dataset: &str, table: &str) -> (u16, Value) {
     let body = ndjson(&events(3, "2026-11-20T00:00:00Z", 1));
-    let r = request(
-        server.addr,
+    let r = server.request(
         "POST",
         &format!("/v1/datasets/{dataset}/load?table={}", encode(table)),
         &[
@@ -94,7 +93,7 @@ fn bad_table_names_in_a_load_are_400s_stating_the_rule_and_write_nothing() {
     let (status, answer) = load_table(server, &token, "no-such-dataset", "a/b");
     assert_eq!(status, 400, "{answer}");
     assert!(files(server, &token, &dataset).is_empty());
-    assert_eq!(crate::writes::lake_objects(server, "acme", &dataset), 0);
+    assert_eq!(super::lake_objects(server, "acme", &dataset), 0);
     assert_lake_layout(server);
     // A plain name works, and its files are in the dataset's folder for that table.
     let (status, answer) = load_table(server, &token, &dataset, "web-logs.v2");
@@ -219,6 +218,6 @@ fn job_graphs_naming_a_bad_table_are_refused_naming_the_vertex_and_field() {
         assert!(message.contains(&format!("vertex {vertex:?}")), "{body}");
         assert!(message.contains(PATH_NAME_RULE), "{body}");
     }
-    assert_eq!(crate::writes::lake_objects(server, "acme", &dataset), 0);
+    assert_eq!(super::lake_objects(server, "acme", &dataset), 0);
     assert_lake_layout(server);
 }

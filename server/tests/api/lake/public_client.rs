@@ -10,8 +10,8 @@ use std::path::Path;
 
 use serde_json::{Value, json};
 
-use crate::common::{Server, request};
-use crate::{
+use super::Server;
+use super::{
     alice_on, create_dataset, events, expected_ids, ids_of, load, ndjson, open_sync, server,
 };
 
@@ -56,8 +56,7 @@ fn run_as_client(server: &Server, token: &str, job: &Value) -> ClientRun {
         match state.as_str() {
             "HEARTBEAT" => {
                 let beat = record["heartbeatToken"].as_str().expect("a token");
-                let r = request(
-                    server.addr,
+                let r = server.request(
                     "POST",
                     "/api/v1/jobs/sync/heartbeat",
                     &[
