@@ -5,36 +5,7 @@ use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpStream};
 use std::time::Duration;
 
-use serde_json::Value;
-
-/// An HTTP response.
-#[derive(Debug)]
-pub struct Response {
-    pub status: u16,
-    pub headers: Vec<(String, String)>,
-    pub body: String,
-}
-
-impl Response {
-    pub fn json(&self) -> Value {
-        serde_json::from_str(&self.body)
-            .unwrap_or_else(|e| panic!("not JSON ({e}): {:?} (status {})", self.body, self.status))
-    }
-
-    pub fn header(&self, name: &str) -> Option<&str> {
-        self.headers
-            .iter()
-            .find(|(k, _)| k.eq_ignore_ascii_case(name))
-            .map(|(_, v)| v.as_str())
-    }
-
-    /// The `error` field of a JSON error body, which must also carry `message`.
-    pub fn error(&self) -> String {
-        let body = self.json();
-        assert!(body["message"].is_string(), "no message: {body}");
-        body["error"].as_str().expect("error field").to_owned()
-    }
-}
+pub use jobgraph_testkit::Response;
 
 /// One request on a fresh connection (`Connection: close`).
 pub fn request(

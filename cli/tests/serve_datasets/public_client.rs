@@ -46,21 +46,7 @@ fn next_link(r: &Response) -> Option<String> {
     Some(link[start..end].to_owned())
 }
 
-/// `made` in the list's order: oldest first, datasets made in the same millisecond by id
-/// (`createdAt` has a fixed width, so its text sorts as its time).
-pub(super) fn in_list_order(made: &[Value]) -> Vec<Value> {
-    let mut sorted = made.to_vec();
-    sorted.sort_by(|a, b| {
-        let key = |d: &Value| {
-            (
-                d["createdAt"].as_str().map(str::to_owned),
-                d["id"].as_str().map(str::to_owned),
-            )
-        };
-        key(a).cmp(&key(b))
-    });
-    sorted
-}
+pub(super) use jobgraph_testkit::in_list_order;
 
 fn names(list: &Value) -> Vec<&str> {
     list.as_array()

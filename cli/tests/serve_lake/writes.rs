@@ -13,26 +13,7 @@ pub(crate) fn lake_objects(
     organization: &str,
     dataset: &str,
 ) -> usize {
-    let dir = server
-        .data
-        .join("db")
-        .join("lake")
-        .join(organization)
-        .join(dataset);
-    fn count(dir: &std::path::Path) -> usize {
-        std::fs::read_dir(dir)
-            .map(|entries| {
-                entries
-                    .flatten()
-                    .map(|e| {
-                        let path = e.path();
-                        if path.is_dir() { count(&path) } else { 1 }
-                    })
-                    .sum()
-            })
-            .unwrap_or(0)
-    }
-    count(&dir)
+    jobgraph_testkit::lake::lake_objects(&server.data.join("db"), organization, dataset)
 }
 
 #[test]

@@ -57,34 +57,8 @@ fn postgres_database(base: &str, name: &str) -> String {
     format!("{server}/{name}")
 }
 
-/// An HTTP answer.
-#[derive(Debug)]
-pub struct Response {
-    pub status: u16,
-    pub headers: Vec<(String, String)>,
-    pub body: String,
-}
-
-impl Response {
-    pub fn json(&self) -> Value {
-        serde_json::from_str(&self.body)
-            .unwrap_or_else(|e| panic!("not JSON ({e}): {:?} (status {})", self.body, self.status))
-    }
-
-    pub fn header(&self, name: &str) -> Option<&str> {
-        self.headers
-            .iter()
-            .find(|(k, _)| k.eq_ignore_ascii_case(name))
-            .map(|(_, v)| v.as_str())
-    }
-
-    /// The `error` field of a JSON error body, which must also carry `message`.
-    pub fn error(&self) -> String {
-        let body = self.json();
-        assert!(body["message"].is_string(), "no message: {body}");
-        body["error"].as_str().expect("error field").to_owned()
-    }
-}
+pub use jobgraph_testkit::Response;
+pub use jobgraph_testkit::fixtures::{filter_template, job_using};
 
 /// A service in process.
 pub struct Harness {
@@ -260,36 +234,4 @@ impl Harness {
             .expect("a token")
             .to_owned()
     }
-}
-
-/// A template body: a `logs-filter` vertex `f` whose query is `level:<level>`.
-pub fn filter_template(name: &str) -> Value {
-    json!({
-        "name": name,
-        "description": "keeps one level",
-        "inputSchema": {"type": "object",
-            "properties": {"level": {"type": "string", "default": "error"}}},
-        "template": "({vertices: [{type: 'logs-filter', name: 'f', query: {type: 'simple-query', query: 'level:' + level + ' by ' + user.getName()}}], edges: []})",
-        "inputs": {"input": "f:input"},
-        "outputs": {"output": "f:output"}
-    })
-}
-
-/// A job with one template operation of `template_id`.
-pub fn job_using(name: &str, template_id: &str, level: &str) -> Value {
-    json!({
-        "name": name,
-        "execution": "ASYNCHRONOUS",
-        "processing": "STREAMING",
-        "jobGraph": {
-            "vertices": [
-                {"type": "logs-iceberg-table-source", "name": "src", "table": "logs", "processing": "STREAM",
-                 "query": {"type": "simple-query", "query": "*"}},
-                {"type": "template-operation", "name": "errors", "templateId": template_id,
-                 "templateInputs": {"level": level}},
-                {"type": "logs-sync-sink", "name": "sink"}
-            ],
-            "edges": ["src -> errors", "errors -> sink"]
-        }
-    })
 }

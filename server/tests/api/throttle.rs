@@ -9,6 +9,8 @@ use std::sync::OnceLock;
 
 use serde_json::json;
 
+use jobgraph_testkit::assert_throttled;
+
 use crate::harness::{Harness, Response};
 
 const ADDRESS_BURST: u64 = 4;
@@ -46,19 +48,6 @@ fn token_request(from: &str, id: &str, secret: &str) -> Response {
         ),
     ];
     server().request("POST", "/oauth/token", &headers, Some(body.as_bytes()))
-}
-
-/// Checks a 429 of the token endpoint: RFC 6749 error body, `Retry-After`, not cached.
-fn assert_throttled(r: &Response, what: &str) {
-    assert_eq!(r.status, 429, "{}", r.body);
-    assert_eq!(r.error(), "slow_down");
-    let description = r.json()["error_description"].as_str().unwrap().to_owned();
-    assert!(description.contains(what), "{description}");
-    assert_eq!(r.json()["message"], description.as_str());
-    let retry: u64 = r.header("retry-after").unwrap().parse().unwrap();
-    assert!((1..=3600).contains(&retry), "Retry-After {retry}");
-    assert!(description.contains(&format!("retry after {retry} s")));
-    assert_eq!(r.header("cache-control"), Some("no-store"));
 }
 
 #[test]
