@@ -247,15 +247,15 @@ pub(crate) async fn list(
          partitioning, retention_days, promoted_tags FROM datasets WHERE organization = ",
     );
     sql.bind(&organization).push(" AND deleted_at IS NULL");
-    if let Some(after) = &page.after {
-        sql.push(" AND (created_at, id) > (")
-            .bind(after.created_at_ms)
-            .push(", ")
-            .bind(&after.id)
-            .push(")");
-    }
-    sql.push(" ORDER BY created_at, id LIMIT ")
-        .bind(page.fetch());
+    let after = page
+        .after
+        .as_ref()
+        .map(|key| [key.created_at_ms.into(), (&key.id).into()]);
+    sql.page_by(
+        "created_at, id",
+        after.as_ref().map(|a| &a[..]),
+        page.fetch(),
+    );
     let (text, args) = sql.finish();
     db.page(&text, &args, &page, dataset).await
 }
@@ -345,17 +345,22 @@ pub(crate) async fn file_page(
     sql.bind(&organization)
         .push(" AND dataset_id = ")
         .bind(&dataset_id);
-    if let Some(after) = page.after.as_ref().and_then(|key| key.file.as_ref()) {
-        sql.push(" AND (partition_start_us, min_time_us, path{bytes}) > (")
-            .bind(after.partition_start_us)
-            .push(", ")
-            .bind(after.min_time_us)
-            .push(", ")
-            .bind(&after.path)
-            .push(")");
-    }
-    sql.push(" ORDER BY partition_start_us, min_time_us, path{bytes} LIMIT ")
-        .bind(page.fetch());
+    let after = page
+        .after
+        .as_ref()
+        .and_then(|key| key.file.as_ref())
+        .map(|key| {
+            [
+                key.partition_start_us.into(),
+                key.min_time_us.into(),
+                (&key.path).into(),
+            ]
+        });
+    sql.page_by(
+        "partition_start_us, min_time_us, path{bytes}",
+        after.as_ref().map(|a| &a[..]),
+        page.fetch(),
+    );
     let (text, args) = sql.finish();
     db.page(&text, &args, &page, file).await
 }

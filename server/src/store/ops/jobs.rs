@@ -209,17 +209,18 @@ pub(crate) async fn list(
     if let Some(since) = filter.since_ms {
         sql.push(" AND v.created_at >= ").bind(since);
     }
-    if let Some(after) = &page.after {
-        sql.push(" AND (j.created_at, j.id, v.version) > (")
-            .bind(after.created_at_ms)
-            .push(", ")
-            .bind(&after.id)
-            .push(", ")
-            .bind(sql_version(after.version))
-            .push(")");
-    }
-    sql.push(" ORDER BY j.created_at, j.id, v.version LIMIT ")
-        .bind(page.fetch());
+    let after = page.after.as_ref().map(|key| {
+        [
+            key.created_at_ms.into(),
+            (&key.id).into(),
+            sql_version(key.version).into(),
+        ]
+    });
+    sql.page_by(
+        "j.created_at, j.id, v.version",
+        after.as_ref().map(|a| &a[..]),
+        page.fetch(),
+    );
     let (text, args) = sql.finish();
     db.page(&text, &args, &page, job).await
 }

@@ -177,15 +177,15 @@ pub(crate) async fn list(
     let mut sql = SqlBuf::new(db.dialect(), concat!(template_select!(), " AND t.org = "));
     sql.bind(&organization)
         .push(" AND v.version = t.latest_version");
-    if let Some(after) = &page.after {
-        sql.push(" AND (t.created_at, t.id) > (")
-            .bind(after.created_at_ms)
-            .push(", ")
-            .bind(&after.id)
-            .push(")");
-    }
-    sql.push(" ORDER BY t.created_at, t.id LIMIT ")
-        .bind(page.fetch());
+    let after = page
+        .after
+        .as_ref()
+        .map(|key| [key.created_at_ms.into(), (&key.id).into()]);
+    sql.page_by(
+        "t.created_at, t.id",
+        after.as_ref().map(|a| &a[..]),
+        page.fetch(),
+    );
     let (text, args) = sql.finish();
     db.page(&text, &args, &page, template).await
 }

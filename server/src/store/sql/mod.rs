@@ -129,6 +129,31 @@ impl<'a> SqlBuf<'a> {
         }
     }
 
+    /// Appends a keyset page's end: ` AND (keys) > (?a, ?b, …)` when `after` holds the sort key
+    /// the previous page ended with, then ` ORDER BY keys LIMIT ?n` with `fetch` (the page's
+    /// size and one row more, to know whether more follow).
+    pub(crate) fn page_by(
+        &mut self,
+        keys: &str,
+        after: Option<&[Arg<'a>]>,
+        fetch: i64,
+    ) -> &mut Self {
+        if let Some(after) = after {
+            self.push(" AND (").push(keys).push(") > (");
+            for (i, value) in after.iter().enumerate() {
+                if i > 0 {
+                    self.push(", ");
+                }
+                self.bind(*value);
+            }
+            self.push(")");
+        }
+        self.push(" ORDER BY ")
+            .push(keys)
+            .push(" LIMIT ")
+            .bind(fetch)
+    }
+
     /// The text, rendered for the dialect, and the values.
     pub(crate) fn finish(self) -> (String, Vec<Arg<'a>>) {
         (render(&self.text, self.dialect), self.args)
@@ -307,16 +332,16 @@ mod tests {
         for (dialect, expected) in [
             (
                 Dialect::Sqlite,
-                "SELECT 1 WHERE org = ?1 AND s IN (?2, ?3) LIMIT ?4",
+                "SELECT 1 WHERE org = ?1 AND s IN (?2, ?3) AND (c, i) > (?4, ?5) ORDER BY c, i LIMIT ?6",
             ),
             (
                 Dialect::Postgres,
-                "SELECT 1 WHERE org = $1 AND s = ANY($2) LIMIT $3",
+                "SELECT 1 WHERE org = $1 AND s = ANY($2) AND (c, i) > ($3, $4) ORDER BY c, i LIMIT $5",
             ),
         ] {
             let mut sql = SqlBuf::new(dialect, "SELECT 1 WHERE org = ");
             sql.bind("acme").push(" AND ").in_list("s", &states);
-            sql.push(" LIMIT ").bind(10);
+            sql.page_by("c, i", Some(&["x".into(), 2.into()]), 10);
             let (text, args) = sql.finish();
             assert_eq!(text, expected);
             let marks = text.matches(['?', '$']).count();
