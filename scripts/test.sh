@@ -18,6 +18,7 @@ case "$readme_command" in
   *--no-default-features*) ;;
   *) echo "README command 1 builds the whole service: keep --no-default-features (docs/plans/first-command-build-time.md)" >&2; exit 1 ;;
 esac
+mkdir -p target
 eval "$readme_command" > target/readme-command-1.json
 grep -q '"vertices"' target/readme-command-1.json
 
