@@ -269,3 +269,36 @@ fn sigterm_finishes_in_flight_requests_then_stops() {
     let status = child.child.wait().unwrap();
     assert!(status.success(), "{status:?}");
 }
+
+/// A data folder belongs to one process (`sqliteAccess` "exclusive", the default): a second
+/// `jobgraph serve` on it stops at once with a message that says so, and the first one keeps
+/// serving.
+#[test]
+fn a_second_server_on_the_same_data_folder_is_refused() {
+    if common::postgres_url().is_some() {
+        return; // the database is PostgreSQL's, which serves many processes
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let server = Server::start_in(dir.path(), &["--client", "erin:erin-secret"]);
+    let second = std::process::Command::new(env!("CARGO_BIN_EXE_jobgraph"))
+        .args(["serve", "--addr", "127.0.0.1:0", "--data"])
+        .arg(dir.path().join("db"))
+        .stdin(std::process::Stdio::null())
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&second.stderr);
+    assert!(!second.status.success(), "{stderr}");
+    assert!(
+        stderr.contains("is in use by another process")
+            && stderr.contains("jobgraph.db")
+            && stderr.contains("another `--data` folder"),
+        "{stderr}"
+    );
+    assert!(
+        !String::from_utf8_lossy(&second.stdout).contains("ready"),
+        "the second server never became ready"
+    );
+    let token = server.token("erin", "erin-secret");
+    let r = server.call("GET", "/v1/templates", Some(&token), None);
+    assert_eq!(r.status, 200, "{}", r.body);
+}

@@ -8,7 +8,7 @@ use serde::Deserialize;
 use serde_json::Value;
 
 use crate::state::ServiceConfig;
-use crate::store::{Synchronous, redact_url};
+use crate::store::{Access, Synchronous, redact_url};
 
 /// A client given with `--client ID:SECRET[:ORG]` or in the config file.
 #[derive(Clone, PartialEq, Eq, Deserialize)]
@@ -116,7 +116,7 @@ pub struct ServeOptions {
     /// A JSON settings file (see docs/api.md): `addr`, `data`, `clients`, `tokenTtlSeconds`,
     /// `maxBodyBytes`, `maxConcurrentScripts`, `limits`, `maxOperations`, `maxResolvedVertices`,
     /// `maxResolvedBytes`, `tokenThrottle`, `connections`, `triggers`, `fieldLimits`,
-    /// `fairness`, `syncRuns`, `integrations`, `lake`, `workers`, `keptWorkers`, `synchronous`, `database`, `databasePoolSize`,
+    /// `fairness`, `syncRuns`, `integrations`, `lake`, `workers`, `keptWorkers`, `synchronous`, `sqliteAccess`, `database`, `databasePoolSize`,
     /// `databaseTimeoutMs`. Flags win over the file.
     pub config: Option<PathBuf>,
     /// How to start the sandbox's worker processes [default: this program with the argument
@@ -140,6 +140,8 @@ pub struct Settings {
     pub kept_workers: Option<usize>,
     /// When SQLite syncs.
     pub synchronous: Synchronous,
+    /// Whether other processes may open the SQLite database while the service runs.
+    pub sqlite_access: Access,
     /// PostgreSQL instead of SQLite.
     pub database: Option<DatabaseSettings>,
     /// The sandbox's worker program, when not this program with `sandbox-worker`.
@@ -194,6 +196,8 @@ struct FileConfig {
     kept_workers: Option<usize>,
     #[serde(default)]
     synchronous: Synchronous,
+    #[serde(default)]
+    sqlite_access: Access,
     database: Option<DatabaseUrl>,
     database_pool_size: Option<usize>,
     database_timeout_ms: Option<u64>,
@@ -208,6 +212,7 @@ const FILE_KEYS: &[&str] = &[
     "workers",
     "keptWorkers",
     "synchronous",
+    "sqliteAccess",
     "database",
     "databasePoolSize",
     "databaseTimeoutMs",
@@ -337,6 +342,7 @@ impl ServeOptions {
             workers: file.workers,
             kept_workers: file.kept_workers,
             synchronous: file.synchronous,
+            sqlite_access: file.sqlite_access,
             database,
             sandbox_worker: self.sandbox_worker.clone(),
             service,

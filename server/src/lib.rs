@@ -45,6 +45,7 @@ mod lake;
 mod lake_config;
 mod layers;
 mod listen;
+pub mod log_writer;
 pub mod model;
 mod routes;
 mod serve;

@@ -191,8 +191,9 @@ async fn open_store(settings: &Settings) -> Result<(Arc<dyn Store>, String), Ser
     }
     let path = database_path(&settings.data)?;
     let readers = std::thread::available_parallelism().map_or(2, usize::from) * 2;
-    let store = SqliteStore::open(&path, settings.synchronous, readers)
-        .map_err(|e| failed(&format!("{}", path.display()))(&e))?;
+    let store =
+        SqliteStore::open_with(&path, settings.synchronous, readers, settings.sqlite_access)
+            .map_err(|e| failed(&format!("{}", path.display()))(&e))?;
     Ok((Arc::new(store), format!("data: {}", path.display())))
 }
 
@@ -251,23 +252,34 @@ async fn run(settings: Settings) -> Result<(), ServeError> {
         shutdown_signal(),
     )
     .await;
-    let _ = writeln!(std::io::stdout(), "stopped");
     Ok(())
+}
+
+/// Log lines go to stderr in batches of whole lines ([`crate::log_writer`]).
+fn log_to_stderr() {
+    let _ = tracing_subscriber::fmt()
+        .with_writer(crate::log_writer::StderrBatches)
+        .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
+        .with_max_level(tracing::Level::INFO)
+        .try_init();
 }
 
 /// Runs `jobgraph serve` until SIGINT or SIGTERM: builds the tokio runtime, logs one line per
 /// request to stderr.
 pub fn serve(options: &ServeOptions) -> Result<(), ServeError> {
     let settings = options.settings()?;
-    let _ = tracing_subscriber::fmt()
-        .with_writer(std::io::stderr)
-        .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
-        .with_max_level(tracing::Level::INFO)
-        .try_init();
+    log_to_stderr();
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .thread_name("jobgraph-serve")
+        .on_thread_park(crate::log_writer::flush_on_park)
         .build()
         .map_err(|e| failed("cannot start the runtime")(&e))?;
-    runtime.block_on(run(settings))
+    let served = runtime.block_on(run(settings));
+    // Every log line is written before `stopped` says so.
+    runtime.shutdown_timeout(std::time::Duration::from_secs(5));
+    crate::log_writer::flush();
+    served?;
+    let _ = writeln!(std::io::stdout(), "stopped");
+    Ok(())
 }

@@ -66,7 +66,9 @@ fn triggers_are_rate_limited_per_address_with_retry_after() {
 fn payloads_are_capped_and_an_organization_keeps_only_its_newest_triggers() {
     let _one = crate::one_at_a_time();
     let server = Server::start_with_config(
-        &json!({"triggers": {"keptPerOrganization": 50, "addressBurst": 100000}}),
+        // The rows are counted below in the SQLite file, opened beside the running server.
+        &json!({"triggers": {"keptPerOrganization": 50, "addressBurst": 100000},
+                "sqliteAccess": "shared"}),
         &[
             "--client",
             "ops:ops-secret:acme",

@@ -188,9 +188,27 @@ impl Server {
         server
     }
 
-    /// The server's stderr so far.
+    /// The server's stderr so far, every line logged before this call included: the server
+    /// writes its log in batches, so this sends a `GET /healthz` marked with a request id of
+    /// its own and waits (up to 10 s) for that request's line, which comes after every line
+    /// logged before it. A server that does not answer (stopped) is read as it is.
     pub fn log(&self) -> String {
-        read_log(&self.data)
+        static MARKS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+        let n = MARKS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let id = format!("log-mark-{}-{n}-end", std::process::id());
+        let headers = [("X-Request-Id".to_owned(), id.clone())];
+        if try_request(self.addr, "GET", "/healthz", &headers, None).is_none() {
+            return read_log(&self.data);
+        }
+        let mark = format!("request_id={id}");
+        let deadline = std::time::Instant::now() + Duration::from_secs(10);
+        loop {
+            let log = read_log(&self.data);
+            if log.contains(&mark) || std::time::Instant::now() > deadline {
+                return log;
+            }
+            std::thread::sleep(Duration::from_millis(5));
+        }
     }
 
     /// Log lines holding every one of `parts` (each request is one line:

@@ -9,7 +9,7 @@ use super::{call, common, create, server};
 
 const HOUR_US: i64 = 3_600_000_000;
 
-/// The server's store, opened beside it.
+/// The server's store, opened beside it (the server's `sqliteAccess` is "shared").
 async fn store() -> Box<dyn Store> {
     let data = &server().data;
     #[cfg(feature = "postgres")]
@@ -23,10 +23,11 @@ async fn store() -> Box<dyn Store> {
     }
     let path = data.join("db").join("jobgraph.db");
     Box::new(
-        jobgraph_server::store::SqliteStore::open(
+        jobgraph_server::store::SqliteStore::open_with(
             &path,
             jobgraph_server::store::Synchronous::Normal,
             1,
+            jobgraph_server::store::Access::Shared,
         )
         .unwrap(),
     )

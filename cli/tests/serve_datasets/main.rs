@@ -42,6 +42,8 @@ pub(crate) fn server() -> &'static Server {
             args.push(spec.as_str());
         }
         let settings = json!({
+            // files.rs opens the SQLite database beside the running server.
+            "sqliteAccess": "shared",
             "fieldLimits": {"name": 64},
             "integrations": [
                 {"id": "splunk-prod", "name": "Splunk (production)", "type": "splunk"},
