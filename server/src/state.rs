@@ -7,6 +7,7 @@ use jobgraph_core::{CacheLimits, ExecutionCache, ResolveOptions, Sandbox};
 use serde::Deserialize;
 use tokio::sync::OwnedSemaphorePermit;
 
+use crate::endpoints::latest_templates::LatestTemplates;
 use crate::error::ApiError;
 use crate::guards::body_budget::BodyBudget;
 use crate::guards::fair::{FairnessConfig, Gates};
@@ -105,6 +106,8 @@ pub struct SharedState {
     pub config: Arc<ServiceConfig>,
     /// Tokens already checked.
     pub(crate) tokens: TokenCache,
+    /// Latest-version answers of templates read recently (while this process alone writes).
+    pub(crate) latest_templates: LatestTemplates,
     /// The token endpoint's budgets.
     pub(crate) throttle: Arc<TokenThrottle>,
     /// The threads that verify client secrets.
@@ -159,6 +162,7 @@ impl AppState {
             ),
             throttle: Arc::new(TokenThrottle::new(throttle)),
             secrets: Arc::new(HashPool::start(throttle.threads(), throttle.hash_queue)),
+            latest_templates: LatestTemplates::new(store.sole_writer()),
             store,
             sandbox,
             cache: ExecutionCache::new(CacheLimits::default()),

@@ -1,8 +1,11 @@
 //! `/v1/templates`: create, list, get, update, delete, test.
 
+use std::sync::Arc;
+
 use axum::Json;
+use axum::body::Bytes;
 use axum::extract::{OriginalUri, Path, State};
-use axum::http::StatusCode;
+use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use serde_json::Value;
 
@@ -142,9 +145,14 @@ pub async fn get(
                 "query parameter `{key}` pages the list of every version: leave it out with `latest` or `version`, which answer one version"
             )));
         }
+        let cached = version.is_none();
+        if cached && let Some(answer) = state.latest_templates.get(&org, &id) {
+            return Ok(json_answer(answer));
+        }
+        let generation = state.latest_templates.generation();
         let record = state
             .store
-            .template(org, id.clone(), version)
+            .template(org.clone(), id.clone(), version)
             .await
             .map_err(|e| match (e, version) {
                 (StoreError::NotFound, Some(v)) => {
@@ -152,11 +160,18 @@ pub async fn get(
                 }
                 (e, _) => not_found(&id)(e),
             })?;
-        return Ok(Json(Items {
+        let answer = serde_json::to_vec(&Items {
             items: vec![TemplateOut::from(record)],
             next_cursor: None,
         })
-        .into_response());
+        .map_err(|e| ApiError::Internal(format!("cannot serialize a template: {e}")))?;
+        let answer = Bytes::from(answer);
+        if cached {
+            state
+                .latest_templates
+                .put(generation, &org, &id, answer.clone());
+        }
+        return Ok(json_answer(answer));
     }
     let scope = scope(&[&org, "versions", &id]);
     let page = page_request(&query, &state.config.field_limits, &scope)?;
@@ -172,6 +187,18 @@ pub async fn get(
         |r| r.page_key(),
         TemplateOut::from,
     ))
+}
+
+/// A JSON answer of serialized bytes.
+fn json_answer(answer: Bytes) -> Response {
+    (
+        [(
+            header::CONTENT_TYPE,
+            HeaderValue::from_static("application/json"),
+        )],
+        answer,
+    )
+        .into_response()
 }
 
 /// Update a template: a new immutable version N+1. A body `version` other than N+1 is a 409
@@ -200,10 +227,16 @@ pub async fn update(
     let expected = optional_version(object(&body, "the body")?, "", "version")?;
     let fields = template_fields(&body, "", true)?;
     state.config.field_limits.check_template(&fields, "")?;
+    let store = Arc::clone(&state.store);
+    let new = new_version(&caller, fields);
+    let key = id.clone();
     let record = state
-        .store
-        .append_template(id.clone(), expected, new_version(&caller, fields))
+        .latest_templates
+        .write(caller.organization.clone(), id.clone(), async move {
+            store.append_template(key, expected, new).await
+        })
         .await
+        .map_err(|e| ApiError::Internal(format!("a template update failed: {e}")))?
         .map_err(|e| match e {
             StoreError::Conflict { current } => ApiError::Conflict {
                 message: format!(
@@ -235,10 +268,15 @@ pub async fn delete(
     caller: Caller,
     Path(id): Path<String>,
 ) -> Result<StatusCode, ApiError> {
+    let store = Arc::clone(&state.store);
+    let (org, key) = (caller.organization.clone(), id.clone());
     state
-        .store
-        .delete_template(caller.organization, id.clone())
+        .latest_templates
+        .write(caller.organization, id.clone(), async move {
+            store.delete_template(org, key).await
+        })
         .await
+        .map_err(|e| ApiError::Internal(format!("a template delete failed: {e}")))?
         .map_err(not_found(&id))?;
     Ok(StatusCode::NO_CONTENT)
 }

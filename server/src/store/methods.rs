@@ -70,6 +70,9 @@ macro_rules! store_methods {
             fn kind(&self) -> &'static str {
                 "sqlite"
             }
+            fn sole_writer(&self) -> bool {
+                self.exclusive()
+            }
             $(
                 fn $name(&self, $($arg: $ty),*) -> StoreFuture<'_, $out> {
                     sqlite_call!($mode, self, move |db| run_now($op(&SqliteDb(db) $(, $arg)*)))

@@ -301,6 +301,12 @@ impl JobRecord {
 pub trait Store: Send + Sync + 'static {
     /// Which database this is, for `/healthz` and the start-up banner (`sqlite`, `postgres`).
     fn kind(&self) -> &'static str;
+    /// Whether this process alone writes the database, so that a row it read stays as read
+    /// until this process writes it (SQLite opened [`Access::Exclusive`]); not when replicas or
+    /// other processes share it.
+    fn sole_writer(&self) -> bool {
+        false
+    }
     /// Whether the database answers now (`/healthz`).
     fn ping(&self) -> StoreFuture<'_, ()>;
     /// Adds a client or replaces its secret hash and organization.

@@ -352,3 +352,52 @@ fn template_test_endpoint() {
         r.body
     );
 }
+
+/// The latest version's answer is kept while the service alone writes its database (SQLite,
+/// as here): an update, a delete, and another organization's read each see the truth.
+#[test]
+fn the_latest_version_read_follows_updates_and_deletes() {
+    let token = alice();
+    let id = create_template(token, &filter_template("Kept"))["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let latest = format!("/v1/templates/{id}?latest=true");
+    let read = |token: &str| {
+        let r = call("GET", &latest, Some(token), None);
+        (r.status, r.json())
+    };
+    for _ in 0..3 {
+        let (status, body) = read(token);
+        assert_eq!(status, 200);
+        assert_eq!(body["items"][0]["version"], 1);
+        assert_eq!(body["items"][0]["name"], "Kept");
+    }
+    // Another organization: not its template, kept answer or not.
+    assert_eq!(read(bob()).0, 404);
+    let r = call(
+        "PUT",
+        &format!("/v1/templates/{id}"),
+        Some(token),
+        Some(&filter_template("Kept v2")),
+    );
+    assert_eq!(r.status, 200, "{}", r.body);
+    let (_, body) = read(token);
+    assert_eq!(body["items"][0]["version"], 2);
+    assert_eq!(body["items"][0]["name"], "Kept v2");
+    assert_eq!(body["items"][0]["isLatest"], true);
+    // A refused update (a stale version) changes nothing.
+    let mut stale = filter_template("Kept v3");
+    stale["version"] = json!(2);
+    let r = call(
+        "PUT",
+        &format!("/v1/templates/{id}"),
+        Some(token),
+        Some(&stale),
+    );
+    assert_eq!(r.status, 409, "{}", r.body);
+    assert_eq!(read(token).1["items"][0]["name"], "Kept v2");
+    let r = call("DELETE", &format!("/v1/templates/{id}"), Some(token), None);
+    assert_eq!(r.status, 204, "{}", r.body);
+    assert_eq!(read(token).0, 404);
+}

@@ -54,6 +54,7 @@ pub struct SqliteStore {
 }
 
 struct Inner {
+    access: Access,
     writer: Mutex<Connection>,
     readers: Vec<Mutex<Connection>>,
     next_reader: AtomicUsize,
@@ -204,11 +205,17 @@ impl SqliteStore {
             .collect::<Result<Vec<_>, rusqlite::Error>>()?;
         Ok(SqliteStore {
             inner: Arc::new(Inner {
+                access,
                 writer: Mutex::new(writer),
                 readers,
                 next_reader: AtomicUsize::new(0),
             }),
         })
+    }
+
+    /// Whether the database was opened [`Access::Exclusive`].
+    pub fn exclusive(&self) -> bool {
+        self.inner.access == Access::Exclusive
     }
 
     /// Runs `f` on a reader connection, on the blocking pool.
