@@ -32,7 +32,7 @@ pub(crate) use paging::PageFill;
 pub use paging::{PageKey, PageRequest, Paged};
 #[cfg(feature = "postgres")]
 pub use postgres::{PostgresOptions, PostgresStore};
-pub use sqlite::{Access, SqliteStore, Synchronous};
+pub use sqlite::{Access, OpenError, SqliteStore, Synchronous};
 
 /// The future every [`Store`] method returns.
 pub type StoreFuture<'a, T> = Pin<Box<dyn Future<Output = Result<T, StoreError>> + Send + 'a>>;

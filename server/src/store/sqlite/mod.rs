@@ -38,8 +38,9 @@ pub enum Synchronous {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Access {
-    /// This process alone ([`EXCLUSIVE`]): a second `jobgraph serve` on the same data folder
-    /// is refused ([`OpenError::InUse`]), and reads lock nothing but memory. The default.
+    /// This process alone (SQLite's `unix-excl` VFS): a second `jobgraph serve` on the same
+    /// data folder is refused ([`OpenError::InUse`]), and reads lock nothing but memory. The
+    /// default.
     #[default]
     Exclusive,
     /// Other processes too (`sqlite3` on the live file, for example): every read takes a lock
