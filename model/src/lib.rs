@@ -10,6 +10,7 @@
 //! - [`api`]: the request and response bodies of the service's API (feature `openapi` adds
 //!   their OpenAPI schemas).
 //! - [`job_to_test`]: a job turned into its test job (`job:to-test`).
+//! - [`lifecycle`]: the public job lifecycle, its states and the steps between them.
 //! - [`names`]: the rule of names that become parts of storage paths.
 //! - [`Problem`]: what is wrong, at which JSON pointer; reading a graph or a vertex's typed
 //!   view fails with one, validation (in `jobgraph-core`) lists them.
@@ -39,6 +40,7 @@ mod graph;
 mod grok_rules;
 pub mod grok_wire;
 pub mod json;
+pub mod lifecycle;
 pub mod names;
 pub mod ops;
 mod problem;
