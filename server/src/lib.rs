@@ -43,6 +43,7 @@ pub mod ids;
 pub mod integration_spec;
 mod lake;
 mod lake_config;
+mod latest_templates;
 mod layers;
 mod listen;
 pub mod log_writer;

@@ -7,7 +7,6 @@ use jobgraph_core::{CacheLimits, ExecutionCache, ResolveOptions, Sandbox};
 use serde::Deserialize;
 use tokio::sync::OwnedSemaphorePermit;
 
-use crate::endpoints::latest_templates::LatestTemplates;
 use crate::error::ApiError;
 use crate::guards::body_budget::BodyBudget;
 use crate::guards::fair::{FairnessConfig, Gates};
@@ -15,6 +14,7 @@ use crate::guards::hash_pool::HashPool;
 use crate::guards::throttle::{TokenThrottle, TokenThrottleConfig};
 use crate::guards::token_cache::TokenCache;
 use crate::guards::trigger_budget::{TriggerConfig, TriggerThrottle};
+use crate::latest_templates::LatestTemplates;
 use crate::listen::ConnectionConfig;
 use crate::store::Store;
 use crate::sync_stream::{Heartbeats, SyncRunConfig};

@@ -1,14 +1,12 @@
 //! The handlers, one module per resource, over the request guards, the shared state and the
 //! store: templates, jobs (and their synchronous runs: `sync_runs`, driven by `sync_driver`),
 //! datasets, integrations, grok, the organization, token revocation and triggers; with what
-//! they share: `listing` (pages of listings), `scripts` (running scripts for a request),
-//! `latest_templates` (latest-version answers kept while this process alone writes).
+//! they share: `listing` (pages of listings), `scripts` (running scripts for a request).
 
 pub(crate) mod datasets;
 pub(crate) mod grok;
 pub(crate) mod integrations;
 pub(crate) mod jobs;
-pub(crate) mod latest_templates;
 pub(crate) mod listing;
 pub(crate) mod organization;
 pub(crate) mod revoke;

@@ -13,7 +13,7 @@
 //!
 //! ```ignore
 //! // (crate-private: the same as the unit tests below)
-//! use jobgraph_server::endpoints::latest_templates::LatestTemplates;
+//! use jobgraph_server::latest_templates::LatestTemplates;
 //!
 //! let cache = LatestTemplates::new(true);
 //! let generation = cache.generation();
