@@ -44,7 +44,7 @@ pub use query::{PredicateError, Query, QueryError, vertex_predicate};
 pub use reduce::{PatternMiner, PatternReport};
 pub use remap::severity_of;
 pub use report::{Change, EdgeCount, KeptEvent, Run, RunInput, RunOptions, VertexRun};
-pub use run::Pipeline;
+pub use run::{Pipeline, Running};
 pub use stream::{StreamError, StreamOptions, StreamRun, run_ndjson};
 pub use time::epoch_millis;
 

@@ -216,11 +216,117 @@ fn order(names: &[String], edges: &[(String, Edge, usize, usize)]) -> Result<Vec
     Ok(order)
 }
 
+/// What a stateful vertex keeps between the batches of a streaming run ([`Running`]).
+pub(crate) enum StageState {
+    /// Nothing (a stateless vertex, or one not reached yet).
+    Idle,
+    /// A sampler's bucket.
+    Sampled(super::sampler::Level),
+    /// A reducer's patterns and open window.
+    Reducing(Box<super::reduce::Streaming>),
+}
+
+/// A pipeline run batch after batch, as a streaming job runs: each [`Running::push`] takes
+/// the events its sources read since the last one and answers what reached the sinks. The
+/// samplers' buckets and the reducers' patterns and open windows carry over from one batch to
+/// the next, so that the batches together give the sinks what one run on all their events
+/// gives, except for the reducers' last window, which [`Running::close_windows`] closes (a
+/// run closes it at the end of its input). Inline events (`logs-values-source`) come with the
+/// first batch only. Each batch has the run's limits (`maxEvents`, `maxHandled`, `timeoutMs`)
+/// to itself; after a batch fails, the states are where the failure left them: start again.
+///
+/// ```
+/// use jobgraph_core::pipeline::{Pipeline, RunInput, RunOptions, read_events};
+/// let graph = serde_json::from_value(serde_json::json!({
+///     "vertices": [
+///         {"type": "logs-iceberg-table-source", "name": "in", "table": "logs"},
+///         {"type": "logs-filter", "name": "errors",
+///          "query": {"type": "simple-query", "query": "level:error"}},
+///         {"type": "logs-sync-sink", "name": "out"}],
+///     "edges": ["in -> errors", "errors -> out"]})).unwrap();
+/// let mut running = Pipeline::compile(&graph).unwrap().start(RunOptions::default());
+/// let batch = |text: &str| RunInput { events: read_events(text).unwrap(), ..Default::default() };
+/// let first = running.push(batch(r#"{"message": "a", "tags": {"level": ["error"]}}"#)).unwrap();
+/// let second = running.push(batch(r#"{"message": "b", "tags": {"level": ["info"]}}"#)).unwrap();
+/// assert_eq!((first.sinks["out"].len(), second.sinks["out"].len()), (1, 0));
+/// ```
+pub struct Running {
+    pipeline: Pipeline,
+    options: RunOptions,
+    states: Vec<StageState>,
+    batches: u64,
+}
+
+impl std::fmt::Debug for Running {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Running")
+            .field("batches", &self.batches)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Pipeline {
+    /// Starts a streaming run with `options` for each batch.
+    pub fn start(&self, options: RunOptions) -> Running {
+        Running {
+            states: self.stages.iter().map(|_| StageState::Idle).collect(),
+            pipeline: self.clone(),
+            options,
+            batches: 0,
+        }
+    }
+}
+
+impl Running {
+    /// Runs one batch: `input` holds the events the sources read since the last batch.
+    pub fn push(&mut self, input: RunInput) -> Result<Run, RunError> {
+        self.step(input, false)
+    }
+
+    /// Closes the reducers' open windows (their summaries flow through the vertices after
+    /// them to the sinks): what the end of a run's input does, for a streaming run whose
+    /// processing time passed the window's end, or that stops.
+    pub fn close_windows(&mut self) -> Result<Run, RunError> {
+        self.step(RunInput::default(), true)
+    }
+
+    /// Batches run so far.
+    pub fn batches(&self) -> u64 {
+        self.batches
+    }
+
+    fn step(&mut self, input: RunInput, closing: bool) -> Result<Run, RunError> {
+        let mut runner = Runner::new(&self.pipeline, &self.options, Instant::now());
+        runner.states = Some(&mut self.states);
+        runner.first = self.batches == 0;
+        runner.closing = closing;
+        self.batches += 1;
+        runner.run(input)
+    }
+}
+
 struct Runner<'p> {
     pipeline: &'p Pipeline,
     options: &'p RunOptions,
     started: Instant,
     handled: usize,
+    /// A streaming run's states ([`Running`]); `None` for one run on all the events.
+    states: Option<&'p mut [StageState]>,
+    /// Whether inline events are emitted (one run, or a streaming run's first batch).
+    first: bool,
+    /// Whether the reducers' open windows close after this batch (a streaming run's
+    /// [`Running::close_windows`]; one run closes them in its reducer's own `finish`).
+    closing: bool,
+}
+
+/// Fails when more than `timeout_ms` passed since `started`.
+pub(crate) fn time_left(started: Instant, timeout_ms: u64) -> Result<(), RunError> {
+    if started.elapsed().as_millis() > u128::from(timeout_ms) {
+        return Err(RunError::Limit(format!(
+            "time limit of {timeout_ms} ms exceeded (raise timeoutMs)"
+        )));
+    }
+    Ok(())
 }
 
 impl<'p> Runner<'p> {
@@ -230,17 +336,14 @@ impl<'p> Runner<'p> {
             options,
             started,
             handled: 0,
+            states: None,
+            first: true,
+            closing: false,
         }
     }
 
     fn check_time(&self) -> Result<(), RunError> {
-        if self.started.elapsed().as_millis() > u128::from(self.options.timeout_ms) {
-            return Err(RunError::Limit(format!(
-                "time limit of {} ms exceeded (raise timeoutMs)",
-                self.options.timeout_ms
-            )));
-        }
-        Ok(())
+        time_left(self.started, self.options.timeout_ms)
     }
 
     fn run(mut self, mut input: RunInput) -> Result<Run, RunError> {
@@ -346,6 +449,7 @@ impl<'p> Runner<'p> {
             };
             let mut others = Vec::new();
             let out = self.stage(
+                v,
                 stage,
                 events,
                 &mut input,
@@ -412,5 +516,7 @@ impl<'p> Runner<'p> {
     }
 }
 
+#[cfg(test)]
+mod running_tests;
 #[cfg(test)]
 mod tests;

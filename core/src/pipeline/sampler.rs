@@ -99,6 +99,13 @@ pub(crate) struct Bucket<'s> {
     clock: Option<i64>,
 }
 
+/// A bucket's level and clock between the batches of a streaming run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Level {
+    tokens: u128,
+    clock: Option<i64>,
+}
+
 impl<'s> Bucket<'s> {
     /// A full bucket with no time seen yet.
     pub(crate) fn new(sampler: &'s Sampler) -> Self {
@@ -106,6 +113,23 @@ impl<'s> Bucket<'s> {
             sampler,
             tokens: sampler.capacity,
             clock: None,
+        }
+    }
+
+    /// The bucket of `sampler` at `level` (where an earlier batch left it).
+    pub(crate) fn at(sampler: &'s Sampler, level: Level) -> Self {
+        Bucket {
+            sampler,
+            tokens: level.tokens,
+            clock: level.clock,
+        }
+    }
+
+    /// Where it is now.
+    pub(crate) fn level(&self) -> Level {
+        Level {
+            tokens: self.tokens,
+            clock: self.clock,
         }
     }
 

@@ -98,21 +98,62 @@ impl Reducer {
         events: Vec<LogEvent>,
         check: &mut dyn FnMut() -> Result<(), RunError>,
     ) -> Result<Reduced, RunError> {
-        let mut state = window::State::new(
-            std::sync::Arc::clone(&self.settings),
-            self.mode,
-            events.len(),
-        );
+        let mut state = self.start(events.len());
+        state.push_all(vertex, events, check)?;
+        Ok(state.finish())
+    }
+
+    /// A reducer's state for a streaming run: fed batch after batch, its windows closed by
+    /// event time as in one run, or by [`Streaming::close_window`].
+    pub(crate) fn start(&self, expected: usize) -> Streaming {
+        Streaming {
+            state: window::State::new(std::sync::Arc::clone(&self.settings), self.mode, expected),
+            pushed: 0,
+        }
+    }
+}
+
+/// A reducer's state between the batches of a streaming run.
+pub(crate) struct Streaming {
+    state: window::State,
+    /// Events pushed so far (their numbers in error messages).
+    pushed: u64,
+}
+
+impl Streaming {
+    /// Feeds `events` in order; `check` is called every few thousand events.
+    pub(crate) fn push_all(
+        &mut self,
+        vertex: &str,
+        events: Vec<LogEvent>,
+        check: &mut dyn FnMut() -> Result<(), RunError>,
+    ) -> Result<(), RunError> {
         for (i, event) in events.into_iter().enumerate() {
             if i % 4096 == 4095 {
                 check()?;
             }
-            state.push(event).map_err(|e| RunError::Vertex {
+            self.pushed += 1;
+            self.state.push(event).map_err(|e| RunError::Vertex {
                 vertex: vertex.to_owned(),
-                message: format!("event #{}: {}", i + 1, e.0),
+                message: format!("event #{}: {}", self.pushed, e.0),
             })?;
         }
-        Ok(state.finish())
+        Ok(())
+    }
+
+    /// The events sent so far, taken.
+    pub(crate) fn take_out(&mut self) -> Vec<LogEvent> {
+        self.state.take_out()
+    }
+
+    /// Closes the open window: its summaries are in the next [`Streaming::take_out`].
+    pub(crate) fn close_window(&mut self) {
+        self.state.close_open();
+    }
+
+    /// Closes the open window; the events sent and the patterns found.
+    pub(crate) fn finish(self) -> Reduced {
+        self.state.finish()
     }
 }
 

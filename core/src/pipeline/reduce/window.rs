@@ -399,6 +399,19 @@ impl State {
         &self.miner.patterns[p as usize].id
     }
 
+    /// The events sent so far (passed through, and the summaries of closed windows), taken.
+    pub(super) fn take_out(&mut self) -> Vec<LogEvent> {
+        std::mem::take(&mut self.out)
+    }
+
+    /// Closes the open window (a streaming run's processing time passed its end): its
+    /// summaries are sent; an event of the same window later opens it again.
+    pub(super) fn close_open(&mut self) {
+        if self.mode == Mode::Reduce {
+            self.close();
+        }
+    }
+
     pub(super) fn finish(mut self) -> Reduced {
         if self.mode == Mode::Reduce {
             self.close();

@@ -2,7 +2,7 @@
 //! sources emit, the filters and the sampler drop, the branch splits, the transforms and
 //! parsers change each event; the record keeps the first events out and dropped.
 
-use super::Runner;
+use super::{Runner, StageState, time_left};
 use crate::pipeline::RunError;
 #[cfg(feature = "grok")]
 use crate::pipeline::grok_stage;
@@ -16,6 +16,7 @@ impl Runner<'_> {
     /// and in `others` those of its other ports, in [`Stage::ports`] order.
     pub(super) fn stage(
         &mut self,
+        v: usize,
         stage: &Stage,
         mut events: Vec<LogEvent>,
         input: &mut RunInput,
@@ -41,6 +42,8 @@ impl Runner<'_> {
                 self.emit(source, query.as_ref(), record, keep)
             }
             Stage::AgentSource => self.emit(run_events(), None, record, keep),
+            // Inline events are emitted once: by a run, or by a streaming run's first batch.
+            Stage::ValuesSource { .. } if !self.first => Ok(Vec::new()),
             Stage::ValuesSource {
                 events: inline,
                 query,
@@ -64,7 +67,14 @@ impl Runner<'_> {
                 Ok(matched)
             }
             Stage::Sampler(sampler) => {
-                let mut bucket = Bucket::new(sampler);
+                let level = self.states.as_deref().and_then(|states| match states[v] {
+                    StageState::Sampled(level) => Some(level),
+                    _ => None,
+                });
+                let mut bucket = match level {
+                    Some(level) => Bucket::at(sampler, level),
+                    None => Bucket::new(sampler),
+                };
                 let name = record.name.clone();
                 events.retain(|event| {
                     let admitted = bucket.admit(event);
@@ -80,6 +90,9 @@ impl Runner<'_> {
                     }
                     admitted
                 });
+                if let Some(states) = self.states.as_deref_mut() {
+                    states[v] = StageState::Sampled(bucket.level());
+                }
                 self.check_time()?;
                 Ok(events)
             }
@@ -122,6 +135,23 @@ impl Runner<'_> {
                 self.each(events, record, |event| {
                     grok_stage::apply(grok, &name, event)
                 })
+            }
+            Stage::Reduce(reducer) if self.states.is_some() => {
+                let name = record.name.clone();
+                let (closing, started, timeout_ms) =
+                    (self.closing, self.started, self.options.timeout_ms);
+                let states = self.states.as_deref_mut().unwrap_or_default();
+                if !matches!(states[v], StageState::Reducing(_)) {
+                    states[v] = StageState::Reducing(Box::new(reducer.start(events.len())));
+                }
+                let StageState::Reducing(state) = &mut states[v] else {
+                    unreachable!("made above")
+                };
+                state.push_all(&name, events, &mut || time_left(started, timeout_ms))?;
+                if closing {
+                    state.close_window();
+                }
+                Ok(state.take_out())
             }
             Stage::Reduce(reducer) => {
                 let name = record.name.clone();
