@@ -450,7 +450,6 @@ impl<'p> Runner<'p> {
             let mut others = Vec::new();
             let out = self.stage(
                 v,
-                stage,
                 events,
                 &mut input,
                 &mut event_takers,

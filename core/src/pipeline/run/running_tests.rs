@@ -27,7 +27,10 @@ fn whole_and_streamed(
     graph: Value,
     all: &[LogEvent],
     cuts: &[usize],
-) -> (IndexMap<String, Vec<LogEvent>>, IndexMap<String, Vec<LogEvent>>) {
+) -> (
+    IndexMap<String, Vec<LogEvent>>,
+    IndexMap<String, Vec<LogEvent>>,
+) {
     let p = pipeline(graph);
     let whole = p.run(input(all.to_vec()), &RunOptions::default()).unwrap();
     let mut running = p.start(RunOptions::default());
@@ -93,7 +96,11 @@ fn a_sampler_keeps_its_bucket_between_batches() {
         &all,
         &[3, 11, 25],
     );
-    assert!(whole["out"].len() > 2 && whole["out"].len() < 40, "{}", whole["out"].len());
+    assert!(
+        whole["out"].len() > 2 && whole["out"].len() < 40,
+        "{}",
+        whole["out"].len()
+    );
     assert_eq!(streamed, whole);
 }
 
@@ -136,7 +143,10 @@ fn inline_events_come_with_the_first_batch_only() {
         {"type": "logs-sync-sink", "name": "out"}],
         "edges": ["v -> out"]}))
     .start(RunOptions::default());
-    assert_eq!(running.push(RunInput::default()).unwrap().sinks["out"].len(), 1);
+    assert_eq!(
+        running.push(RunInput::default()).unwrap().sinks["out"].len(),
+        1
+    );
     assert!(running.push(RunInput::default()).unwrap().sinks["out"].is_empty());
     assert!(running.close_windows().unwrap().sinks["out"].is_empty());
 }
@@ -157,5 +167,8 @@ fn each_batch_has_the_limits_to_itself() {
         assert_eq!(run.sinks["out"].len(), 5);
     }
     let over = running.push(input(events(logins(6, 0)))).unwrap_err();
-    assert!(over.to_string().contains("more than 5 input events"), "{over}");
+    assert!(
+        over.to_string().contains("more than 5 input events"),
+        "{over}"
+    );
 }

@@ -12,18 +12,19 @@ use crate::pipeline::stages::{Stage, apply};
 use jobgraph_model::{LogEvent, Tags};
 
 impl Runner<'_> {
-    /// Runs one vertex's stage on the events that reached it: the events of its `output`,
+    /// Runs vertex `v`'s stage on the events that reached it: the events of its `output`,
     /// and in `others` those of its other ports, in [`Stage::ports`] order.
     pub(super) fn stage(
         &mut self,
         v: usize,
-        stage: &Stage,
         mut events: Vec<LogEvent>,
         input: &mut RunInput,
         event_takers: &mut usize,
         record: &mut VertexRun,
         others: &mut Vec<Vec<LogEvent>>,
     ) -> Result<Vec<LogEvent>, RunError> {
+        let pipeline = self.pipeline;
+        let stage = &pipeline.stages[v];
         let keep = self.options.keep;
         let mut run_events = || {
             *event_takers -= 1;
