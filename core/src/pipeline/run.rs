@@ -144,7 +144,8 @@ impl Pipeline {
             .collect()
     }
 
-    /// Runs the pipeline on `input`.
+    /// Runs the pipeline on `input`: a streaming run's one batch, its windows closed at the
+    /// end of the input.
     pub fn run(&self, input: RunInput, options: &RunOptions) -> Result<Run, RunError> {
         Runner::new(self, options, Instant::now()).run(input)
     }
@@ -314,8 +315,8 @@ struct Runner<'p> {
     states: Option<&'p mut [StageState]>,
     /// Whether inline events are emitted (one run, or a streaming run's first batch).
     first: bool,
-    /// Whether the reducers' open windows close after this batch (a streaming run's
-    /// [`Running::close_windows`]; one run closes them in its reducer's own `finish`).
+    /// Whether the reducers' open windows close after this batch (one run, at the end of its
+    /// input; a streaming run's [`Running::close_windows`]).
     closing: bool,
 }
 
@@ -338,7 +339,7 @@ impl<'p> Runner<'p> {
             handled: 0,
             states: None,
             first: true,
-            closing: false,
+            closing: true,
         }
     }
 

@@ -70,13 +70,6 @@ pub(crate) const MESSAGE_TYPE: &str = "grepr.messagetype";
 /// The tag the pattern matcher adds.
 pub(crate) const PATTERN_TAG: &str = "grepr.patternId";
 
-/// What a reducer run gives: its output and the patterns found.
-#[derive(Debug, Clone, Default)]
-pub(crate) struct Reduced {
-    pub events: Vec<LogEvent>,
-    pub patterns: Vec<PatternReport>,
-}
-
 impl Reducer {
     /// Compiles vertex `vertex` of `mode` from its fields.
     pub(crate) fn compile(
@@ -88,19 +81,6 @@ impl Reducer {
             settings: std::sync::Arc::new(config::read(vertex, fields)?),
             mode,
         })
-    }
-
-    /// Runs on `events` in order; `check` is called every few thousand events (the run's time
-    /// limit).
-    pub(crate) fn run(
-        &self,
-        vertex: &str,
-        events: Vec<LogEvent>,
-        check: &mut dyn FnMut() -> Result<(), RunError>,
-    ) -> Result<Reduced, RunError> {
-        let mut state = self.start(events.len());
-        state.push_all(vertex, events, check)?;
-        Ok(state.finish())
     }
 
     /// A reducer's state for a streaming run: fed batch after batch, its windows closed by
@@ -151,9 +131,9 @@ impl Streaming {
         self.state.close_open();
     }
 
-    /// Closes the open window; the events sent and the patterns found.
-    pub(crate) fn finish(self) -> Reduced {
-        self.state.finish()
+    /// The patterns found so far, most frequent first.
+    pub(crate) fn patterns(&self) -> Vec<PatternReport> {
+        self.state.report()
     }
 }
 

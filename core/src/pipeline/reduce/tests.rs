@@ -14,9 +14,22 @@ fn events(items: Value) -> Vec<LogEvent> {
         .collect()
 }
 
-fn run(fields: Value, mode: Mode, input: Vec<LogEvent>) -> super::Reduced {
+/// What a reducer gives for a whole input: its output and the patterns found.
+struct Reduced {
+    events: Vec<LogEvent>,
+    patterns: Vec<super::PatternReport>,
+}
+
+/// The reducer of `fields` on the whole of `input`, its last window closed at the end.
+fn run(fields: Value, mode: Mode, input: Vec<LogEvent>) -> Reduced {
     let r = Reducer::compile("r", fields.as_object().unwrap(), mode).unwrap();
-    r.run("r", input, &mut || Ok(())).unwrap()
+    let mut state = r.start(input.len());
+    state.push_all("r", input, &mut || Ok(())).unwrap();
+    state.close_window();
+    Reduced {
+        patterns: state.patterns(),
+        events: state.take_out(),
+    }
 }
 
 fn kind(e: &LogEvent) -> &str {
@@ -244,7 +257,7 @@ fn the_same_events_give_the_same_output() {
     let input = events(Value::Array(logins(300, 0)));
     let a = run(json!({}), Mode::Reduce, input.clone());
     let b = run(json!({}), Mode::Reduce, input);
-    let text = |r: &super::Reduced| serde_json::to_string(&r.events).unwrap();
+    let text = |r: &Reduced| serde_json::to_string(&r.events).unwrap();
     assert_eq!(text(&a), text(&b));
     assert_eq!(a.patterns, b.patterns);
 }

@@ -21,8 +21,7 @@ use super::mask::MaskError;
 use super::merge::{Merger, Rules};
 use super::tokens::{Token, Tokenizer, hash_bytes};
 use super::{
-    MESSAGE_TYPE, Mode, PATTERN_TAG, Partitions, REPORTED_SAMPLES, Reduced, attributes_of,
-    set_attributes,
+    MESSAGE_TYPE, Mode, PATTERN_TAG, Partitions, REPORTED_SAMPLES, attributes_of, set_attributes,
 };
 use crate::pipeline::time::event_time_ms;
 use jobgraph_model::ops::transforms::log_reducer::{AttributeTokenization, TokenizationInput};
@@ -409,16 +408,6 @@ impl State {
     pub(super) fn close_open(&mut self) {
         if self.mode == Mode::Reduce {
             self.close();
-        }
-    }
-
-    pub(super) fn finish(mut self) -> Reduced {
-        if self.mode == Mode::Reduce {
-            self.close();
-        }
-        Reduced {
-            patterns: super::report(&self.miner, &self.partitions, &self.samples),
-            events: self.out,
         }
     }
 }

@@ -137,28 +137,30 @@ impl Runner<'_> {
                     grok_stage::apply(grok, &name, event)
                 })
             }
-            Stage::Reduce(reducer) if self.states.is_some() => {
+            Stage::Reduce(reducer) => {
                 let name = record.name.clone();
                 let (closing, started, timeout_ms) =
                     (self.closing, self.started, self.options.timeout_ms);
-                let states = self.states.as_deref_mut().unwrap_or_default();
-                if !matches!(states[v], StageState::Reducing(_)) {
-                    states[v] = StageState::Reducing(Box::new(reducer.start(events.len())));
-                }
-                let StageState::Reducing(state) = &mut states[v] else {
-                    unreachable!("made above")
+                // One run keeps its reducer's state here; a streaming run in its states.
+                let mut own = None;
+                let state = match self.states.as_deref_mut() {
+                    Some(states) => {
+                        if !matches!(states[v], StageState::Reducing(_)) {
+                            states[v] = StageState::Reducing(Box::new(reducer.start(events.len())));
+                        }
+                        let StageState::Reducing(state) = &mut states[v] else {
+                            unreachable!("made above")
+                        };
+                        &mut **state
+                    }
+                    None => own.insert(reducer.start(events.len())),
                 };
                 state.push_all(&name, events, &mut || time_left(started, timeout_ms))?;
                 if closing {
                     state.close_window();
+                    record.patterns = state.patterns();
                 }
                 Ok(state.take_out())
-            }
-            Stage::Reduce(reducer) => {
-                let name = record.name.clone();
-                let reduced = reducer.run(&name, events, &mut || self.check_time())?;
-                record.patterns = reduced.patterns;
-                Ok(reduced.events)
             }
             Stage::Sink | Stage::Pass => Ok(events),
         }
