@@ -44,6 +44,8 @@ pub use query::{PredicateError, Query, QueryError, vertex_predicate};
 pub use reduce::{PatternMiner, PatternReport};
 pub use remap::severity_of;
 pub use report::{Change, EdgeCount, KeptEvent, Run, RunInput, RunOptions, VertexRun};
+#[cfg(feature = "snapshot")]
+pub use run::SnapshotError;
 pub use run::{Pipeline, Running};
 pub use stream::{StreamError, StreamOptions, StreamRun, run_ndjson};
 pub use time::epoch_millis;

@@ -12,7 +12,12 @@ use crate::JobGraph;
 use crate::edge::Edge;
 use jobgraph_model::LogEvent;
 
+#[cfg(feature = "snapshot")]
+mod snapshot;
 mod vertex;
+
+#[cfg(feature = "snapshot")]
+pub use snapshot::SnapshotError;
 
 /// A job graph compiled for running.
 #[derive(Debug, Clone)]
@@ -28,6 +33,9 @@ pub struct Pipeline {
     /// not simulated, each other port its out-edges name (all carry the pass-through).
     ports: Vec<Vec<String>>,
     order: Vec<usize>,
+    /// Per vertex, a hash of its type and fields: which state a snapshot may give it back.
+    #[cfg(feature = "snapshot")]
+    fingerprints: Vec<String>,
 }
 
 const DEFAULT_PORT_OUT: &str = "output";
@@ -41,6 +49,8 @@ impl Pipeline {
         let mut names = Vec::new();
         let mut types = Vec::new();
         let mut stages = Vec::new();
+        #[cfg(feature = "snapshot")]
+        let mut fingerprints = Vec::new();
         for (i, vertex) in graph.vertices.iter().enumerate() {
             if vertex.is_template_operation() {
                 return Err(RunError::Unresolved {
@@ -50,6 +60,8 @@ impl Pipeline {
             index.insert(vertex.name().to_owned(), i);
             names.push(vertex.name().to_owned());
             types.push(vertex.vertex_type().to_owned());
+            #[cfg(feature = "snapshot")]
+            fingerprints.push(snapshot::fingerprint(vertex.vertex_type(), vertex.fields()));
             stages.push(compile(
                 vertex.name(),
                 vertex.vertex_type(),
@@ -101,6 +113,8 @@ impl Pipeline {
             edge_ports,
             ports,
             order,
+            #[cfg(feature = "snapshot")]
+            fingerprints,
         })
     }
 
@@ -256,6 +270,9 @@ pub struct Running {
     options: RunOptions,
     states: Vec<StageState>,
     batches: u64,
+    /// The vertices whose state a snapshot gave back.
+    #[cfg(feature = "snapshot")]
+    carried: Vec<String>,
 }
 
 impl std::fmt::Debug for Running {
@@ -274,6 +291,8 @@ impl Pipeline {
             pipeline: self.clone(),
             options,
             batches: 0,
+            #[cfg(feature = "snapshot")]
+            carried: Vec::new(),
         }
     }
 }
@@ -281,14 +300,21 @@ impl Pipeline {
 impl Running {
     /// Runs one batch: `input` holds the events the sources read since the last batch.
     pub fn push(&mut self, input: RunInput) -> Result<Run, RunError> {
-        self.step(input, false)
+        self.step(input, false, &[])
     }
 
     /// Closes the reducers' open windows (their summaries flow through the vertices after
     /// them to the sinks): what the end of a run's input does, for a streaming run whose
     /// processing time passed the window's end, or that stops.
     pub fn close_windows(&mut self) -> Result<Run, RunError> {
-        self.step(RunInput::default(), true)
+        self.step(RunInput::default(), true, &[])
+    }
+
+    /// Closes the open windows of every reducer but those named in `keep_open`: before an
+    /// update, the reducers the next version carries on keep their windows
+    /// ([`Running::carried_by`]).
+    pub fn close_windows_except(&mut self, keep_open: &[String]) -> Result<Run, RunError> {
+        self.step(RunInput::default(), true, keep_open)
     }
 
     /// Batches run so far.
@@ -296,11 +322,17 @@ impl Running {
         self.batches
     }
 
-    fn step(&mut self, input: RunInput, closing: bool) -> Result<Run, RunError> {
+    fn step(
+        &mut self,
+        input: RunInput,
+        closing: bool,
+        keep_open: &[String],
+    ) -> Result<Run, RunError> {
         let mut runner = Runner::new(&self.pipeline, &self.options, Instant::now());
         runner.states = Some(&mut self.states);
         runner.first = self.batches == 0;
         runner.closing = closing;
+        runner.keep_open = keep_open;
         self.batches += 1;
         runner.run(input)
     }
@@ -318,6 +350,8 @@ struct Runner<'p> {
     /// Whether the reducers' open windows close after this batch (one run, at the end of its
     /// input; a streaming run's [`Running::close_windows`]).
     closing: bool,
+    /// Reducers whose windows stay open when closing ([`Running::close_windows_except`]).
+    keep_open: &'p [String],
 }
 
 /// Fails when more than `timeout_ms` passed since `started`.
@@ -340,6 +374,7 @@ impl<'p> Runner<'p> {
             states: None,
             first: true,
             closing: true,
+            keep_open: &[],
         }
     }
 

@@ -101,6 +101,7 @@ pub(crate) struct Bucket<'s> {
 
 /// A bucket's level and clock between the batches of a streaming run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "snapshot", derive(serde::Serialize, serde::Deserialize))]
 pub(crate) struct Level {
     tokens: u128,
     clock: Option<i64>,
@@ -116,11 +117,12 @@ impl<'s> Bucket<'s> {
         }
     }
 
-    /// The bucket of `sampler` at `level` (where an earlier batch left it).
+    /// The bucket of `sampler` at `level` (where an earlier batch, or a snapshot, left it;
+    /// never fuller than the bucket can be).
     pub(crate) fn at(sampler: &'s Sampler, level: Level) -> Self {
         Bucket {
             sampler,
-            tokens: level.tokens,
+            tokens: level.tokens.min(sampler.capacity),
             clock: level.clock,
         }
     }

@@ -32,6 +32,7 @@ const MAX_CHILDREN: u32 = 100;
 
 /// A piece of a pattern's text: literal text, or the token at a position.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "snapshot", derive(serde::Serialize, serde::Deserialize))]
 enum Piece {
     Literal(Box<str>),
     Slot(u32),
@@ -39,6 +40,7 @@ enum Piece {
 
 /// A pattern: a token sequence with wildcards.
 #[derive(Debug, Clone)]
+#[cfg_attr(feature = "snapshot", derive(serde::Serialize, serde::Deserialize))]
 pub(crate) struct Pattern {
     /// Its stable id (16 hexadecimal digits).
     pub id: String,
@@ -111,6 +113,7 @@ impl Found {
 
 /// The patterns found so far.
 #[derive(Debug, Clone)]
+#[cfg_attr(feature = "snapshot", derive(serde::Serialize, serde::Deserialize))]
 pub(crate) struct Miner {
     /// Share of equal positions needed to join, 0.2–1.0.
     similarity: f64,
@@ -220,6 +223,32 @@ impl Miner {
         self.patterns.push(pattern);
         self.index.entry(key).or_default().push(id);
         Found::New(id)
+    }
+}
+
+impl Miner {
+    /// Checks a miner read from a snapshot: every index entry names a pattern, every pattern's
+    /// layout names its own positions (what [`Miner::add`] and [`Pattern::text`] index by).
+    #[cfg(feature = "snapshot")]
+    pub(crate) fn check_saved(&self) -> Result<(), String> {
+        let n = self.patterns.len();
+        if let Some(id) = self.index.values().flatten().find(|id| **id as usize >= n) {
+            return Err(format!("the index names pattern #{id} of {n}"));
+        }
+        for p in &self.patterns {
+            let positions = p.template.len();
+            let bad_slot = p
+                .layout
+                .iter()
+                .any(|piece| matches!(piece, Piece::Slot(i) if *i as usize >= positions));
+            if p.texts.len() != positions || bad_slot {
+                return Err(format!(
+                    "pattern {} has a layout that does not fit its tokens",
+                    p.id
+                ));
+            }
+        }
+        Ok(())
     }
 }
 

@@ -144,6 +144,7 @@ impl Strategy {
 
 /// A strategy's state on one path.
 #[derive(Debug, Clone)]
+#[cfg_attr(feature = "snapshot", derive(serde::Serialize, serde::Deserialize))]
 enum Acc {
     Exact(Option<Value>, bool),
     Values(Vec<Value>),
@@ -259,6 +260,7 @@ impl Acc {
 
 /// The merge of the attributes of the events one summary stands for.
 #[derive(Debug, Clone, Default)]
+#[cfg_attr(feature = "snapshot", derive(serde::Serialize, serde::Deserialize))]
 pub(crate) struct Merger {
     paths: IndexMap<Vec<String>, Vec<Acc>, FxBuildHasher>,
 }

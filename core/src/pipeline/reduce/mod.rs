@@ -135,6 +135,26 @@ impl Streaming {
     pub(crate) fn patterns(&self) -> Vec<PatternReport> {
         self.state.report()
     }
+
+    /// What a snapshot keeps: the events pushed so far and the state.
+    #[cfg(feature = "snapshot")]
+    pub(crate) fn saved(&self) -> (u64, window::SavedRef<'_>) {
+        (self.pushed, self.state.saved())
+    }
+}
+
+#[cfg(feature = "snapshot")]
+pub(crate) use window::{Saved, SavedRef};
+
+#[cfg(feature = "snapshot")]
+impl Reducer {
+    /// A streaming state put back from a snapshot ([`Streaming::saved`]).
+    pub(crate) fn resume(&self, pushed: u64, saved: Saved) -> Result<Streaming, String> {
+        let mut streaming = self.start(0);
+        streaming.state.restore(saved)?;
+        streaming.pushed = pushed;
+        Ok(streaming)
+    }
 }
 
 /// Finds the patterns of messages with a reducer's settings, without windows or output: what
@@ -210,6 +230,7 @@ pub(crate) fn set_attributes(event: &mut LogEvent, map: Map<String, Value>) {
 
 /// Interns partition keys in first-seen order.
 #[derive(Debug, Default)]
+#[cfg_attr(feature = "snapshot", derive(serde::Serialize, serde::Deserialize))]
 pub(crate) struct Partitions {
     keys: IndexMap<String, (), FxBuildHasher>,
     /// The index of the empty key (no partition), once made.
@@ -237,6 +258,12 @@ impl Partitions {
                 (self.keys.len() - 1) as u32
             }
         }
+    }
+
+    /// How many keys are interned.
+    #[cfg(feature = "snapshot")]
+    pub(crate) fn len(&self) -> usize {
+        self.keys.len()
     }
 
     pub(crate) fn key(&self, index: u32) -> &str {

@@ -29,6 +29,7 @@ use jobgraph_model::{LogEvent, Tags};
 
 /// A pattern's state in the open window.
 #[derive(Debug, Default)]
+#[cfg_attr(feature = "snapshot", derive(serde::Serialize, serde::Deserialize))]
 struct Held {
     /// Events of the pattern in this window.
     seen: u64,
@@ -450,5 +451,79 @@ fn grepr_object(attributes: &mut Map<String, Value>) -> &mut Map<String, Value> 
     match entry {
         Value::Object(map) => map,
         _ => unreachable!("made an object above"),
+    }
+}
+
+/// What a snapshot keeps of a [`State`]: the patterns, the partitions, the open window with its
+/// held events' merges, and the samples. The settings come from the vertex; the events sent
+/// and not yet taken are not kept (a snapshot is taken between batches, when there are none).
+#[cfg(feature = "snapshot")]
+#[derive(serde::Serialize)]
+pub(crate) struct SavedRef<'a> {
+    miner: &'a Miner,
+    partitions: &'a Partitions,
+    window: Option<i64>,
+    watermark: Option<i64>,
+    open: &'a IndexMap<u32, Held, FxBuildHasher>,
+    samples: &'a [Vec<String>],
+}
+
+/// A [`SavedRef`] read back.
+#[cfg(feature = "snapshot")]
+#[derive(serde::Deserialize)]
+pub(crate) struct Saved {
+    miner: Miner,
+    partitions: Partitions,
+    window: Option<i64>,
+    watermark: Option<i64>,
+    open: IndexMap<u32, Held, FxBuildHasher>,
+    samples: Vec<Vec<String>>,
+}
+
+#[cfg(feature = "snapshot")]
+impl State {
+    pub(super) fn saved(&self) -> SavedRef<'_> {
+        SavedRef {
+            miner: &self.miner,
+            partitions: &self.partitions,
+            window: self.window,
+            watermark: self.watermark,
+            open: &self.open,
+            samples: &self.samples,
+        }
+    }
+
+    /// Puts back what [`State::saved`] kept. Fails when it does not fit these settings (a
+    /// pattern of a partition that does not exist): the snapshot is of another reducer.
+    pub(super) fn restore(&mut self, saved: Saved) -> Result<(), String> {
+        saved.miner.check_saved()?;
+        let partitions = saved.partitions.len();
+        if let Some(p) = saved
+            .miner
+            .patterns
+            .iter()
+            .find(|p| p.partition as usize >= partitions)
+        {
+            return Err(format!(
+                "pattern {} names partition {} of {partitions}",
+                p.id, p.partition
+            ));
+        }
+        if let Some(p) = saved
+            .open
+            .keys()
+            .find(|p| **p as usize >= saved.miner.patterns.len())
+        {
+            return Err(format!(
+                "the open window holds pattern #{p}, which does not exist"
+            ));
+        }
+        self.miner = saved.miner;
+        self.partitions = saved.partitions;
+        self.window = saved.window;
+        self.watermark = saved.watermark;
+        self.open = saved.open;
+        self.samples = saved.samples;
+        Ok(())
     }
 }

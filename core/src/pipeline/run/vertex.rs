@@ -139,8 +139,8 @@ impl Runner<'_> {
             }
             Stage::Reduce(reducer) => {
                 let name = record.name.clone();
-                let (closing, started, timeout_ms) =
-                    (self.closing, self.started, self.options.timeout_ms);
+                let closing = self.closing && !self.keep_open.contains(&name);
+                let (started, timeout_ms) = (self.started, self.options.timeout_ms);
                 // One run keeps its reducer's state here; a streaming run in its states.
                 let mut own = None;
                 let state = match self.states.as_deref_mut() {
