@@ -9,7 +9,7 @@ use utoipa::ToSchema;
 pub use jobgraph_sdk::api::{Items, JobOut, TemplateOut, TemplateSummary, TriggerAccepted};
 
 use crate::ids::iso8601;
-use crate::store::{JobRecord, TemplateFields, TemplateRecord};
+use crate::store::{JobRecord, RunInfo, TemplateFields, TemplateRecord};
 
 impl From<TemplateRecord> for TemplateOut {
     fn from(record: TemplateRecord) -> Self {
@@ -78,6 +78,23 @@ pub struct JobView {
     edited_by: String,
     is_latest: bool,
     template_ids: Vec<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    started_at: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    ended_at: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pipeline_status: Option<Value>,
+}
+
+/// `pipelineStatus`: the health and message, then the counters the run wrote.
+fn pipeline_status(run: &RunInfo) -> Value {
+    let mut status = Map::new();
+    status.insert("health".into(), Value::String(run.health.clone()));
+    status.insert("message".into(), Value::String(run.message.clone()));
+    if let Ok(Value::Object(counters)) = serde_json::from_str::<Value>(run.status.get()) {
+        status.extend(counters);
+    }
+    Value::Object(status)
 }
 
 impl From<JobRecord> for JobView {
@@ -99,6 +116,13 @@ impl From<JobRecord> for JobView {
             edited_by: meta.edited_by,
             is_latest: record.latest,
             template_ids: meta.templates,
+            started_at: record
+                .run
+                .as_ref()
+                .and_then(|r| r.started_at_ms)
+                .map(iso8601),
+            ended_at: record.run.as_ref().and_then(|r| r.ended_at_ms).map(iso8601),
+            pipeline_status: record.run.as_ref().map(pipeline_status),
         }
     }
 }
@@ -142,11 +166,21 @@ mod tests {
                 r#"{"vertices":[{"type":"x","name":"a"}],"edges":[]}"#.into(),
             )
             .unwrap(),
+            run: Some(crate::store::RunInfo {
+                started_at_ms: Some(1_700_000_400_000),
+                ended_at_ms: None,
+                health: "HEALTHY".into(),
+                message: String::new(),
+                status: RawValue::from_string(r#"{"checkpoints":2}"#.into()).unwrap(),
+            }),
         };
         let sent = serde_json::to_value(JobView::from(record)).unwrap();
         let documented: JobOut = serde_json::from_value(sent.clone()).unwrap();
         assert_eq!(serde_json::to_value(&documented).unwrap(), sent);
         assert_eq!(sent["jobGraph"]["vertices"][0]["name"], "a");
         assert_eq!(sent["templateIds"][0], "t1");
+        assert_eq!(sent["pipelineStatus"]["health"], "HEALTHY");
+        assert_eq!(sent["pipelineStatus"]["checkpoints"], 2);
+        assert!(sent["startedAt"].is_string() && sent.get("endedAt").is_none());
     }
 }

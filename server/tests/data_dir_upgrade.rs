@@ -199,10 +199,12 @@ fn sqlite_schema(path: &Path) -> (i64, Vec<(String, String, String)>) {
     (version, objects)
 }
 
-/// The migrations as this build runs them make exactly the schema the 2026-11-27 release made:
-/// moving them to one list for both databases changed no statement.
+/// The migrations as this build runs them make exactly the schema the 2026-11-27 release made,
+/// and a released database brought up to date has exactly a fresh database's schema: moving
+/// the migrations to one list for both databases changed no statement, and a later migration
+/// does the same to an old database as to a new one.
 #[test]
-fn a_fresh_database_has_the_released_schema() {
+fn a_fresh_database_has_the_released_schema_brought_up_to_date() {
     let dir = tempfile::tempdir().expect("a temporary directory");
     let released = dir.path().join("released");
     copy_dir(
@@ -211,15 +213,31 @@ fn a_fresh_database_has_the_released_schema() {
             .as_path(),
         &released,
     );
-    let fresh = dir.path().join("fresh.db");
-    drop(SqliteStore::open(&fresh, Synchronous::Normal, 1).expect("a fresh store"));
     let (released_version, released_objects) = sqlite_schema(&released.join("jobgraph.db"));
-    let (fresh_version, fresh_objects) = sqlite_schema(&fresh);
-    assert_eq!(fresh_version, released_version);
+    assert_eq!(released_version, 5);
     assert!(
         released_objects
             .iter()
             .any(|(_, name, _)| name == "lake_files_listing")
     );
-    assert_eq!(fresh_objects, released_objects);
+    drop(
+        SqliteStore::open(&released.join("jobgraph.db"), Synchronous::Normal, 1)
+            .expect("the released store, upgraded"),
+    );
+    let fresh = dir.path().join("fresh.db");
+    drop(SqliteStore::open(&fresh, Synchronous::Normal, 1).expect("a fresh store"));
+    let (upgraded_version, upgraded_objects) = sqlite_schema(&released.join("jobgraph.db"));
+    let (fresh_version, fresh_objects) = sqlite_schema(&fresh);
+    assert_eq!(fresh_version, 6);
+    assert_eq!(upgraded_version, fresh_version);
+    // The released tables and indexes are all still there (columns were only added).
+    for (kind, name, _) in &released_objects {
+        assert!(
+            upgraded_objects
+                .iter()
+                .any(|(k, n, _)| k == kind && n == name),
+            "{kind} {name}"
+        );
+    }
+    assert_eq!(upgraded_objects, fresh_objects);
 }

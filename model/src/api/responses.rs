@@ -180,7 +180,9 @@ pub struct JobOut {
     #[serde(default)]
     #[cfg_attr(feature = "openapi", schema(required = true))]
     pub processing: String,
-    /// Always `PENDING` in `jobgraph serve`: it stores and resolves jobs and runs none.
+    /// Where the version is in its lifecycle: `PENDING` until it runs, then `RUNNING`,
+    /// `STOPPING`, `STOPPED`, `FINISHED` or `FAILED` (a synchronous job stays `PENDING`: it runs
+    /// with `POST /v1/jobs/sync`).
     #[serde(default)]
     #[cfg_attr(feature = "openapi", schema(required = true))]
     pub state: String,
@@ -223,6 +225,18 @@ pub struct JobOut {
     #[serde(default)]
     #[cfg_attr(feature = "openapi", schema(required = true))]
     pub template_ids: Vec<String>,
+    /// When this version started running (an asynchronous job that ran).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub started_at: Option<String>,
+    /// When this version's run ended: finished, failed, or retired by an update.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ended_at: Option<String>,
+    /// The run's health (`HEALTHY`, `STABILIZING`, `UNHEALTHY`, `UNKNOWN`), its `message`,
+    /// and its counters: events and bytes in and out per vertex, errors, lag, checkpoints
+    /// (an asynchronous job's version).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "openapi", schema(value_type = Option<Object>))]
+    pub pipeline_status: Option<Value>,
 }
 
 /// `202` of `POST /v1/triggers`.

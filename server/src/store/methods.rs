@@ -20,6 +20,7 @@ use super::PostgresStore;
 use super::sql::postgres::PgDb;
 use super::sql::run_now;
 use super::sql::sqlite::SqliteDb;
+use super::{Checkpoint, RunChange, RunControl, RunRecord};
 use super::{
     ClientRecord, DatasetFields, DatasetRecord, GraphForm, JobFields, JobFilter, JobRecord,
     LakeFileRecord, NewTemplateVersion, PageRequest, Paged, SqliteStore, Store, StoreFuture,
@@ -156,4 +157,22 @@ store_methods! {
         start_us: Option<i64>, end_us: Option<i64>) -> Vec<LakeFileRecord> = ops::datasets::files;
     read fn lake_file_page(organization: String, dataset_id: String, page: PageRequest)
         -> Paged<LakeFileRecord> = ops::datasets::file_page;
+    read_point fn last_lake_commit(organization: String, dataset_id: String) -> i64
+        = ops::datasets::last_commit;
+    read fn lake_files_committed_after(organization: String, dataset_id: String, table: String,
+        after: i64, upto: i64) -> Vec<(i64, LakeFileRecord)> = ops::datasets::committed_after;
+
+    read fn claimable_runs(now_ms: i64, limit: i64) -> Vec<RunRecord> = ops::runs::claimable;
+    auto fn claim_run(run: RunRecord, owner: String, lease_until_ms: i64) -> bool
+        = ops::runs::claim;
+    write fn renew_run(job_id: String, version: u64, owner: String, lease_until_ms: i64)
+        -> RunControl = ops::runs::renew;
+    write fn change_run(change: RunChange) -> bool = ops::runs::change;
+    write fn checkpoint_run(checkpoint: Checkpoint) -> bool = ops::runs::checkpoint;
+    auto fn run_status(job_id: String, version: u64, owner: String, status: String) -> bool
+        = ops::runs::status;
+    read_point fn previous_checkpoint(job_id: String, before_version: u64)
+        -> Option<(String, Option<Vec<u8>>)> = ops::runs::previous_checkpoint;
+    read_point fn latest_run(organization: String, job_id: String) -> Option<RunRecord>
+        = ops::runs::latest;
 }

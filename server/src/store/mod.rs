@@ -14,6 +14,7 @@ mod ops;
 mod paging;
 #[cfg(feature = "postgres")]
 mod postgres;
+mod runs;
 mod schema;
 mod sql;
 mod sqlite;
@@ -32,6 +33,7 @@ pub(crate) use paging::PageFill;
 pub use paging::{PageKey, PageRequest, Paged};
 #[cfg(feature = "postgres")]
 pub use postgres::{PostgresOptions, PostgresStore};
+pub use runs::{Checkpoint, RunChange, RunControl, RunRecord, SinkCommit};
 pub use sqlite::{Access, OpenError, SqliteStore, Synchronous};
 
 /// The future every [`Store`] method returns.
@@ -230,6 +232,23 @@ pub struct JobRecord {
     /// The graph the read asked for, as the JSON text the store keeps: answers copy it
     /// without parsing it (a listing of many jobs is mostly graphs).
     pub graph: Box<RawValue>,
+    /// What running it did so far (an asynchronous job's version; `None` for others).
+    pub run: Option<RunInfo>,
+}
+
+/// An asynchronous job version's run as a job's answer shows it.
+#[derive(Debug, Clone)]
+pub struct RunInfo {
+    /// When it started running.
+    pub started_at_ms: Option<i64>,
+    /// When it ended (finished, failed, retired or stopped for good).
+    pub ended_at_ms: Option<i64>,
+    /// `HEALTHY`, `STABILIZING`, `UNHEALTHY` or `UNKNOWN`.
+    pub health: String,
+    /// Why it is unhealthy or failed; empty otherwise.
+    pub message: String,
+    /// Its counters (`pipelineStatus`), as JSON text.
+    pub status: Box<RawValue>,
 }
 
 /// Filters of a job listing; empty lists and `None` filter nothing.
@@ -292,6 +311,7 @@ impl JobRecord {
             meta: fields.meta,
             graph: serde_json::value::to_raw_value(&fields.definition)
                 .map_err(|e| StoreError::Backend(e.to_string()))?,
+            run: None,
         })
     }
 }
@@ -490,6 +510,74 @@ pub trait Store: Send + Sync + 'static {
         dataset_id: String,
         page: PageRequest,
     ) -> StoreFuture<'_, Paged<LakeFileRecord>>;
+
+    /// The number of a dataset's last commit (0 before the first; commits are numbered in the
+    /// order they commit, per dataset).
+    fn last_lake_commit(&self, organization: String, dataset_id: String) -> StoreFuture<'_, i64>;
+
+    /// The files of `table` committed to a dataset after commit `after` and up to `upto`,
+    /// each with its commit's number, in commit then path order.
+    fn lake_files_committed_after(
+        &self,
+        organization: String,
+        dataset_id: String,
+        table: String,
+        after: i64,
+        upto: i64,
+    ) -> StoreFuture<'_, Vec<(i64, LakeFileRecord)>>;
+
+    /// Up to `limit` runs of asynchronous jobs that a replica may claim at `now_ms`: not
+    /// ended, the lease past, every older version of the job ended, something to do.
+    fn claimable_runs(&self, now_ms: i64, limit: i64) -> StoreFuture<'_, Vec<RunRecord>>;
+
+    /// Takes a run for `owner` if its lease is still the one read (`false`: another replica
+    /// was first).
+    fn claim_run(
+        &self,
+        run: RunRecord,
+        owner: String,
+        lease_until_ms: i64,
+    ) -> StoreFuture<'_, bool>;
+
+    /// Renews `owner`'s lease on a run and reads what it should do.
+    fn renew_run(
+        &self,
+        job_id: String,
+        version: u64,
+        owner: String,
+        lease_until_ms: i64,
+    ) -> StoreFuture<'_, RunControl>;
+
+    /// Writes a run's new state (and its version's) if `change.owner` owns it.
+    fn change_run(&self, change: RunChange) -> StoreFuture<'_, bool>;
+
+    /// Writes a checkpoint in one transaction (files, positions, snapshot) if its owner
+    /// still owns the run: `false` and nothing written otherwise.
+    fn checkpoint_run(&self, checkpoint: Checkpoint) -> StoreFuture<'_, bool>;
+
+    /// Writes a run's counters between checkpoints, if `owner` owns it.
+    fn run_status(
+        &self,
+        job_id: String,
+        version: u64,
+        owner: String,
+        status: String,
+    ) -> StoreFuture<'_, bool>;
+
+    /// The last checkpoint (positions, snapshot) of a version of the job before
+    /// `before_version`.
+    fn previous_checkpoint(
+        &self,
+        job_id: String,
+        before_version: u64,
+    ) -> StoreFuture<'_, Option<(String, Option<Vec<u8>>)>>;
+
+    /// The run of the job's newest version that has one.
+    fn latest_run(
+        &self,
+        organization: String,
+        job_id: String,
+    ) -> StoreFuture<'_, Option<RunRecord>>;
 }
 
 /// A trigger, as stored.

@@ -54,6 +54,28 @@ static INSERT_FILE: Sql = Sql::new(
      VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
 );
 
+/// Numbers a dataset's next commit; the row stays locked until the transaction ends, so commits
+/// to one dataset are numbered in the order they commit (what a streaming source reads by).
+static NEXT_SEQ: Sql = Sql::new(
+    "UPDATE datasets SET commit_seq = commit_seq + 1 WHERE organization = ?1 AND id = ?2 \
+     RETURNING commit_seq",
+);
+static SET_SEQ: Sql = Sql::new(
+    "UPDATE lake_commits SET seq = ?1 WHERE organization = ?2 AND dataset_id = ?3 AND run_id = ?4",
+);
+static LAST_SEQ: Sql =
+    Sql::new("SELECT commit_seq FROM datasets WHERE organization = ?1 AND id = ?2");
+/// The files of a dataset's table committed after a commit number, up to another, in commit
+/// then path order, each with its commit's number.
+static COMMITTED_AFTER: Sql = Sql::new(
+    "SELECT f.table_name, f.path, f.partition_start_us, f.min_time_us, f.max_time_us, f.rows, \
+     f.bytes, f.row_groups, f.run_id, f.stats, c.seq FROM lake_commits c \
+     JOIN lake_files f ON f.organization = c.organization AND f.dataset_id = c.dataset_id \
+     AND f.run_id = c.run_id \
+     WHERE c.organization = ?1 AND c.dataset_id = ?2 AND c.seq > ?3 AND c.seq <= ?4 \
+     AND f.table_name = ?5 ORDER BY c.seq, f.path{bytes}",
+);
+
 /// A dataset and its stored size (name, description and promoted tags' text).
 fn dataset(row: &RowRef<'_>) -> Result<(DatasetRecord, usize), StoreError> {
     let retention: Option<i64> = row.get(8)?;
@@ -283,6 +305,18 @@ pub(crate) async fn commit(
     if db.execute(COMMIT.text(d), &args).await? == 0 {
         return Ok(false);
     }
+    let ids = [(&organization).into(), (&dataset_id).into()];
+    let seq: i64 = db
+        .row(NEXT_SEQ.text(d), &ids, |row| row.get(0))
+        .await?
+        .unwrap_or(0);
+    let args = [
+        seq.into(),
+        (&organization).into(),
+        (&dataset_id).into(),
+        (&run_id).into(),
+    ];
+    db.execute(SET_SEQ.text(d), &args).await?;
     for file in &files {
         let args = [
             (&organization).into(),
@@ -363,4 +397,40 @@ pub(crate) async fn file_page(
     );
     let (text, args) = sql.finish();
     db.page(&text, &args, &page, file).await
+}
+
+/// The number of a dataset's last commit (0 before the first): where a streaming source that
+/// starts now begins.
+pub(crate) async fn last_commit(
+    db: &impl Db,
+    organization: String,
+    dataset_id: String,
+) -> Result<i64, StoreError> {
+    let args = [(&organization).into(), (&dataset_id).into()];
+    db.row(LAST_SEQ.text(db.dialect()), &args, |row| row.get(0))
+        .await?
+        .ok_or(StoreError::NotFound)
+}
+
+/// The files of `table` committed to a dataset after commit `after` and up to `upto`, each with
+/// its commit's number, in commit order.
+pub(crate) async fn committed_after(
+    db: &impl Db,
+    organization: String,
+    dataset_id: String,
+    table: String,
+    after: i64,
+    upto: i64,
+) -> Result<Vec<(i64, LakeFileRecord)>, StoreError> {
+    let args = [
+        (&organization).into(),
+        (&dataset_id).into(),
+        after.into(),
+        upto.into(),
+        (&table).into(),
+    ];
+    db.rows(COMMITTED_AFTER.text(db.dialect()), &args, |row| {
+        Ok((row.get(10)?, file(row)?.0))
+    })
+    .await
 }

@@ -6,7 +6,7 @@ use super::{json, sql_version, to_text, version};
 use crate::ids::now_ms;
 use crate::store::sql::{Db, RowRef, Sql, SqlBuf, changed};
 use crate::store::{
-    GraphForm, JobFields, JobFilter, JobMeta, JobRecord, PageRequest, Paged, StoreError,
+    GraphForm, JobFields, JobFilter, JobMeta, JobRecord, PageRequest, Paged, RunInfo, StoreError,
 };
 
 /// The select of live job versions with one graph (`j`: jobs, `v`: job_versions), in [`job`]'s
@@ -18,7 +18,10 @@ macro_rules! job_select {
              v.name, v.execution, v.processing, v.state, v.desired_state, v.tags, v.templates, \
              v.edited_by, ",
             $graph,
-            " FROM jobs j JOIN job_versions v ON v.job_id = j.id WHERE j.deleted_at IS NULL"
+            ", r.started_at, r.ended_at, r.health, r.message, r.status \
+             FROM jobs j JOIN job_versions v ON v.job_id = j.id \
+             LEFT JOIN job_runs r ON r.job_id = v.job_id AND r.version = v.version \
+             WHERE j.deleted_at IS NULL"
         )
     };
 }
@@ -79,6 +82,17 @@ fn job(row: &RowRef<'_>) -> Result<(JobRecord, usize), StoreError> {
             edited_by: row.get(13)?,
         },
         graph,
+        run: match row.get::<Option<String>>(17)? {
+            None => None,
+            Some(health) => Some(RunInfo {
+                started_at_ms: row.get(15)?,
+                ended_at_ms: row.get(16)?,
+                health,
+                message: row.get(18)?,
+                status: RawValue::from_string(row.get(19)?)
+                    .map_err(|e| StoreError::Backend(format!("stored run status: {e}")))?,
+            }),
+        },
     };
     let size = record.graph.get().len() + record.meta.name.len();
     Ok((record, size))
@@ -114,6 +128,9 @@ async fn insert_version(
         now.into(),
     ];
     db.execute(INSERT_VERSION.text(db.dialect()), &args).await?;
+    if meta.execution == "ASYNCHRONOUS" {
+        super::runs::insert(db, id, version, &meta.processing).await?;
+    }
     Ok(())
 }
 

@@ -26,7 +26,6 @@ pub(crate) enum Migration {
         postgres: &'static str,
     },
     /// A migration written once, rendered per database (see the module's portable subset).
-    #[allow(dead_code)] // until migration 6, the first written once
     Portable(&'static str),
 }
 
@@ -55,6 +54,38 @@ pub(crate) const MIGRATIONS: &[Migration] = &[
     split(3),
     // 5: heartbeats posted to one replica for a synchronous run another replica holds.
     split(4),
+    // 6: asynchronous jobs run (issue 38, docs/plans/job-runner.md): a run per job version
+    // that runs, with its owner's lease and its last checkpoint (the sources' positions and
+    // the engine's snapshot); each dataset numbers its commits, so that a streaming source
+    // reads them in the order they committed.
+    Migration::Portable(
+        "
+    CREATE TABLE job_runs (
+        job_id         TEXT NOT NULL,
+        version        BIGINT NOT NULL,
+        org            TEXT NOT NULL,
+        processing     TEXT NOT NULL,
+        state          TEXT NOT NULL,
+        health         TEXT NOT NULL,
+        message        TEXT NOT NULL,
+        started_at     BIGINT,
+        ended_at       BIGINT,
+        owner          TEXT NOT NULL,
+        lease_until    BIGINT NOT NULL,
+        checkpoints    BIGINT NOT NULL,
+        positions      TEXT NOT NULL,
+        snapshot       {blob},
+        status         TEXT NOT NULL,
+        updated_at     BIGINT NOT NULL,
+        PRIMARY KEY (job_id, version)
+    );
+    CREATE INDEX job_runs_live ON job_runs (lease_until) WHERE ended_at IS NULL;
+    ALTER TABLE datasets ADD COLUMN commit_seq BIGINT NOT NULL DEFAULT 0;
+    ALTER TABLE lake_commits ADD COLUMN seq BIGINT;
+    CREATE INDEX lake_commits_by_seq ON lake_commits (organization, dataset_id, seq);
+    CREATE INDEX lake_files_by_run ON lake_files (organization, dataset_id, run_id);
+    ",
+    ),
 ];
 
 const fn split(index: usize) -> Migration {
