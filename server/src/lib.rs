@@ -49,6 +49,7 @@ mod listen;
 pub mod log_writer;
 pub mod model;
 mod routes;
+mod runner;
 mod serve;
 mod state;
 pub mod store;

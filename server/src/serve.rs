@@ -224,6 +224,7 @@ async fn run(settings: Settings) -> Result<(), ServeError> {
     let lake_location = format!("lake: {}", lake.describe());
     let state = AppState::new(store, sandbox, settings.service.clone()).with_lake(lake);
     crate::lake::gc::start(state.clone());
+    crate::runner::start(state.clone());
     let descriptors = listen::raise_descriptor_limit();
     let connections = settings.service.connections.clone();
     let listener = listen::bind(settings.addr, &connections)

@@ -56,6 +56,8 @@ pub struct ServiceConfig {
     pub integrations: Vec<crate::integration_spec::IntegrationSpec>,
     /// Where the data lake is and its limits (`lake`).
     pub lake: crate::lake_config::LakeConfig,
+    /// How asynchronous jobs run (`runner`).
+    pub runner: crate::runner::RunnerConfig,
 }
 
 impl Default for ServiceConfig {
@@ -73,6 +75,7 @@ impl Default for ServiceConfig {
             sync_runs: SyncRunConfig::default(),
             integrations: Vec::new(),
             lake: crate::lake_config::LakeConfig::default(),
+            runner: crate::runner::RunnerConfig::default(),
         }
     }
 }
@@ -126,6 +129,8 @@ pub struct SharedState {
     pub(crate) heartbeats: Arc<Heartbeats>,
     /// The data lake, when the service has one ([`AppState::with_lake`]).
     pub(crate) lake: Option<Arc<jobgraph_lake::Lake>>,
+    /// The runs this replica drives, and the signals that wake its runner.
+    pub(crate) runs: Arc<crate::runner::Runs>,
 }
 
 impl std::fmt::Debug for AppState {
@@ -172,6 +177,7 @@ impl AppState {
             triggers,
             heartbeats: Arc::default(),
             lake: None,
+            runs: Arc::default(),
         };
         AppState {
             shared: Arc::new(shared),

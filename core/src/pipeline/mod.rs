@@ -48,7 +48,7 @@ pub use report::{Change, EdgeCount, KeptEvent, Run, RunInput, RunOptions, Vertex
 pub use run::SnapshotError;
 pub use run::{Pipeline, Running};
 pub use stream::{StreamError, StreamOptions, StreamRun, run_ndjson};
-pub use time::epoch_millis;
+pub use time::{epoch_millis, event_time_ms};
 
 /// Why a run could not start or finish.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

@@ -94,6 +94,7 @@ async fn create_job(
     let desired_state = desired_state(map, "RUNNING")?;
     state.config.field_limits.check_job(&name, &tags)?;
     let (resolved, templates) = scripts::resolve(&state, &caller, definition.clone()).await?;
+    runnable(&execution, &resolved)?;
     let id = new_id().map_err(|e| ApiError::Internal(e.to_string()))?;
     let fields = JobFields {
         meta: JobMeta {
@@ -108,11 +109,13 @@ async fn create_job(
         },
         definition,
         resolved,
+        rollback: false,
     };
     let record = state
         .store
         .create_job(caller.organization, id, fields)
         .await?;
+    state.runs.wake.notify_one();
     Ok((StatusCode::CREATED, Json(record.into())))
 }
 
@@ -331,8 +334,8 @@ pub async fn update(
     Path(id): Path<String>,
     query: QueryPairs,
     JsonBody(body): JsonBody,
-) -> Result<Json<JobView>, ApiError> {
-    query.flag("rollbackEnabled")?;
+) -> Result<(StatusCode, Json<JobView>), ApiError> {
+    let rollback = query.flag("rollbackEnabled")?.unwrap_or(false);
     let map = object(&body, "the body")?;
     let from_version = optional_version(map, "", "fromVersion")?;
     let org = caller.organization.clone();
@@ -344,6 +347,7 @@ pub async fn update(
     if let Some(v) = from_version.filter(|v| *v != current.version) {
         return Err(conflict(&id, v, current.version));
     }
+    running_batch(&id, &current.meta, "updated")?;
     let deleted = state
         .store
         .deleted_templates(org.clone(), current.meta.templates.clone())
@@ -381,13 +385,16 @@ pub async fn update(
         .field_limits
         .check_job(&meta.name, &meta.tags)?;
     let (resolved, templates) = scripts::resolve(&state, &caller, definition.clone()).await?;
+    runnable(&meta.execution, &resolved)?;
     meta.templates = templates;
     meta.edited_by = caller.client_id.clone();
     let fields = JobFields {
         meta,
         definition,
         resolved,
+        rollback,
     };
+    let asynchronous = fields.meta.execution == "ASYNCHRONOUS";
     let record = state
         .store
         .update_job(org, id.clone(), Some(current.version), fields)
@@ -398,7 +405,51 @@ pub async fn update(
             }
             other => not_found(&id)(other),
         })?;
-    Ok(Json(record.into()))
+    state.runs.wake.notify_one();
+    // An asynchronous job's new version is accepted: it takes over from the running one.
+    let status = if asynchronous {
+        StatusCode::ACCEPTED
+    } else {
+        StatusCode::OK
+    };
+    Ok((status, Json(record.into())))
+}
+
+/// A 400 when an asynchronous job's resolved graph has a `logs-sync-sink`, which only a
+/// synchronous run has someone to return events to.
+fn runnable(execution: &str, resolved: &Value) -> Result<(), ApiError> {
+    if execution != "ASYNCHRONOUS" {
+        return Ok(());
+    }
+    let vertices = resolved.get("vertices").and_then(Value::as_array);
+    for vertex in vertices.into_iter().flatten() {
+        if vertex.get("type").and_then(Value::as_str) == Some("logs-sync-sink") {
+            let name = vertex.get("name").and_then(Value::as_str).unwrap_or_default();
+            return Err(ApiError::BadRequest(format!(
+                "Invalid job graph: vertex {name} is a logs-sync-sink, which returns events to the caller of a synchronous run: an asynchronous job writes to a sink that keeps them (logs-iceberg-table-sink, or a vendor's)"
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// A 409 when the job is an asynchronous batch job that has not ended: it is neither updated
+/// nor deleted while it runs.
+fn running_batch(id: &str, meta: &JobMeta, what: &str) -> Result<(), ApiError> {
+    let ended = meta
+        .state
+        .parse::<jobgraph_model::lifecycle::JobState>()
+        .is_ok_and(|s| s.is_terminal());
+    if meta.execution == "ASYNCHRONOUS" && meta.processing == "BATCH" && !ended {
+        return Err(ApiError::Conflict {
+            message: format!(
+                "job {id:?} is a batch job that has not ended (state {}): it cannot be {what} while it runs; wait until it is FINISHED or FAILED",
+                meta.state
+            ),
+            current_version: None,
+        });
+    }
+    Ok(())
 }
 
 fn conflict(id: &str, from: u64, current: u64) -> ApiError {
@@ -426,10 +477,23 @@ pub async fn delete(
     caller: Caller,
     Path(id): Path<String>,
 ) -> Result<StatusCode, ApiError> {
+    let current = state
+        .store
+        .job(
+            caller.organization.clone(),
+            id.clone(),
+            None,
+            GraphForm::Submitted,
+        )
+        .await
+        .map_err(not_found(&id))?;
+    running_batch(&id, &current.meta, "deleted")?;
     state
         .store
         .delete_job(caller.organization, id.clone())
         .await
         .map_err(not_found(&id))?;
+    // Its run stops and ends (`FINISHED`) on the replica that owns it.
+    state.runs.wake.notify_one();
     Ok(StatusCode::NO_CONTENT)
 }

@@ -164,6 +164,8 @@ pub async fn load(
             records,
         )
         .await?;
+    // Streaming jobs reading the dataset look at once.
+    state.runs.committed.notify_waiters();
     Ok(Json(json!({
         "datasetId": dataset.id,
         "table": table,

@@ -116,6 +116,7 @@ impl LakeSinks {
                 .commit_lake_files(w.organization, w.dataset_id.clone(), w.run_id, records)
                 .await
                 .map_err(|e| format!("committing sink {}: {e}", w.sink))?;
+            state.runs.committed.notify_waiters();
             written.insert(
                 w.sink,
                 json!({"datasetId": w.dataset_id, "events": w.rows, "files": count}),

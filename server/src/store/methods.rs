@@ -161,6 +161,8 @@ store_methods! {
         = ops::datasets::last_commit;
     read fn lake_files_committed_after(organization: String, dataset_id: String, table: String,
         after: i64, upto: i64) -> Vec<(i64, LakeFileRecord)> = ops::datasets::committed_after;
+    read fn lake_files_as_of(organization: String, dataset_id: String, table: String,
+        start_us: i64, end_us: i64, as_of: i64) -> Vec<LakeFileRecord> = ops::datasets::files_as_of;
 
     read fn claimable_runs(now_ms: i64, limit: i64) -> Vec<RunRecord> = ops::runs::claimable;
     auto fn claim_run(run: RunRecord, owner: String, lease_until_ms: i64) -> bool

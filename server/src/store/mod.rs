@@ -200,6 +200,9 @@ pub struct JobFields {
     pub definition: Value,
     /// The job graph with every template operation resolved.
     pub resolved: Value,
+    /// An asynchronous version that fails is followed by a version made from the one before
+    /// it (`PUT …?rollbackEnabled=true`).
+    pub rollback: bool,
 }
 
 /// Which of a job version's two graphs a read returns.
@@ -525,6 +528,19 @@ pub trait Store: Send + Sync + 'static {
         after: i64,
         upto: i64,
     ) -> StoreFuture<'_, Vec<(i64, LakeFileRecord)>>;
+
+    /// The files of `table` overlapping `[start_us, end_us)` that commit `as_of` or an earlier
+    /// one committed, in partition, time, then path order (what a backfill reads).
+    #[allow(clippy::too_many_arguments)]
+    fn lake_files_as_of(
+        &self,
+        organization: String,
+        dataset_id: String,
+        table: String,
+        start_us: i64,
+        end_us: i64,
+        as_of: i64,
+    ) -> StoreFuture<'_, Vec<LakeFileRecord>>;
 
     /// Up to `limit` runs of asynchronous jobs that a replica may claim at `now_ms`: not
     /// ended, the lease past, every older version of the job ended, something to do.

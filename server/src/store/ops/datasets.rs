@@ -76,6 +76,20 @@ static COMMITTED_AFTER: Sql = Sql::new(
      AND f.table_name = ?5 ORDER BY c.seq, f.path{bytes}",
 );
 
+/// The files of a dataset's table overlapping a time range that were committed by commit
+/// `as_of` (files of commits made before commits were numbered count as committed by it), in
+/// partition, time, then path order: what a backfill reads, whatever is committed after it
+/// started.
+static FILES_AS_OF: Sql = Sql::new(
+    "SELECT f.table_name, f.path, f.partition_start_us, f.min_time_us, f.max_time_us, f.rows, \
+     f.bytes, f.row_groups, f.run_id, f.stats FROM lake_files f \
+     LEFT JOIN lake_commits c ON c.organization = f.organization \
+     AND c.dataset_id = f.dataset_id AND c.run_id = f.run_id \
+     WHERE f.organization = ?1 AND f.dataset_id = ?2 AND f.table_name = ?3 \
+     AND f.max_time_us >= ?4 AND f.min_time_us < ?5 AND (c.seq IS NULL OR c.seq <= ?6) \
+     ORDER BY f.partition_start_us, f.min_time_us, f.path{bytes}",
+);
+
 /// A dataset and its stored size (name, description and promoted tags' text).
 fn dataset(row: &RowRef<'_>) -> Result<(DatasetRecord, usize), StoreError> {
     let retention: Option<i64> = row.get(8)?;
@@ -433,4 +447,27 @@ pub(crate) async fn committed_after(
         Ok((row.get(10)?, file(row)?.0))
     })
     .await
+}
+
+/// The files of `table` overlapping `[start_us, end_us)` committed by commit `as_of`, in
+/// partition, time, then path order.
+pub(crate) async fn files_as_of(
+    db: &impl Db,
+    organization: String,
+    dataset_id: String,
+    table: String,
+    start_us: i64,
+    end_us: i64,
+    as_of: i64,
+) -> Result<Vec<LakeFileRecord>, StoreError> {
+    let args = [
+        (&organization).into(),
+        (&dataset_id).into(),
+        (&table).into(),
+        start_us.into(),
+        end_us.into(),
+        as_of.into(),
+    ];
+    db.rows(FILES_AS_OF.text(db.dialect()), &args, |row| Ok(file(row)?.0))
+        .await
 }

@@ -129,7 +129,7 @@ async fn insert_version(
     ];
     db.execute(INSERT_VERSION.text(db.dialect()), &args).await?;
     if meta.execution == "ASYNCHRONOUS" {
-        super::runs::insert(db, id, version, &meta.processing).await?;
+        super::runs::insert(db, id, version, &meta.processing, fields.rollback).await?;
     }
     Ok(())
 }

@@ -10,8 +10,8 @@ use crate::store::sql::{Db, RowRef, Sql};
 
 static INSERT: Sql = Sql::new(
     "INSERT INTO job_runs (job_id, version, org, processing, state, health, message, owner, \
-     lease_until, checkpoints, positions, status, updated_at) \
-     SELECT ?1, ?2, org, ?3, 'PENDING', 'UNKNOWN', '', '', 0, 0, '{}', '{}', ?4 \
+     lease_until, checkpoints, positions, status, rollback, updated_at) \
+     SELECT ?1, ?2, org, ?3, 'PENDING', 'UNKNOWN', '', '', 0, 0, '{}', '{}', ?5, ?4 \
      FROM jobs WHERE id = ?1",
 );
 /// Runs no live replica owns, that have something to do: not ended, the lease past, every
@@ -90,12 +90,14 @@ pub(super) async fn insert(
     job_id: &str,
     version: u64,
     processing: &str,
+    rollback: bool,
 ) -> Result<(), StoreError> {
     let args = [
         job_id.into(),
         sql_version(version).into(),
         processing.into(),
         now_ms().into(),
+        i64::from(rollback).into(),
     ];
     db.execute(INSERT.text(db.dialect()), &args).await?;
     Ok(())

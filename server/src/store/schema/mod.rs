@@ -76,6 +76,7 @@ pub(crate) const MIGRATIONS: &[Migration] = &[
         positions      TEXT NOT NULL,
         snapshot       {blob},
         status         TEXT NOT NULL,
+        rollback       BIGINT NOT NULL,
         updated_at     BIGINT NOT NULL,
         PRIMARY KEY (job_id, version)
     );

@@ -1,0 +1,196 @@
+//! The job runner: every replica runs one. It claims the runs of asynchronous jobs no live
+//! replica owns (a compare-and-set on the run's lease in the database), drives each in a task
+//! of its own through the public lifecycle, and renews its leases; a replica that dies loses
+//! them within `leaseMs`, and another takes its runs over from their last checkpoint
+//! (docs/plans/job-runner.md, docs/api.md "Running jobs").
+//!
+//! - [`drive`]: one run, from `PENDING` to its end: sources read, the engine, sinks,
+//!   checkpoints, stop, retire, delete, fail.
+//! - [`source`]: the lake read as a stream (commits as they land) or between two times.
+//! - [`sink`]: the lake written continuously, committed at checkpoints.
+//! - [`status`]: the counters a run shows in `pipelineStatus`.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use serde::Deserialize;
+use tokio::sync::Notify;
+
+use crate::ids::{new_id, now_ms};
+use crate::state::AppState;
+
+mod drive;
+mod sink;
+mod source;
+pub(crate) mod status;
+
+/// How the runner works (`runner` in `--config`).
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "camelCase", default, deny_unknown_fields)]
+pub struct RunnerConfig {
+    /// Whether this replica runs jobs at all. Default true.
+    pub enabled: bool,
+    /// How often the runner looks for runs to claim, in ms (it also looks at once when a job
+    /// is created or changed on this replica). Default 1000.
+    pub poll_ms: u64,
+    /// How long a claimed run stays owned without a renewal, in ms: a dead replica's runs are
+    /// taken over after this. Default 10 000.
+    pub lease_ms: u64,
+    /// How often an owner renews its leases (and reads whether to stop, retire or end), in
+    /// ms. Default 2000.
+    pub renew_ms: u64,
+    /// A checkpoint at least this often while events flow, in ms: the sinks' files become
+    /// visible to queries then. Default 5000.
+    pub checkpoint_ms: u64,
+    /// A checkpoint after this many events read, whichever comes first. Default 100 000.
+    pub checkpoint_events: u64,
+    /// Events the engine takes at a time. Default 8192.
+    pub batch_events: usize,
+    /// Runs one organization may have on this replica at once (the others wait their turn,
+    /// `PENDING`). Default 20.
+    pub jobs_per_organization: usize,
+    /// Runs on this replica at once, every organization together. Default 200.
+    pub max_jobs: usize,
+    /// A source with nothing new looks again after this long, in ms (at once when this
+    /// replica commits to its dataset). Default 1000.
+    pub idle_poll_ms: u64,
+}
+
+impl Default for RunnerConfig {
+    fn default() -> Self {
+        RunnerConfig {
+            enabled: true,
+            poll_ms: 1000,
+            lease_ms: 10_000,
+            renew_ms: 2000,
+            checkpoint_ms: 5000,
+            checkpoint_events: 100_000,
+            batch_events: 8192,
+            jobs_per_organization: 20,
+            max_jobs: 200,
+            idle_poll_ms: 1000,
+        }
+    }
+}
+
+/// A run this replica drives, as the registry knows it.
+#[derive(Debug, Clone)]
+pub(crate) struct Driven {
+    pub organization: String,
+    /// Its counters, updated after every batch.
+    pub status: Arc<Mutex<status::RunStatus>>,
+}
+
+/// What the runner shares with the handlers: the runs it drives, and the signals that wake it.
+#[derive(Debug, Default)]
+pub(crate) struct Runs {
+    driven: Mutex<HashMap<(String, u64), Driven>>,
+    /// Wakes the runner: a job was created or changed here.
+    pub wake: Notify,
+    /// Wakes the streaming sources: something was committed to the lake here.
+    pub committed: Notify,
+}
+
+impl Runs {
+    /// The runs driven here, with their counters.
+    pub(crate) fn driven(&self) -> Vec<((String, u64), Driven)> {
+        self.driven
+            .lock()
+            .map(|d| d.iter().map(|(k, v)| (k.clone(), v.clone())).collect())
+            .unwrap_or_default()
+    }
+
+    fn count(&self, organization: &str) -> (usize, usize) {
+        self.driven
+            .lock()
+            .map(|d| {
+                (
+                    d.len(),
+                    d.values()
+                        .filter(|r| r.organization == organization)
+                        .count(),
+                )
+            })
+            .unwrap_or((usize::MAX, usize::MAX))
+    }
+
+    fn contains(&self, key: &(String, u64)) -> bool {
+        self.driven.lock().map(|d| d.contains_key(key)).unwrap_or(true)
+    }
+
+    fn insert(&self, key: (String, u64), driven: Driven) {
+        if let Ok(mut d) = self.driven.lock() {
+            d.insert(key, driven);
+        }
+    }
+
+    fn remove(&self, key: &(String, u64)) {
+        if let Ok(mut d) = self.driven.lock() {
+            d.remove(key);
+        }
+    }
+}
+
+/// Starts this replica's runner (when `runner.enabled`): it runs as long as the runtime.
+pub(crate) fn start(state: AppState) {
+    if !state.config.runner.enabled {
+        return;
+    }
+    let owner = match new_id() {
+        Ok(id) => format!("replica-{id}"),
+        Err(e) => {
+            tracing::error!("runner: no random id for this replica, no job runs here: {e}");
+            return;
+        }
+    };
+    tracing::info!(owner = %owner, "runner: started");
+    tokio::spawn(async move {
+        let poll = Duration::from_millis(state.config.runner.poll_ms.max(10));
+        loop {
+            if let Err(e) = claim(&state, &owner).await {
+                tracing::warn!("runner: could not look for runs to claim (trying again): {e}");
+            }
+            let _ = tokio::time::timeout(poll, state.runs.wake.notified()).await;
+        }
+    });
+}
+
+/// Claims what this replica has room for, and drives each run claimed.
+async fn claim(state: &AppState, owner: &str) -> Result<(), crate::store::StoreError> {
+    let config = &state.config.runner;
+    let now = now_ms();
+    let candidates = state.store.claimable_runs(now, 64).await?;
+    for run in candidates {
+        let key = (run.job_id.clone(), run.version);
+        if state.runs.contains(&key) {
+            continue;
+        }
+        let (all, of_organization) = state.runs.count(&run.organization);
+        if all >= config.max_jobs || of_organization >= config.jobs_per_organization {
+            continue;
+        }
+        let lease = now_ms() + config.lease_ms as i64;
+        if !state
+            .store
+            .claim_run(run.clone(), owner.to_owned(), lease)
+            .await?
+        {
+            continue;
+        }
+        let driven = Driven {
+            organization: run.organization.clone(),
+            status: Arc::default(),
+        };
+        state.runs.insert(key.clone(), driven.clone());
+        let state = state.clone();
+        let owner = owner.to_owned();
+        tokio::spawn(async move {
+            drive::drive(&state, &owner, run, driven.status).await;
+            state.runs.remove(&key);
+            // A run that ends may let the next version of its job start.
+            state.runs.wake.notify_one();
+        });
+    }
+    Ok(())
+}
