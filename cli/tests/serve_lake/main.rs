@@ -14,6 +14,7 @@ mod duckdb;
 mod limits;
 mod order;
 mod queries;
+mod runner;
 mod stream;
 mod writes;
 
@@ -35,6 +36,9 @@ fn settings(scan_max_bytes: Option<u64>) -> Value {
     json!({
         "syncRuns": {"heartbeatIntervalMs": 50, "heartbeatTimeoutMs": 1500},
         "lake": lake,
+        // Jobs claimed, renewed and checkpointed quickly (runner.rs).
+        "runner": {"pollMs": 100, "renewMs": 200, "leaseMs": 2000, "checkpointMs": 200,
+                   "idlePollMs": 100},
     })
 }
 

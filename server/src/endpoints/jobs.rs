@@ -424,7 +424,10 @@ fn runnable(execution: &str, resolved: &Value) -> Result<(), ApiError> {
     let vertices = resolved.get("vertices").and_then(Value::as_array);
     for vertex in vertices.into_iter().flatten() {
         if vertex.get("type").and_then(Value::as_str) == Some("logs-sync-sink") {
-            let name = vertex.get("name").and_then(Value::as_str).unwrap_or_default();
+            let name = vertex
+                .get("name")
+                .and_then(Value::as_str)
+                .unwrap_or_default();
             return Err(ApiError::BadRequest(format!(
                 "Invalid job graph: vertex {name} is a logs-sync-sink, which returns events to the caller of a synchronous run: an asynchronous job writes to a sink that keeps them (logs-iceberg-table-sink, or a vendor's)"
             )));

@@ -196,7 +196,9 @@ impl Driver<'_> {
         match next {
             // Deleted or superseded before it ever ran: nothing to hand over.
             Next::End | Next::Retire if never_ran => {
-                return self.change(JobState::Finished, "UNKNOWN", "", false, true).await;
+                return self
+                    .change(JobState::Finished, "UNKNOWN", "", false, true)
+                    .await;
             }
             Next::Stop => {
                 if run.state != JobState::Stopped.as_str() {
@@ -298,8 +300,7 @@ impl Driver<'_> {
                     }
                     let wait = Duration::from_millis(self.config().idle_poll_ms.max(10))
                         .min(next_renewal.saturating_duration_since(Instant::now()));
-                    let _ =
-                        tokio::time::timeout(wait, self.state.runs.committed.notified()).await;
+                    let _ = tokio::time::timeout(wait, self.state.runs.committed.notified()).await;
                 }
                 Read::End => {
                     self.close_windows(&mut live, &[]).await?;
@@ -432,14 +433,20 @@ impl Driver<'_> {
         RunOptions {
             keep: 0,
             max_events: batch.max(self.state.config.lake.batch_rows),
-            max_handled: batch.max(self.state.config.lake.batch_rows).saturating_mul(64),
+            max_handled: batch
+                .max(self.state.config.lake.batch_rows)
+                .saturating_mul(64),
             timeout_ms: 60_000,
         }
     }
 
     /// Runs one batch through the engine (on the blocking pool) and writes what reached the
     /// sinks.
-    async fn push(&self, live: &mut Live, events: Vec<jobgraph_core::pipeline::LogEvent>) -> Result<(), Stop> {
+    async fn push(
+        &self,
+        live: &mut Live,
+        events: Vec<jobgraph_core::pipeline::LogEvent>,
+    ) -> Result<(), Stop> {
         let n = events.len() as u64;
         let (bytes, newest) = events.iter().fold((0, None), |(b, t), e| {
             let time = jobgraph_core::pipeline::event_time_ms(e);
@@ -449,7 +456,9 @@ impl Driver<'_> {
             events,
             ..RunInput::default()
         };
-        let run = self.engine(live, move |running| running.push(input)).await?;
+        let run = self
+            .engine(live, move |running| running.push(input))
+            .await?;
         self.set_status(|s| {
             s.events_in += n;
             s.bytes_in += bytes;

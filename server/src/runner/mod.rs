@@ -116,7 +116,10 @@ impl Runs {
     }
 
     fn contains(&self, key: &(String, u64)) -> bool {
-        self.driven.lock().map(|d| d.contains_key(key)).unwrap_or(true)
+        self.driven
+            .lock()
+            .map(|d| d.contains_key(key))
+            .unwrap_or(true)
     }
 
     fn insert(&self, key: (String, u64), driven: Driven) {

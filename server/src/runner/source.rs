@@ -111,8 +111,8 @@ impl LakeFeed {
             .and_then(Value::as_str)
             .unwrap_or(DEFAULT_TABLE)
             .to_owned();
-        let stream = streaming
-            || fields.get("processing").and_then(Value::as_str) == Some("STREAM");
+        let stream =
+            streaming || fields.get("processing").and_then(Value::as_str) == Some("STREAM");
         let mode = if stream {
             Mode::Stream
         } else {

@@ -468,6 +468,10 @@ pub(crate) async fn files_as_of(
         end_us.into(),
         as_of.into(),
     ];
-    db.rows(FILES_AS_OF.text(db.dialect()), &args, |row| Ok(file(row)?.0))
-        .await
+    db.rows(
+        FILES_AS_OF.text(db.dialect()),
+        &args,
+        |row| Ok(file(row)?.0),
+    )
+    .await
 }
