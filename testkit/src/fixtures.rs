@@ -27,7 +27,7 @@ pub fn job_using(name: &str, template_id: &str, level: &str) -> Value {
                  "query": {"type": "simple-query", "query": "*"}},
                 {"type": "template-operation", "name": "errors", "templateId": template_id,
                  "templateInputs": {"level": level}},
-                {"type": "logs-sync-sink", "name": "sink"}
+                {"type": "datadog-log-sink", "name": "sink", "integrationId": "dd-prod"}
             ],
             "edges": ["src -> errors", "errors -> sink"]
         }

@@ -21,7 +21,7 @@ fn create_job(server: &Server, token: &str) -> String {
             "jobGraph": {"vertices": [
                 {"type": "logs-iceberg-table-source", "name": "src", "table": "logs", "processing": "STREAM",
                  "query": {"type": "simple-query", "query": "*"}},
-                {"type": "logs-sync-sink", "name": "sink"}],
+                {"type": "datadog-log-sink", "name": "sink", "integrationId": "dd-prod"}],
              "edges": ["src -> sink"]}})),
     );
     assert_eq!(r.status, 201, "{}", r.body);

@@ -41,7 +41,7 @@ fn a_job_resolves_locally_as_the_service_resolves_it() {
                 {"type": "template-operation", "name": "b", "templateId": other.id, "templateVersion": 1,
                  "templateInputs": {"level": "info"}},
                 {"type": "template-operation", "name": "c", "templateId": leaf.id},
-                {"type": "logs-sync-sink", "name": "sink"}
+                {"type": "datadog-log-sink", "name": "sink", "integrationId": "dd-prod"}
             ],
             "edges": ["src -> a", "a -> b", "b -> c", "c -> sink"]
         }

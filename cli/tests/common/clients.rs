@@ -1,6 +1,7 @@
 //! The shared server of the CLI and client tests: one `jobgraph serve` per test binary,
 //! started with a fixed table of clients, each test using its own client and organization so
-//! that the server's log counts that test's requests alone.
+//! that the server's log counts that test's requests alone. Its runner is off: the jobs the
+//! tests create are stored and listed, never run (serve_lake/runner.rs runs jobs).
 
 use std::sync::OnceLock;
 
@@ -37,7 +38,9 @@ impl SharedServer {
                 args.push("--client");
                 args.push(spec.as_str());
             }
-            Server::start(&args)
+            // Its jobs are the subject of commands and formats, not run: the runner is off
+            // (an API-only replica), so that their states stay as created.
+            Server::start_with_config(&serde_json::json!({"runner": {"enabled": false}}), &args)
         })
     }
 

@@ -210,7 +210,7 @@ fn integrations_are_listed_type_by_type_as_the_client_walks_them() {
         "jobGraph": {
             "vertices": [
                 {"type": "logs-iceberg-table-source", "name": "src", "table": "logs", "processing": "STREAM"},
-                {"type": "logs-sync-sink", "name": "sink", "integration": "dd-prod"}
+                {"type": "datadog-log-sink", "name": "sink", "integrationId": "dd-prod"}
             ],
             "edges": ["src -> sink"]
         }

@@ -392,3 +392,43 @@ fn kill_9_mid_stream_then_a_restart_loses_and_doubles_nothing() {
     std::thread::sleep(Duration::from_millis(500));
     assert_eq!(ids_of(&rows(&server, &token, &output)), expected);
 }
+
+#[test]
+fn a_failing_update_with_rollback_enabled_is_followed_by_the_version_before() {
+    let server = server();
+    let token = alice_on(server);
+    let input = create_dataset(server, &token, "rollback-in", json!({}));
+    let output = create_dataset(server, &token, "rollback-out", json!({}));
+    let good = streaming_job("rollback", &input, "level:error", &output);
+    let id = create_job(server, &token, &good)["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    wait_state(server, &token, &id, Some(1), "RUNNING");
+    let mut bad = good.clone();
+    bad["jobGraph"]["vertices"][2] =
+        json!({"type": "logs-iceberg-table-sink", "name": "out", "datasetName": "no-such-dataset"});
+    let r = server.call(
+        "PUT",
+        &format!("/v1/jobs/{id}?rollbackEnabled=true"),
+        Some(&token),
+        Some(&bad),
+    );
+    assert_eq!(r.status, 202, "{}", r.body);
+    let failed = wait_state(server, &token, &id, Some(2), "FAILED");
+    assert!(
+        failed["pipelineStatus"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("out"),
+        "{failed}"
+    );
+    let rolled = wait_state(server, &token, &id, Some(3), "RUNNING");
+    assert_eq!(rolled["jobGraph"], good["jobGraph"], "{rolled}");
+    assert_eq!(job(server, &token, &id, Some(1))["state"], "FINISHED");
+    // It goes on where version 1 was.
+    let events = series("rb", 0, 200);
+    load(server, &token, &input, &ndjson(&events));
+    let expected = ids_where(&events, &["error"]);
+    assert_eq!(wait_rows(server, &token, &output, expected.len()), expected);
+}

@@ -45,7 +45,8 @@ enum IntegrationOrTyped {
     Typed(Items<IntegrationRead>),
 }
 
-/// The integration ids a job graph uses: every vertex's string `integration` field.
+/// The integration ids a job graph uses: every vertex's string `integrationId` field (the
+/// public operations' sinks and sources), or `integration`.
 fn used_by(graph: &Value) -> Vec<&str> {
     graph
         .get("vertices")
@@ -53,7 +54,11 @@ fn used_by(graph: &Value) -> Vec<&str> {
         .map(|vertices| {
             vertices
                 .iter()
-                .filter_map(|v| v.get("integration").and_then(Value::as_str))
+                .filter_map(|v| {
+                    v.get("integrationId")
+                        .or_else(|| v.get("integration"))
+                        .and_then(Value::as_str)
+                })
                 .collect()
         })
         .unwrap_or_default()
@@ -303,9 +308,10 @@ mod tests {
         assert!(check_integrations(&[spec(" ")]).is_err());
         let graph = serde_json::json!({"vertices": [
             {"type": "logs-sync-sink", "name": "s", "integration": "a"},
-            {"type": "logs-sync-sink", "name": "t"}
+            {"type": "logs-sync-sink", "name": "t"},
+            {"type": "datadog-log-sink", "name": "u", "integrationId": "b"}
         ]});
-        assert_eq!(used_by(&graph), vec!["a"]);
+        assert_eq!(used_by(&graph), vec!["a", "b"]);
         let mut only = spec("a");
         only.organizations = Some(vec!["acme".into()]);
         assert!(only.visible_to("acme") && !only.visible_to("other"));

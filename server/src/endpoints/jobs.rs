@@ -1,7 +1,8 @@
 //! `/v1/jobs`: create (also `/async`), list, get, update, delete; `/sync` runs (`sync_runs.rs`).
 //!
-//! Jobs are stored and resolved, never run: every version's `state` is `PENDING`, whatever its
-//! `desiredState` (docs/api.md).
+//! Jobs are stored and resolved; an asynchronous job's versions run on the service's runner
+//! (`crate::runner`), which moves their `state` through the public lifecycle (docs/api.md,
+//! "Running jobs"). A synchronous job runs with `POST /v1/jobs/sync`.
 
 use axum::Json;
 use axum::extract::{OriginalUri, Path, State};
@@ -23,7 +24,7 @@ use crate::validate::{
 };
 use jobgraph_sdk::api::request_docs::{CreateJobDoc, Execution, Processing, UpdateJobDoc};
 
-/// The state of every job version: nothing runs here.
+/// The state of a new job version: the runner moves an asynchronous one on.
 pub const STATE: &str = "PENDING";
 const EXECUTIONS: &[&str] = &["SYNCHRONOUS", "ASYNCHRONOUS"];
 const PROCESSINGS: &[&str] = &["BATCH", "STREAMING"];
@@ -120,7 +121,8 @@ async fn create_job(
 }
 
 /// Create a job: its template operations are resolved (as the caller) and both the
-/// definition and the resolved graph are stored. `state` is `PENDING`: nothing runs.
+/// definition and the resolved graph are stored. `state` is `PENDING`; an asynchronous job
+/// then runs (its `desiredState`, `RUNNING` by default, says whether it should).
 #[utoipa::path(
     post, path = "/v1/jobs", operation_id = "createJob", tag = "jobs",
     request_body = CreateJobDoc,
@@ -313,15 +315,16 @@ pub async fn get(
     put, path = "/v1/jobs/{id}", operation_id = "updateJob", tag = "jobs",
     params(
         ("id" = String, Path, description = "Job id"),
-        ("rollbackEnabled" = Option<bool>, Query, description = "Accepted; nothing runs, so nothing to roll back"),
+        ("rollbackEnabled" = Option<bool>, Query, description = "An asynchronous job: if the new version fails, a further version is made from the one before it and runs"),
     ),
     request_body = UpdateJobDoc,
     responses(
-        (status = 200, description = "The new version", body = JobOut),
+        (status = 200, description = "The new version (a synchronous job)", body = JobOut),
+        (status = 202, description = "The new version of an asynchronous job, accepted: it takes over from the running version, which retires (`FINISHED`)", body = JobOut),
         (status = 400, description = "Invalid body, or resolution failed", body = ErrorBody),
         (status = 401, description = "Missing, malformed, expired or unknown access token (`WWW-Authenticate: Bearer`)", body = ErrorBody),
         (status = 404, description = "No such job in the caller's organization (or deleted)", body = ErrorBody),
-        (status = 409, description = "`fromVersion` is not current (`currentVersion` given), or the job uses a deleted template", body = ErrorBody),
+        (status = 409, description = "`fromVersion` is not current (`currentVersion` given), the job uses a deleted template, or it is an asynchronous batch job that has not ended", body = ErrorBody),
         (status = 413, description = "The request body is over `maxBodyBytes` (10 MiB by default)", body = ErrorBody),
         (status = 415, description = "The body is not `application/json`", body = ErrorBody),
         (status = 429, description = "The organization already has `maxConcurrentScripts` requests running scripts (`Retry-After`)", body = ErrorBody),
@@ -464,7 +467,7 @@ fn conflict(id: &str, from: u64, current: u64) -> ApiError {
     }
 }
 
-/// Delete a job (every version is tombstoned).
+/// Delete a job (every version is tombstoned; a running version stops and ends `FINISHED`).
 #[utoipa::path(
     delete, path = "/v1/jobs/{id}", operation_id = "deleteJob", tag = "jobs",
     params(("id" = String, Path, description = "Job id")),
@@ -472,6 +475,7 @@ fn conflict(id: &str, from: u64, current: u64) -> ApiError {
         (status = 204, description = "Deleted"),
         (status = 401, description = "Missing, malformed, expired or unknown access token (`WWW-Authenticate: Bearer`)", body = ErrorBody),
         (status = 404, description = "No such job in the caller's organization (or already deleted)", body = ErrorBody),
+        (status = 409, description = "An asynchronous batch job that has not ended: wait until it is `FINISHED` or `FAILED`", body = ErrorBody),
     ),
     security(("bearer" = []))
 )]

@@ -62,6 +62,7 @@ pub(super) async fn drive(
         organization: run.organization.clone(),
         lease_until: 0,
     };
+    let (rollback, processing) = (run.rollback, run.processing.clone());
     match driver.drive(run).await {
         Ok(()) => {}
         Err(Stop::Lost(why)) => {
@@ -74,6 +75,27 @@ pub(super) async fn drive(
                 .await
             {
                 tracing::warn!(job = %driver.job_id, "runner: could not record the failure: {}", e.text());
+                return;
+            }
+            if rollback {
+                match state
+                    .store
+                    .rollback_job(
+                        driver.organization.clone(),
+                        driver.job_id.clone(),
+                        driver.version,
+                        processing,
+                    )
+                    .await
+                {
+                    Ok(Some(version)) => {
+                        tracing::info!(job = %driver.job_id, version, "runner: rolled back to the version before the failed one");
+                    }
+                    Ok(None) => {}
+                    Err(e) => {
+                        tracing::warn!(job = %driver.job_id, "runner: could not roll back: {e}")
+                    }
+                }
             }
         }
     }

@@ -177,4 +177,6 @@ store_methods! {
         -> Option<(String, Option<Vec<u8>>)> = ops::runs::previous_checkpoint;
     read_point fn latest_run(organization: String, job_id: String) -> Option<RunRecord>
         = ops::runs::latest;
+    write fn rollback_job(organization: String, job_id: String, failed: u64, processing: String)
+        -> Option<u64> = ops::runs::rollback;
 }

@@ -588,6 +588,16 @@ pub trait Store: Send + Sync + 'static {
         before_version: u64,
     ) -> StoreFuture<'_, Option<(String, Option<Vec<u8>>)>>;
 
+    /// Rolls a failed version back: a new version made from the one before it, if `failed` is
+    /// still the latest (`None`: nothing done).
+    fn rollback_job(
+        &self,
+        organization: String,
+        job_id: String,
+        failed: u64,
+        processing: String,
+    ) -> StoreFuture<'_, Option<u64>>;
+
     /// The run of the job's newest version that has one.
     fn latest_run(
         &self,

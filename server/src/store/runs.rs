@@ -29,6 +29,8 @@ pub struct RunRecord {
     pub snapshot: Option<Vec<u8>>,
     /// When it started running.
     pub started_at_ms: Option<i64>,
+    /// Whether a failure rolls the job back to the version before.
+    pub rollback: bool,
 }
 
 impl std::fmt::Debug for RunRecord {

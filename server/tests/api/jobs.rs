@@ -61,7 +61,8 @@ fn jobs_lifecycle() {
         Some(token),
         Some(&update),
     );
-    assert_eq!(r.status, 200, "{}", r.body);
+    // An asynchronous job's new version is accepted: it takes over from the running one.
+    assert_eq!(r.status, 202, "{}", r.body);
     assert_eq!(r.json()["version"], 2);
     assert_eq!(r.json()["name"], "errors-to-vendor");
     let r = call(

@@ -14,7 +14,7 @@ fn graph_job(name: &str, edges: Value) -> Value {
             "vertices": [
                 {"type": "logs-iceberg-table-source", "name": "src", "table": "logs", "processing": "STREAM",
                  "query": {"type": "simple-query", "query": "*"}},
-                {"type": "logs-sync-sink", "name": "sink"}
+                {"type": "datadog-log-sink", "name": "sink", "integrationId": "dd-prod"}
             ],
             "edges": edges
         }
@@ -96,7 +96,7 @@ fn the_service_sets_its_own_tags() {
         Some(token),
         Some(&json!({"tags": {"createdByUser": "mallory", "team": "blue"}})),
     );
-    assert_eq!(r.status, 200, "{}", r.body);
+    assert_eq!(r.status, 202, "{}", r.body);
     let updated = r.json();
     assert_eq!(updated["tags"]["createdByUser"], "alice");
     assert_eq!(updated["tags"]["createdUsing"], "api");
@@ -134,7 +134,7 @@ fn desired_state_is_running_or_stopped() {
         Some(token),
         Some(&json!({"desiredState": "RUNNING"})),
     );
-    assert_eq!(r.status, 200, "{}", r.body);
+    assert_eq!(r.status, 202, "{}", r.body);
     assert_eq!(r.json()["desiredState"], "RUNNING");
 }
 

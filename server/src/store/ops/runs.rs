@@ -19,7 +19,7 @@ static INSERT: Sql = Sql::new(
 /// stopped unless asked to run again, superseded or deleted.
 static CLAIMABLE: Sql = Sql::new(
     "SELECT r.job_id, r.version, r.org, r.processing, r.state, r.owner, r.lease_until, \
-     r.checkpoints, r.positions, r.snapshot, r.started_at \
+     r.checkpoints, r.positions, r.snapshot, r.started_at, r.rollback \
      FROM job_runs r JOIN job_versions v ON v.job_id = r.job_id AND v.version = r.version \
      JOIN jobs j ON j.id = r.job_id \
      WHERE r.ended_at IS NULL AND r.lease_until < ?1 \
@@ -64,9 +64,22 @@ static PREVIOUS: Sql = Sql::new(
 );
 static RUN: Sql = Sql::new(
     "SELECT r.job_id, r.version, r.org, r.processing, r.state, r.owner, r.lease_until, \
-     r.checkpoints, r.positions, r.snapshot, r.started_at FROM job_runs r \
+     r.checkpoints, r.positions, r.snapshot, r.started_at, r.rollback FROM job_runs r \
      WHERE r.job_id = ?1 AND r.org = ?2 ORDER BY r.version DESC LIMIT 1",
 );
+
+/// The job's latest version, locked on PostgreSQL for the rest of the transaction.
+static LOCK_LATEST: Sql = Sql::new(
+    "SELECT latest_version FROM jobs WHERE id = ?1 AND org = ?2 AND deleted_at IS NULL{for_update}",
+);
+/// A copy of version ?3 as version ?2, to run (`PENDING`, `RUNNING` wanted).
+static COPY_VERSION: Sql = Sql::new(
+    "INSERT INTO job_versions (job_id, version, name, execution, processing, state, \
+     desired_state, tags, definition, resolved, templates, edited_by, created_at) \
+     SELECT job_id, ?2, name, execution, processing, 'PENDING', 'RUNNING', tags, definition, \
+     resolved, templates, edited_by, ?4 FROM job_versions WHERE job_id = ?1 AND version = ?3",
+);
+static SET_LATEST: Sql = Sql::new("UPDATE jobs SET latest_version = ?1 WHERE id = ?2");
 
 fn run(row: &RowRef<'_>) -> Result<RunRecord, StoreError> {
     Ok(RunRecord {
@@ -81,6 +94,7 @@ fn run(row: &RowRef<'_>) -> Result<RunRecord, StoreError> {
         positions: row.get(8)?,
         snapshot: row.get(9)?,
         started_at_ms: row.get(10)?,
+        rollback: row.get::<i64>(11)? != 0,
     })
 }
 
@@ -264,4 +278,41 @@ pub(crate) async fn latest(
 ) -> Result<Option<RunRecord>, StoreError> {
     let args = [(&job_id).into(), (&organization).into()];
     db.row(RUN.text(db.dialect()), &args, run).await
+}
+
+/// Rolls a failed version back: when `failed` is still the job's latest version, a new
+/// version is made from the one before it and runs (it takes over from the last checkpoint).
+/// `None` when there is nothing to roll back to, or a newer version exists already.
+pub(crate) async fn rollback(
+    db: &impl Db,
+    organization: String,
+    job_id: String,
+    failed: u64,
+    processing: String,
+) -> Result<Option<u64>, StoreError> {
+    let d = db.dialect();
+    let args = [(&job_id).into(), (&organization).into()];
+    let Some(latest) = db
+        .row(LOCK_LATEST.text(d), &args, |row| row.get::<i64>(0))
+        .await?
+    else {
+        return Ok(None);
+    };
+    if version(latest) != failed || failed < 2 {
+        return Ok(None);
+    }
+    let next = failed + 1;
+    let args = [
+        (&job_id).into(),
+        sql_version(next).into(),
+        sql_version(failed - 1).into(),
+        now_ms().into(),
+    ];
+    if db.execute(COPY_VERSION.text(d), &args).await? == 0 {
+        return Ok(None);
+    }
+    let args = [sql_version(next).into(), (&job_id).into()];
+    db.execute(SET_LATEST.text(d), &args).await?;
+    insert(db, &job_id, next, &processing, false).await?;
+    Ok(Some(next))
 }

@@ -6,10 +6,12 @@ use serde_json::{Value, json};
 use super::call;
 
 fn job(name: &str, integration: Option<&str>) -> Value {
-    let mut sink = json!({"type": "logs-sync-sink", "name": "sink"});
-    if let Some(id) = integration {
-        sink["integration"] = json!(id);
-    }
+    let sink = match integration {
+        Some(id) => json!({"type": "datadog-log-sink", "name": "sink", "integrationId": id}),
+        None => {
+            json!({"type": "logs-iceberg-table-sink", "name": "sink", "datasetName": "archive"})
+        }
+    };
     json!({
         "name": name,
         "execution": "ASYNCHRONOUS",
@@ -73,7 +75,7 @@ fn integrations_list_the_jobs_that_use_them() {
         "integ",
         Some(&job("to-splunk", None)),
     );
-    assert_eq!(r.status, 200, "{}", r.body);
+    assert_eq!(r.status, 202, "{}", r.body);
     assert_eq!(
         call("DELETE", &format!("/v1/jobs/{to_s3}"), "integ", None).status,
         204
