@@ -437,7 +437,11 @@ impl Driver<'_> {
             },
             None => pipeline.start(options),
         };
-        self.set_status(|s| s.checkpoints = run.checkpoints.max(0) as u64);
+        let replica = self.owner.to_owned();
+        self.set_status(|s| {
+            s.checkpoints = run.checkpoints.max(0) as u64;
+            s.replica = replica;
+        });
         Ok(Live {
             pipeline,
             running: Some(running),

@@ -18,6 +18,8 @@ pub(crate) struct VertexCounts {
 #[derive(Debug, Clone, Default)]
 pub(crate) struct RunStatus {
     pub state: String,
+    /// The replica driving it (its runner's id, logged when it starts).
+    pub replica: String,
     pub vertices: IndexMap<String, VertexCounts>,
     /// Events read by the sources.
     pub events_in: u64,
@@ -76,6 +78,7 @@ impl RunStatus {
             })
             .collect();
         json!({
+            "replica": self.replica,
             "eventsIn": self.events_in,
             "bytesIn": self.bytes_in,
             "eventsOut": self.events_out,
