@@ -132,9 +132,42 @@ fn a_streaming_job_runs_stops_and_resumes_where_it_stopped() {
     let mut expected = ids_where(&first, &["error"]);
     assert_eq!(wait_rows(server, &token, &output, expected.len()), expected);
 
-    // The public client's listing shows it running.
-    let r = server.call("GET", "/v1/jobs?state=RUNNING", Some(&token), None);
-    assert!(r.body.contains(&id), "{}", r.body);
+    // The public client's `job:list --state RUNNING` (its request: `/api` prefix, `since` six
+    // hours back, `latest=true`) shows it running, with the fields its ReadJob reads.
+    let since = jiff::Timestamp::now() - jiff::SignedDuration::from_hours(6);
+    let r = crate::common::request(
+        server.addr,
+        "GET",
+        &format!("/api/v1/jobs?since={since}&latest=true&state=RUNNING"),
+        &[("Authorization".into(), format!("Bearer {token}"))],
+        None,
+    );
+    assert_eq!(r.status, 200, "{}", r.body);
+    let listed = r.json();
+    let item = listed["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|j| j["id"] == id.as_str())
+        .unwrap_or_else(|| panic!("not listed: {listed}"))
+        .clone();
+    assert_eq!(item["state"], "RUNNING");
+    assert!(
+        item["startedAt"].is_string() && item["pipelineStatus"].is_object(),
+        "{item}"
+    );
+    // Ours: `jobgraph job:list --state RUNNING`.
+    let home = tempfile::tempdir().unwrap();
+    let out = crate::jobgraph(server, home.path())
+        .args(["job:list", "--state", "RUNNING", "-f", "compact"])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success() && stdout.contains(&id),
+        "{stdout} {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
 
     // Stopped: what is loaded meanwhile waits.
     let r = server.call(
