@@ -68,6 +68,8 @@ missing=()
 [ -x /usr/bin/chromium ] || missing+=(chromium)
 ls /usr/lib/postgresql/*/bin/initdb > /dev/null 2>&1 || command -v initdb > /dev/null || missing+=(postgresql)
 command -v psql > /dev/null || missing+=(postgresql-client)
+# promtool checks the service's /metrics text (cli/tests/serve_lake/runner.rs).
+command -v promtool > /dev/null || missing+=(prometheus)
 if [ ${#missing[@]} -gt 0 ]; then
   echo "setup: installing Debian's ${missing[*]}" >&2
   apt-get update -qq

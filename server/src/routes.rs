@@ -20,6 +20,7 @@ use crate::endpoints::datasets;
 use crate::endpoints::grok;
 use crate::endpoints::integrations;
 use crate::endpoints::jobs;
+use crate::endpoints::metrics;
 use crate::endpoints::organization;
 use crate::endpoints::revoke;
 use crate::endpoints::sync_runs;
@@ -75,6 +76,7 @@ fn api() -> (Router<AppState>, Router<AppState>, OpenApi) {
         .routes(routes!(integrations::get_of_type))
         .routes(routes!(grok::parse_batch))
         .routes(routes!(organization::get))
+        .routes(routes!(metrics::metrics))
         .routes(routes!(triggers::create_trigger))
         .routes(routes!(health))
         .split_for_parts();

@@ -465,3 +465,80 @@ fn a_failing_update_with_rollback_enabled_is_followed_by_the_version_before() {
     let expected = ids_where(&events, &["error"]);
     assert_eq!(wait_rows(server, &token, &output, expected.len()), expected);
 }
+
+/// `GET /metrics` of a running job: Prometheus text that `promtool check metrics` (Debian's
+/// `prometheus`) accepts, with the job's counters, and nothing of another organization's.
+#[test]
+fn metrics_of_a_running_job_pass_promtool_and_stay_in_the_organization() {
+    let server = server();
+    let token = alice_on(server);
+    let input = create_dataset(server, &token, "metrics-in", json!({}));
+    let output = create_dataset(server, &token, "metrics-out", json!({}));
+    let id = create_job(
+        server,
+        &token,
+        &streaming_job("metered", &input, "level:error", &output),
+    )["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    wait_state(server, &token, &id, None, "RUNNING");
+    let events = series("m", 0, 140);
+    load(server, &token, &input, &ndjson(&events));
+    let expected = ids_where(&events, &["error"]);
+    wait_rows(server, &token, &output, expected.len());
+    let deadline = Instant::now() + Duration::from_secs(10);
+    let text = loop {
+        let r = server.call("GET", "/metrics", Some(&token), None);
+        assert_eq!(r.status, 200, "{}", r.body);
+        assert!(
+            r.header("content-type")
+                .unwrap()
+                .starts_with("text/plain; version=0.0.4"),
+            "{:?}",
+            r.headers
+        );
+        let line = format!(
+            "jobgraph_job_source_events_total{{job_id=\"{id}\",job_name=\"metered\",version=\"1\"}} 140"
+        );
+        if r.body.lines().any(|l| l == line) || Instant::now() > deadline {
+            break r.body;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    assert!(text.contains(&format!("job_id=\"{id}\"")), "{text}");
+    assert!(
+        text.lines()
+            .any(|l| l.starts_with("jobgraph_job_source_events_total{")
+                && l.contains(&id)
+                && l.ends_with(" 140")),
+        "{text}"
+    );
+    let sink_line = format!(
+        "jobgraph_vertex_events_in_total{{job_id=\"{id}\",job_name=\"metered\",version=\"1\",vertex=\"out\",vertex_type=\"logs-iceberg-table-sink\"}} {}",
+        expected.len()
+    );
+    assert!(text.lines().any(|l| l == sink_line), "{sink_line}\n{text}");
+    let mut promtool = std::process::Command::new("promtool")
+        .args(["check", "metrics"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("promtool (Debian's prometheus, installed by scripts/setup.sh)");
+    std::io::Write::write_all(&mut promtool.stdin.take().unwrap(), text.as_bytes()).unwrap();
+    let checked = promtool.wait_with_output().unwrap();
+    assert!(
+        checked.status.success(),
+        "promtool: {}{}\n{text}",
+        String::from_utf8_lossy(&checked.stdout),
+        String::from_utf8_lossy(&checked.stderr)
+    );
+    // Another organization sees none of it.
+    let other = crate::bob_on(server);
+    let r = server.call("GET", "/metrics", Some(&other), None);
+    assert_eq!(r.status, 200, "{}", r.body);
+    assert!(!r.body.contains(&id), "{}", r.body);
+    let r = server.call("GET", "/metrics", None, None);
+    assert_eq!(r.status, 401, "{}", r.body);
+}

@@ -8,6 +8,7 @@ pub(crate) mod grok;
 pub(crate) mod integrations;
 pub(crate) mod jobs;
 pub(crate) mod listing;
+pub(crate) mod metrics;
 pub(crate) mod organization;
 pub(crate) mod revoke;
 pub(crate) mod scripts;

@@ -437,10 +437,11 @@ impl Driver<'_> {
             },
             None => pipeline.start(options),
         };
-        let replica = self.owner.to_owned();
+        let (replica, name) = (self.owner.to_owned(), record.meta.name.clone());
         self.set_status(|s| {
             s.checkpoints = run.checkpoints.max(0) as u64;
             s.replica = replica;
+            s.name = name;
         });
         Ok(Live {
             pipeline,

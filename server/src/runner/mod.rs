@@ -21,6 +21,7 @@ use crate::ids::{new_id, now_ms};
 use crate::state::AppState;
 
 mod drive;
+pub(crate) mod metrics;
 mod sink;
 mod source;
 pub(crate) mod status;

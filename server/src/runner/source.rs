@@ -151,11 +151,6 @@ impl LakeFeed {
         })
     }
 
-    /// Whether it reads a stream (it never ends).
-    pub(crate) fn is_stream(&self) -> bool {
-        matches!(self.mode, Mode::Stream)
-    }
-
     /// Starts where a checkpoint left it, or (`None`) from now: a stream from the dataset's
     /// last commit, a backfill from the files committed by now.
     pub(crate) async fn start_at(

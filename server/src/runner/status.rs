@@ -18,6 +18,8 @@ pub(crate) struct VertexCounts {
 #[derive(Debug, Clone, Default)]
 pub(crate) struct RunStatus {
     pub state: String,
+    /// The job's name.
+    pub name: String,
     /// The replica driving it (its runner's id, logged when it starts).
     pub replica: String,
     pub vertices: IndexMap<String, VertexCounts>,
