@@ -24,6 +24,7 @@ use crate::endpoints::metrics;
 use crate::endpoints::organization;
 use crate::endpoints::revoke;
 use crate::endpoints::sync_runs;
+use crate::endpoints::tap;
 use crate::endpoints::templates;
 use crate::endpoints::triggers;
 use crate::error::{ApiError, ErrorBody};
@@ -68,6 +69,7 @@ fn api() -> (Router<AppState>, Router<AppState>, OpenApi) {
         .routes(routes!(sync_runs::sync))
         .routes(routes!(sync_runs::heartbeat))
         .routes(routes!(jobs::get, jobs::update, jobs::delete))
+        .routes(routes!(tap::tap))
         .routes(routes!(datasets::create, datasets::list))
         .routes(routes!(datasets::get, datasets::update, datasets::delete))
         .routes(routes!(datasets::files))

@@ -463,6 +463,27 @@ pub enum JobCommand {
         #[command(flatten)]
         output: OutputArgs,
     },
+    /// Watch a running job's events live: up to N events passing a vertex (its source by
+    /// default), one JSON object per line on stdout as they pass. Only the replica that drives
+    /// the job can tap it.
+    #[command(
+        name = "job:tap",
+        after_help = "Examples:\n  jobgraph job:tap dn1PSt2sLlfxzCOi\n  jobgraph job:tap dn1PSt2sLlfxzCOi --vertex errors --limit 20\n  jobgraph job:tap dn1PSt2sLlfxzCOi --wait 120 | jq .message"
+    )]
+    Tap {
+        /// The job id.
+        #[arg(allow_hyphen_values = true)]
+        job_id: String,
+        /// The vertex whose output is sampled (default: the job's first source).
+        #[arg(long, value_name = "VERTEX")]
+        vertex: Option<String>,
+        /// Events at most (1 to 10000).
+        #[arg(long, value_name = "N", default_value_t = 100)]
+        limit: u64,
+        /// Seconds to listen at most (1 to 300).
+        #[arg(long, value_name = "SECONDS", default_value_t = 30)]
+        wait: u64,
+    },
     /// Delete a job.
     #[command(
         name = "job:delete",

@@ -120,6 +120,32 @@ pub fn run(command: JobCommand, ctx: &Context) -> Result<(), Failure> {
             let value = serde_json::to_value(job).unwrap_or_default();
             emit(&render(value, Shape::One, &style), global)
         }
+        JobCommand::Tap {
+            job_id,
+            vertex,
+            limit,
+            wait,
+        } => {
+            let session = Session::open(ctx)?;
+            let ui = Ui::new(global, false);
+            use std::io::Write as _;
+            let mut out = std::io::stdout().lock();
+            let events = session
+                .runtime
+                .block_on(session.client.tap_job(
+                    &job_id,
+                    vertex.as_deref(),
+                    Some(limit),
+                    Some(wait.saturating_mul(1000)),
+                    |line| {
+                        let _ = writeln!(out, "{line}");
+                        let _ = out.flush();
+                    },
+                ))
+                .map_err(|e| session.failure(e))?;
+            ui.note(&format!("{events} event(s) from job {job_id}"));
+            Ok(())
+        }
         JobCommand::Delete { job_id } => {
             let session = Session::open(ctx)?;
             let ui = Ui::new(global, false);

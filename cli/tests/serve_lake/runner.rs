@@ -542,3 +542,108 @@ fn metrics_of_a_running_job_pass_promtool_and_stay_in_the_organization() {
     let r = server.call("GET", "/metrics", None, None);
     assert_eq!(r.status, 401, "{}", r.body);
 }
+
+/// Loads a few events every 200 ms until `done` (at most 100 times): what a tap waits for.
+fn keep_loading(server: &Server, token: &str, dataset: &str, done: &std::sync::atomic::AtomicBool) {
+    for round in 0..100 {
+        if done.load(std::sync::atomic::Ordering::Relaxed) {
+            return;
+        }
+        load(
+            server,
+            token,
+            dataset,
+            &ndjson(&series(&format!("tap{round}"), 0, 20)),
+        );
+        std::thread::sleep(Duration::from_millis(200));
+    }
+}
+
+#[test]
+fn a_tap_streams_a_bounded_live_sample_of_a_vertex_and_job_tap_prints_it() {
+    let server = server();
+    let token = alice_on(server);
+    let input = create_dataset(server, &token, "tap-in", json!({}));
+    let output = create_dataset(server, &token, "tap-out", json!({}));
+    let id = create_job(
+        server,
+        &token,
+        &streaming_job("tapped", &input, "level:error OR level:warn", &output),
+    )["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    wait_state(server, &token, &id, None, "RUNNING");
+
+    let r = server.call(
+        "GET",
+        &format!("/v1/jobs/{id}/tap?vertex=nope"),
+        Some(&token),
+        None,
+    );
+    assert_eq!(r.status, 400, "{}", r.body);
+    assert!(r.body.contains("in, keep, out"), "{}", r.body);
+
+    let done = std::sync::atomic::AtomicBool::new(false);
+    let (api, cli) = std::thread::scope(|scope| {
+        let api = scope.spawn(|| {
+            server.call(
+                "GET",
+                &format!("/v1/jobs/{id}/tap?vertex=keep&limit=7&waitMs=20000"),
+                Some(&token),
+                None,
+            )
+        });
+        let cli = scope.spawn(|| {
+            let home = tempfile::tempdir().unwrap();
+            crate::jobgraph(server, home.path())
+                .args([
+                    "job:tap", &id, "--vertex", "keep", "--limit", "3", "--wait", "20",
+                ])
+                .output()
+                .unwrap()
+        });
+        let loader = scope.spawn(|| keep_loading(server, &token, &input, &done));
+        let (api, cli) = (api.join().unwrap(), cli.join().unwrap());
+        done.store(true, std::sync::atomic::Ordering::Relaxed);
+        loader.join().unwrap();
+        (api, cli)
+    });
+    assert_eq!(api.status, 200, "{}", api.body);
+    assert_eq!(api.header("content-type"), Some("application/x-ndjson"));
+    let lines: Vec<Value> = api
+        .body
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 7, "{}", api.body);
+    for event in &lines {
+        let level = event["tags"]["level"][0].as_str().unwrap();
+        assert!(level == "error" || level == "warn", "{event}");
+        assert!(event["id"].as_str().unwrap().starts_with("tap"), "{event}");
+    }
+    let stdout = String::from_utf8_lossy(&cli.stdout);
+    assert!(
+        cli.status.success(),
+        "{stdout} {}",
+        String::from_utf8_lossy(&cli.stderr)
+    );
+    assert_eq!(stdout.lines().count(), 3, "{stdout}");
+
+    // A stopped job is not tapped.
+    let r = server.call(
+        "PUT",
+        &format!("/v1/jobs/{id}"),
+        Some(&token),
+        Some(&json!({"desiredState": "STOPPED"})),
+    );
+    assert_eq!(r.status, 202, "{}", r.body);
+    wait_state(server, &token, &id, Some(2), "STOPPED");
+    let r = server.call("GET", &format!("/v1/jobs/{id}/tap"), Some(&token), None);
+    assert_eq!(r.status, 409, "{}", r.body);
+    assert!(
+        r.body.contains("is not running here (state STOPPED)"),
+        "{}",
+        r.body
+    );
+}

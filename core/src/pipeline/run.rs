@@ -317,6 +317,12 @@ impl Running {
         self.step(RunInput::default(), true, keep_open)
     }
 
+    /// Events kept per vertex in each later batch's report ([`RunOptions::keep`]): what a
+    /// live tap reads; 0 keeps none (the counts stay exact).
+    pub fn set_keep(&mut self, keep: usize) {
+        self.options.keep = keep;
+    }
+
     /// Batches run so far.
     pub fn batches(&self) -> u64 {
         self.batches

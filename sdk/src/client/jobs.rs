@@ -336,6 +336,71 @@ impl Client {
         self.call(call).await
     }
 
+    /// `GET /v1/jobs/{id}/tap`: up to `limit` events passing `vertex` (the job's source when
+    /// `None`) of a running job, each line of NDJSON handed to `on_event` as it arrives, for at
+    /// most `wait_ms`. Returns how many events came.
+    pub async fn tap_job(
+        &self,
+        id: &str,
+        vertex: Option<&str>,
+        limit: Option<u64>,
+        wait_ms: Option<u64>,
+        mut on_event: impl FnMut(&str),
+    ) -> Result<u64, ClientError> {
+        let mut call = Call::new(Method::GET, format!("/v1/jobs/{}/tap", segment(id)));
+        if let Some(vertex) = vertex {
+            call = call.query("vertex", vertex);
+        }
+        if let Some(limit) = limit {
+            call = call.query("limit", limit.to_string());
+        }
+        if let Some(wait) = wait_ms {
+            call = call.query("waitMs", wait.to_string());
+        }
+        let mut response = self.open(&call).await?;
+        let status = response.status().as_u16();
+        if !(200..300).contains(&status) {
+            let body = response
+                .bytes()
+                .await
+                .map(|b| b.to_vec())
+                .unwrap_or_default();
+            return Err(super::http::Answer {
+                status,
+                body,
+                ..Default::default()
+            }
+            .into_error(&call.method, &call.path));
+        }
+        let mut pending: Vec<u8> = Vec::new();
+        let mut events = 0u64;
+        let mut emit = |line: &[u8], events: &mut u64| {
+            let text = String::from_utf8_lossy(line);
+            let text = text.trim();
+            if !text.is_empty() {
+                on_event(text);
+                *events += 1;
+            }
+        };
+        while let Some(chunk) = response
+            .chunk()
+            .await
+            .map_err(|e| ClientError::Unreachable {
+                method: "GET".into(),
+                url: call.path.clone(),
+                reason: super::http::describe(&e),
+            })?
+        {
+            pending.extend_from_slice(&chunk);
+            while let Some(end) = pending.iter().position(|b| *b == b'\n') {
+                let line: Vec<u8> = pending.drain(..=end).collect();
+                emit(&line, &mut events);
+            }
+        }
+        emit(&pending, &mut events);
+        Ok(events)
+    }
+
     /// `DELETE /v1/jobs/{id}`.
     pub async fn delete_job(&self, id: &str) -> Result<(), ClientError> {
         self.call_empty(Call::new(

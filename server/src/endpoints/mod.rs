@@ -14,5 +14,6 @@ pub(crate) mod revoke;
 pub(crate) mod scripts;
 pub(crate) mod sync_driver;
 pub(crate) mod sync_runs;
+pub(crate) mod tap;
 pub(crate) mod templates;
 pub(crate) mod triggers;

@@ -52,11 +52,13 @@ pub(super) async fn drive(
     owner: &str,
     run: RunRecord,
     status: Arc<Mutex<RunStatus>>,
+    taps: Arc<super::tap::Taps>,
 ) {
     let mut driver = Driver {
         state,
         owner,
         status,
+        taps,
         job_id: run.job_id.clone(),
         version: run.version,
         organization: run.organization.clone(),
@@ -113,6 +115,7 @@ struct Driver<'a> {
     state: &'a AppState,
     owner: &'a str,
     status: Arc<Mutex<RunStatus>>,
+    taps: Arc<super::tap::Taps>,
     job_id: String,
     version: u64,
     organization: String,
@@ -518,6 +521,7 @@ impl Driver<'_> {
         let Some(mut running) = live.running.take() else {
             return Err(Stop::Failed("the engine stopped after an error".into()));
         };
+        running.set_keep(self.taps.wanted());
         let (result, running) = tokio::task::spawn_blocking(move || {
             let result = step(&mut running);
             (result, running)
@@ -525,10 +529,12 @@ impl Driver<'_> {
         .await
         .map_err(|e| Stop::Failed(format!("the engine stopped: {e}")))?;
         live.running = Some(running);
-        result.map_err(|e| {
+        let run = result.map_err(|e| {
             self.set_status(|s| s.errors += 1);
             Stop::Failed(e.to_string())
-        })
+        })?;
+        self.taps.feed(&run);
+        Ok(run)
     }
 
     async fn write(&self, live: &mut Live, run: Run) -> Result<(), Stop> {

@@ -25,6 +25,7 @@ pub(crate) mod metrics;
 mod sink;
 mod source;
 pub(crate) mod status;
+pub(crate) mod tap;
 
 /// How the runner works (`runner` in `--config`).
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
@@ -81,6 +82,8 @@ pub(crate) struct Driven {
     pub organization: String,
     /// Its counters, updated after every batch.
     pub status: Arc<Mutex<status::RunStatus>>,
+    /// Its live taps.
+    pub taps: Arc<tap::Taps>,
 }
 
 /// What the runner shares with the handlers: the runs it drives, and the signals that wake it.
@@ -100,6 +103,23 @@ impl Runs {
             .lock()
             .map(|d| d.iter().map(|(k, v)| (k.clone(), v.clone())).collect())
             .unwrap_or_default()
+    }
+
+    /// A tap of up to `limit` events passing `vertex` in the newest version of `job_id` this
+    /// replica drives (`None`: it drives none).
+    pub(crate) fn tap(
+        &self,
+        job_id: &str,
+        vertex: &str,
+        limit: usize,
+    ) -> Option<(u64, tap::TapReceiver)> {
+        let driven = self.driven.lock().ok()?;
+        let (version, run) = driven
+            .iter()
+            .filter(|((job, _), _)| job == job_id)
+            .map(|((_, version), run)| (*version, run))
+            .max_by_key(|(version, _)| *version)?;
+        Some((version, run.taps.add(vertex, limit)))
     }
 
     fn count(&self, organization: &str) -> (usize, usize) {
@@ -185,12 +205,13 @@ async fn claim(state: &AppState, owner: &str) -> Result<(), crate::store::StoreE
         let driven = Driven {
             organization: run.organization.clone(),
             status: Arc::default(),
+            taps: Arc::default(),
         };
         state.runs.insert(key.clone(), driven.clone());
         let state = state.clone();
         let owner = owner.to_owned();
         tokio::spawn(async move {
-            drive::drive(&state, &owner, run, driven.status).await;
+            drive::drive(&state, &owner, run, driven.status, driven.taps).await;
             state.runs.remove(&key);
             // A run that ends may let the next version of its job start.
             state.runs.wake.notify_one();
