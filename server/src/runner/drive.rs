@@ -522,8 +522,15 @@ impl Driver<'_> {
             return Err(Stop::Failed("the engine stopped after an error".into()));
         };
         running.set_keep(self.taps.wanted());
+        // The organization's place in the engine, held while the batch runs.
+        let place = self
+            .state
+            .runs
+            .engine_place(&self.organization, self.config().engine_threads())
+            .await;
         let (result, running) = tokio::task::spawn_blocking(move || {
             let result = step(&mut running);
+            drop(place);
             (result, running)
         })
         .await

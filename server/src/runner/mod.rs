@@ -54,6 +54,10 @@ pub struct RunnerConfig {
     pub jobs_per_organization: usize,
     /// Runs on this replica at once, every organization together. Default 200.
     pub max_jobs: usize,
+    /// Batches one organization's runs may have in the engine at once on this replica (the
+    /// others wait their turn), so that one organization's pipelines cannot take another's
+    /// share of the cores. 0: half the cores (at least 1). Default 0.
+    pub engine_threads_per_organization: usize,
     /// A source with nothing new looks again after this long, in ms (at once when this
     /// replica commits to its dataset). Default 1000.
     pub idle_poll_ms: u64,
@@ -71,6 +75,7 @@ impl Default for RunnerConfig {
             batch_events: 8192,
             jobs_per_organization: 20,
             max_jobs: 200,
+            engine_threads_per_organization: 0,
             idle_poll_ms: 1000,
         }
     }
@@ -86,10 +91,22 @@ pub(crate) struct Driven {
     pub taps: Arc<tap::Taps>,
 }
 
+impl RunnerConfig {
+    /// Batches one organization may have in the engine at once.
+    pub(crate) fn engine_threads(&self) -> usize {
+        match self.engine_threads_per_organization {
+            0 => std::thread::available_parallelism().map_or(1, |n| (n.get() / 2).max(1)),
+            n => n,
+        }
+    }
+}
+
 /// What the runner shares with the handlers: the runs it drives, and the signals that wake it.
 #[derive(Debug, Default)]
 pub(crate) struct Runs {
     driven: Mutex<HashMap<(String, u64), Driven>>,
+    /// Per organization, its places in the engine.
+    engine: Mutex<HashMap<String, Arc<tokio::sync::Semaphore>>>,
     /// Wakes the runner: a job was created or changed here.
     pub wake: Notify,
     /// Wakes the streaming sources: something was committed to the lake here.
@@ -120,6 +137,24 @@ impl Runs {
             .map(|((_, version), run)| (*version, run))
             .max_by_key(|(version, _)| *version)?;
         Some((version, run.taps.add(vertex, limit)))
+    }
+
+    /// A place in the engine for one batch of `organization`'s (waits while it has `places`
+    /// batches in the engine already).
+    pub(crate) async fn engine_place(
+        &self,
+        organization: &str,
+        places: usize,
+    ) -> Option<tokio::sync::OwnedSemaphorePermit> {
+        let semaphore = {
+            let mut engine = self.engine.lock().ok()?;
+            Arc::clone(
+                engine
+                    .entry(organization.to_owned())
+                    .or_insert_with(|| Arc::new(tokio::sync::Semaphore::new(places.max(1)))),
+            )
+        };
+        semaphore.acquire_owned().await.ok()
     }
 
     fn count(&self, organization: &str) -> (usize, usize) {
@@ -218,4 +253,24 @@ async fn claim(state: &AppState, owner: &str) -> Result<(), crate::store::StoreE
         });
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// One organization's batches wait for its places; another's do not wait for them.
+    #[tokio::test]
+    async fn an_organization_has_its_own_places_in_the_engine() {
+        let runs = Runs::default();
+        let a1 = runs.engine_place("a", 2).await.unwrap();
+        let _a2 = runs.engine_place("a", 2).await.unwrap();
+        let third = tokio::time::timeout(Duration::from_millis(50), runs.engine_place("a", 2));
+        assert!(third.await.is_err(), "a third batch of `a` waits");
+        let other = tokio::time::timeout(Duration::from_millis(50), runs.engine_place("b", 2));
+        assert!(other.await.is_ok(), "`b` does not wait for `a`");
+        drop(a1);
+        let freed = tokio::time::timeout(Duration::from_millis(50), runs.engine_place("a", 2));
+        assert!(freed.await.is_ok(), "a place freed is taken");
+    }
 }
