@@ -190,8 +190,8 @@ impl Driver<'_> {
         }
     }
 
-    /// Renews the lease: what the run should do now.
-    async fn renew(&mut self) -> Result<Next, Stop> {
+    /// Renews the lease (writing the counters when `status`): what the run should do now.
+    async fn renew(&mut self, status: bool) -> Result<Next, Stop> {
         let until = now_ms() + self.config().lease_ms as i64;
         let control = self
             .state
@@ -201,6 +201,7 @@ impl Driver<'_> {
                 self.version,
                 self.owner.to_owned(),
                 until,
+                status.then(|| self.status_json()),
             )
             .await?;
         self.lease_until = until;
@@ -216,7 +217,7 @@ impl Driver<'_> {
     }
 
     async fn drive(&mut self, run: RunRecord) -> Result<(), Stop> {
-        let next = self.renew().await?;
+        let next = self.renew(false).await?;
         let never_ran = run.started_at_ms.is_none() && run.checkpoints == 0;
         match next {
             // Deleted or superseded before it ever ran: nothing to hand over.
@@ -277,20 +278,10 @@ impl Driver<'_> {
                 }
             }
             if Instant::now() >= next_renewal {
-                next = self.renew().await?;
+                // Counters move while nothing is checkpointed (an idle stream's lag): written
+                // with the lease, in the same statement.
+                next = self.renew(!live.dirty).await?;
                 next_renewal = Instant::now() + Duration::from_millis(self.config().renew_ms);
-                if !live.dirty {
-                    // Counters move while nothing is checkpointed (an idle stream's lag).
-                    self.state
-                        .store
-                        .run_status(
-                            self.job_id.clone(),
-                            self.version,
-                            self.owner.to_owned(),
-                            self.status_json(),
-                        )
-                        .await?;
-                }
                 continue;
             }
             let read = match live.feed.as_mut() {

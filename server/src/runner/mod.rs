@@ -37,7 +37,7 @@ pub struct RunnerConfig {
     /// is created or changed on this replica). Default 1000.
     pub poll_ms: u64,
     /// How long a claimed run stays owned without a renewal, in ms: a dead replica's runs are
-    /// taken over after this. Default 10 000.
+    /// taken over after this (and at most `pollMs` more). Default 8000.
     pub lease_ms: u64,
     /// How often an owner renews its leases (and reads whether to stop, retire or end), in
     /// ms. Default 2000.
@@ -68,7 +68,7 @@ impl Default for RunnerConfig {
         RunnerConfig {
             enabled: true,
             poll_ms: 1000,
-            lease_ms: 10_000,
+            lease_ms: 8000,
             renew_ms: 2000,
             checkpoint_ms: 5000,
             checkpoint_events: 100_000,

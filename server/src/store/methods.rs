@@ -167,12 +167,10 @@ store_methods! {
     read fn claimable_runs(now_ms: i64, limit: i64) -> Vec<RunRecord> = ops::runs::claimable;
     auto fn claim_run(run: RunRecord, owner: String, lease_until_ms: i64) -> bool
         = ops::runs::claim;
-    write fn renew_run(job_id: String, version: u64, owner: String, lease_until_ms: i64)
-        -> RunControl = ops::runs::renew;
+    write fn renew_run(job_id: String, version: u64, owner: String, lease_until_ms: i64,
+        status: Option<String>) -> RunControl = ops::runs::renew;
     write fn change_run(change: RunChange) -> bool = ops::runs::change;
     write fn checkpoint_run(checkpoint: Checkpoint) -> bool = ops::runs::checkpoint;
-    auto fn run_status(job_id: String, version: u64, owner: String, status: String) -> bool
-        = ops::runs::status;
     read_point fn previous_checkpoint(job_id: String, before_version: u64)
         -> Option<(String, Option<Vec<u8>>)> = ops::runs::previous_checkpoint;
     read_point fn latest_run(organization: String, job_id: String) -> Option<RunRecord>

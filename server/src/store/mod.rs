@@ -555,13 +555,15 @@ pub trait Store: Send + Sync + 'static {
         lease_until_ms: i64,
     ) -> StoreFuture<'_, bool>;
 
-    /// Renews `owner`'s lease on a run and reads what it should do.
+    /// Renews `owner`'s lease on a run (with its counters, when given) and reads what it
+    /// should do.
     fn renew_run(
         &self,
         job_id: String,
         version: u64,
         owner: String,
         lease_until_ms: i64,
+        status: Option<String>,
     ) -> StoreFuture<'_, RunControl>;
 
     /// Writes a run's new state (and its version's) if `change.owner` owns it.
@@ -570,15 +572,6 @@ pub trait Store: Send + Sync + 'static {
     /// Writes a checkpoint in one transaction (files, positions, snapshot) if its owner
     /// still owns the run: `false` and nothing written otherwise.
     fn checkpoint_run(&self, checkpoint: Checkpoint) -> StoreFuture<'_, bool>;
-
-    /// Writes a run's counters between checkpoints, if `owner` owns it.
-    fn run_status(
-        &self,
-        job_id: String,
-        version: u64,
-        owner: String,
-        status: String,
-    ) -> StoreFuture<'_, bool>;
 
     /// The last checkpoint (positions, snapshot) of a version of the job before
     /// `before_version`.

@@ -34,7 +34,7 @@ static CLAIM: Sql = Sql::new(
      WHERE job_id = ?4 AND version = ?5 AND lease_until = ?6 AND ended_at IS NULL",
 );
 static RENEW: Sql = Sql::new(
-    "UPDATE job_runs SET lease_until = ?1 \
+    "UPDATE job_runs SET lease_until = ?1, status = COALESCE(?5, status) \
      WHERE job_id = ?2 AND version = ?3 AND owner = ?4 AND ended_at IS NULL",
 );
 static CONTROL: Sql = Sql::new(
@@ -53,10 +53,6 @@ static CHECKPOINT: Sql = Sql::new(
     "UPDATE job_runs SET lease_until = ?1, checkpoints = checkpoints + 1, positions = ?2, \
      snapshot = ?3, status = ?4, updated_at = ?5 \
      WHERE job_id = ?6 AND version = ?7 AND owner = ?8 AND ended_at IS NULL",
-);
-static STATUS: Sql = Sql::new(
-    "UPDATE job_runs SET status = ?1, updated_at = ?2 \
-     WHERE job_id = ?3 AND version = ?4 AND owner = ?5 AND ended_at IS NULL",
 );
 static PREVIOUS: Sql = Sql::new(
     "SELECT positions, snapshot FROM job_runs WHERE job_id = ?1 AND version < ?2 \
@@ -146,21 +142,25 @@ pub(crate) async fn claim(
     Ok(db.execute(CLAIM.text(db.dialect()), &args).await? == 1)
 }
 
-/// Renews `owner`'s lease on a run and reads what it should do.
+/// Renews `owner`'s lease on a run (writing its counters, when given) and reads what it
+/// should do.
 pub(crate) async fn renew(
     db: &impl Db,
     job_id: String,
     run_version: u64,
     owner: String,
     lease_until_ms: i64,
+    status: Option<String>,
 ) -> Result<RunControl, StoreError> {
     let d = db.dialect();
     let v = sql_version(run_version);
+    let status = status.as_deref();
     let args = [
         lease_until_ms.into(),
         (&job_id).into(),
         v.into(),
         (&owner).into(),
+        status.into(),
     ];
     if db.execute(RENEW.text(d), &args).await? == 0 {
         return Ok(RunControl::Lost);
@@ -236,24 +236,6 @@ pub(crate) async fn checkpoint(db: &impl Db, checkpoint: Checkpoint) -> Result<b
         .await?;
     }
     Ok(true)
-}
-
-/// Writes a run's counters (`pipelineStatus`) by its owner between checkpoints.
-pub(crate) async fn status(
-    db: &impl Db,
-    job_id: String,
-    run_version: u64,
-    owner: String,
-    status: String,
-) -> Result<bool, StoreError> {
-    let args = [
-        (&status).into(),
-        now_ms().into(),
-        (&job_id).into(),
-        sql_version(run_version).into(),
-        (&owner).into(),
-    ];
-    Ok(db.execute(STATUS.text(db.dialect()), &args).await? == 1)
 }
 
 /// The last checkpoint (positions, snapshot) of an earlier version of the job: where a new

@@ -169,6 +169,8 @@ pub(crate) enum Arg<'a> {
     OptInt(Option<i64>),
     /// Text.
     Text(&'a str),
+    /// Text or NULL.
+    OptText(Option<&'a str>),
     /// Bytes (`BLOB` / `BYTEA`).
     Bytes(&'a [u8]),
     /// A text array (PostgreSQL only: [`SqlBuf::in_list`] expands it on SQLite).
@@ -191,6 +193,12 @@ impl From<Option<i64>> for Arg<'_> {
 impl<'a> From<&'a str> for Arg<'a> {
     fn from(value: &'a str) -> Self {
         Arg::Text(value)
+    }
+}
+
+impl<'a> From<Option<&'a str>> for Arg<'a> {
+    fn from(value: Option<&'a str>) -> Self {
+        Arg::OptText(value)
     }
 }
 

@@ -24,6 +24,7 @@ impl ToSql for Arg<'_> {
             Arg::Int(n) => n.to_sql_checked(ty, out),
             Arg::OptInt(n) => n.to_sql_checked(ty, out),
             Arg::Text(text) => text.to_sql_checked(ty, out),
+            Arg::OptText(text) => text.to_sql_checked(ty, out),
             Arg::Bytes(bytes) => bytes.to_sql_checked(ty, out),
             Arg::Texts(texts) => texts.to_sql_checked(ty, out),
         }

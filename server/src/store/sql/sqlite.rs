@@ -19,7 +19,10 @@ impl ToSql for Arg<'_> {
             Arg::Int(n) => ToSqlOutput::Owned(Value::Integer(n)),
             Arg::OptInt(Some(n)) => ToSqlOutput::Owned(Value::Integer(n)),
             Arg::OptInt(None) => ToSqlOutput::Owned(Value::Null),
-            Arg::Text(text) => ToSqlOutput::Borrowed(ValueRef::Text(text.as_bytes())),
+            Arg::Text(text) | Arg::OptText(Some(text)) => {
+                ToSqlOutput::Borrowed(ValueRef::Text(text.as_bytes()))
+            }
+            Arg::OptText(None) => ToSqlOutput::Owned(Value::Null),
             Arg::Bytes(bytes) => ToSqlOutput::Borrowed(ValueRef::Blob(bytes)),
             Arg::Texts(_) => {
                 return Err(rusqlite::Error::ToSqlConversionFailure(
