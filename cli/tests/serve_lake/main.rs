@@ -38,7 +38,7 @@ fn settings(scan_max_bytes: Option<u64>) -> Value {
         "lake": lake,
         // Jobs claimed, renewed and checkpointed quickly (runner.rs).
         "runner": {"pollMs": 100, "renewMs": 200, "leaseMs": 2000, "checkpointMs": 200,
-                   "idlePollMs": 100},
+                   "idlePollMs": 100, "idleCloseMs": 600},
     })
 }
 

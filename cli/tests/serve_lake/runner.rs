@@ -647,3 +647,189 @@ fn a_tap_streams_a_bounded_live_sample_of_a_vertex_and_job_tap_prints_it() {
         r.body
     );
 }
+
+/// A reducer in a stream: samples go out as they come; once the stream is quiet for
+/// `idleCloseMs`, the open window closes and its summary goes out.
+#[test]
+fn a_quiet_stream_closes_its_reducer_windows_and_the_summaries_go_out() {
+    let server = server();
+    let token = alice_on(server);
+    let input = create_dataset(server, &token, "reduce-in", json!({}));
+    let output = create_dataset(server, &token, "reduce-out", json!({}));
+    let body = json!({
+        "name": "reduced", "execution": "ASYNCHRONOUS", "processing": "STREAMING",
+        "jobGraph": {"vertices": [
+            {"type": "logs-iceberg-table-source", "name": "in", "datasetId": input, "processing": "STREAM"},
+            {"type": "log-reducer", "name": "reduce"},
+            {"type": "logs-iceberg-table-sink", "name": "out", "datasetId": output}],
+         "edges": ["in -> reduce", "reduce -> out"]}
+    });
+    let id = create_job(server, &token, &body)["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    wait_state(server, &token, &id, None, "RUNNING");
+    let events: Vec<Value> = (0..40)
+        .map(|i| {
+            json!({"id": format!("r{i:03}"), "eventTimestamp": format!("2026-11-20T00:00:{:02}Z", i),
+                   "message": format!("user {i} signed in from 10.0.0.{i}"), "tags": {"service": ["auth"]}})
+        })
+        .collect();
+    load(server, &token, &input, &ndjson(&events));
+    let deadline = Instant::now() + Duration::from_secs(30);
+    let kinds = loop {
+        let rows = rows(server, &token, &output);
+        let kinds: Vec<String> = rows
+            .iter()
+            .map(|e| {
+                e["tags"]["grepr.messagetype"][0]
+                    .as_str()
+                    .unwrap_or("")
+                    .to_owned()
+            })
+            .collect();
+        if kinds.iter().any(|k| k == "summary") {
+            break kinds;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "no summary: {kinds:?}\n{}",
+            server.log()
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    };
+    assert!(kinds.iter().any(|k| k == "sample"), "{kinds:?}");
+    assert!(kinds.len() < events.len(), "reduced: {kinds:?}");
+}
+
+/// The rows of a dataset without their ids (a reducer's summaries get new ones), sorted.
+fn rows_without_ids(server: &Server, token: &str, dataset: &str) -> Vec<String> {
+    let mut rows: Vec<String> = rows(server, token, dataset)
+        .into_iter()
+        .map(|mut e| {
+            e.as_object_mut().unwrap().remove("id");
+            e.to_string()
+        })
+        .collect();
+    rows.sort();
+    rows
+}
+
+/// A reducer's patterns and open windows are in the checkpoints: `kill -9` mid-stream, a
+/// restart, and the stream's output equals a clean run's over the same events (a backfill of
+/// the input, which reads the same files in the same order: each load is a later hour).
+#[test]
+fn kill_9_of_a_reducing_stream_gives_the_rows_of_a_clean_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    let config = dir.path().join("config.json");
+    std::fs::write(
+        &config,
+        json!({
+            "runner": {"pollMs": 100, "renewMs": 200, "leaseMs": 1000, "checkpointMs": 200,
+                       "checkpointEvents": 700, "idlePollMs": 100, "idleCloseMs": 2500},
+            "lake": {"batchRows": 250},
+        })
+        .to_string(),
+    )
+    .unwrap();
+    let args = [
+        "--config",
+        config.to_str().unwrap(),
+        "--client",
+        "alice:alice-secret:acme",
+    ];
+    let mut server = Server::start_in(&data, &args);
+    let token = alice_on(&server);
+    let input = create_dataset(&server, &token, "rcrash-in", json!({}));
+    let streamed = create_dataset(&server, &token, "rcrash-stream", json!({}));
+    let clean = create_dataset(&server, &token, "rcrash-clean", json!({}));
+    let graph = |processing: &str, output: &str| {
+        let mut source =
+            json!({"type": "logs-iceberg-table-source", "name": "in", "datasetId": input});
+        if processing == "STREAMING" {
+            source["processing"] = json!("STREAM");
+        }
+        json!({
+            "name": format!("reduce-{processing}"), "execution": "ASYNCHRONOUS", "processing": processing,
+            "jobGraph": {"vertices": [
+                source,
+                {"type": "log-reducer", "name": "reduce", "partitionByTags": ["service"],
+                 "attributeMergeStrategyEntries": [
+                    {"attributePath": ["http", "status"], "strategy": {"type": "max"}}]},
+                {"type": "logs-iceberg-table-sink", "name": "out", "datasetId": output}],
+             "edges": ["in -> reduce", "reduce -> out"]}
+        })
+    };
+    let id = create_job(&server, &token, &graph("STREAMING", &streamed))["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    wait_state(&server, &token, &id, None, "RUNNING");
+    let part = |p: usize| {
+        let start = format!("2026-11-20T{p:02}:00:00Z");
+        events(3000, &start, 1)
+            .into_iter()
+            .enumerate()
+            .map(|(i, mut e)| {
+                e["id"] = json!(format!("p{p}-{i:05}"));
+                e
+            })
+            .collect::<Vec<_>>()
+    };
+    for p in 0..6 {
+        load(&server, &token, &input, &ndjson(&part(p)));
+    }
+    let deadline = Instant::now() + Duration::from_secs(30);
+    let status = loop {
+        let status = job(&server, &token, &id, None)["pipelineStatus"].clone();
+        if status["checkpoints"].as_u64().unwrap_or(0) >= 4 {
+            break status;
+        }
+        assert!(Instant::now() < deadline, "no checkpoint: {}", server.log());
+        std::thread::sleep(Duration::from_millis(10));
+    };
+    server.kill9();
+    assert!(
+        status["eventsIn"].as_u64().unwrap() < 18_000,
+        "the job read everything before the kill: {status}"
+    );
+    let server = Server::start_in(&data, &args);
+    let token = alice_on(&server);
+    for p in 6..8 {
+        load(&server, &token, &input, &ndjson(&part(p)));
+    }
+    // Taken over by the new process, every event read, then the quiet stream's last windows
+    // closed: the rows stop changing.
+    let killed = status["replica"].as_str().unwrap().to_owned();
+    let deadline = Instant::now() + Duration::from_secs(60);
+    loop {
+        let status = job(&server, &token, &id, None)["pipelineStatus"].clone();
+        let resumed = status["replica"].as_str().is_some_and(|r| r != killed);
+        if resumed && status["lag"]["processingTimeMs"] == 0 {
+            let before = rows(&server, &token, &streamed).len();
+            std::thread::sleep(Duration::from_millis(3500));
+            if before > 0 && before == rows(&server, &token, &streamed).len() {
+                break;
+            }
+        }
+        assert!(
+            Instant::now() < deadline,
+            "the stream never settled: {}",
+            server.log()
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    let backfill = create_job(&server, &token, &graph("BATCH", &clean))["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    wait_state(&server, &token, &backfill, None, "FINISHED");
+    let (got, want) = (
+        rows_without_ids(&server, &token, &streamed),
+        rows_without_ids(&server, &token, &clean),
+    );
+    assert!(want.len() < 24_000 && !want.is_empty(), "{}", want.len());
+    assert_eq!(got.len(), want.len(), "rows missing or doubled");
+    assert_eq!(got, want);
+}

@@ -373,6 +373,8 @@ pub async fn update(
             .map_err(|e| ApiError::Internal(format!("job {id:?}: stored graph: {e}")))?,
     };
     let mut meta = current.meta;
+    // A new version starts where every version starts; the runner moves it on.
+    meta.state = STATE.into();
     if let Some(name) = optional_string(map, "", "name")? {
         if name.is_empty() {
             return Err(ApiError::BadRequest("`name` must not be empty".into()));
@@ -409,6 +411,9 @@ pub async fn update(
             other => not_found(&id)(other),
         })?;
     state.runs.wake.notify_one();
+    // The version running here learns at once that it is superseded (another replica's
+    // at its next lease renewal).
+    state.runs.poke(&id);
     // An asynchronous job's new version is accepted: it takes over from the running one.
     let status = if asynchronous {
         StatusCode::ACCEPTED
@@ -502,5 +507,6 @@ pub async fn delete(
         .map_err(not_found(&id))?;
     // Its run stops and ends (`FINISHED`) on the replica that owns it.
     state.runs.wake.notify_one();
+    state.runs.poke(&id);
     Ok(StatusCode::NO_CONTENT)
 }

@@ -47,18 +47,13 @@ const LAKE_SOURCES: &[&str] = &["logs-iceberg-table-source", "grepr-raw-log-sour
 const LAKE_SINK: &str = "logs-iceberg-table-sink";
 
 /// Drives `run` (claimed by `owner`) to its end, or until its lease is lost.
-pub(super) async fn drive(
-    state: &AppState,
-    owner: &str,
-    run: RunRecord,
-    status: Arc<Mutex<RunStatus>>,
-    taps: Arc<super::tap::Taps>,
-) {
+pub(super) async fn drive(state: &AppState, owner: &str, run: RunRecord, driven: super::Driven) {
     let mut driver = Driver {
         state,
         owner,
-        status,
-        taps,
+        status: driven.status,
+        taps: driven.taps,
+        poked: driven.poked,
         job_id: run.job_id.clone(),
         version: run.version,
         organization: run.organization.clone(),
@@ -116,6 +111,8 @@ struct Driver<'a> {
     owner: &'a str,
     status: Arc<Mutex<RunStatus>>,
     taps: Arc<super::tap::Taps>,
+    /// Notified when the job changed on this replica: renew at once.
+    poked: Arc<tokio::sync::Notify>,
     job_id: String,
     version: u64,
     organization: String,
@@ -134,6 +131,10 @@ struct Live {
     dirty: bool,
     events_since: u64,
     last_checkpoint: Instant,
+    /// When the source last gave events.
+    last_event: Instant,
+    /// Whether events went in since the reducers' windows were last closed.
+    windows_open: bool,
 }
 
 /// What to do after the lease is renewed.
@@ -277,6 +278,11 @@ impl Driver<'_> {
                         .await;
                 }
             }
+            // A change made on this replica is read at once (`notify_one` keeps the permit
+            // until this looks).
+            if futures_util::FutureExt::now_or_never(self.poked.notified()).is_some() {
+                next_renewal = Instant::now();
+            }
             if Instant::now() >= next_renewal {
                 // Counters move while nothing is checkpointed (an idle stream's lag): written
                 // with the lease, in the same statement.
@@ -311,12 +317,23 @@ impl Driver<'_> {
                     }
                 }
                 Read::Idle => {
+                    // A stream quiet for `idleCloseMs`: its reducers' windows close, as at
+                    // the end of an input (their summaries go out).
+                    let quiet = Duration::from_millis(self.config().idle_close_ms);
+                    if live.windows_open && live.last_event.elapsed() >= quiet {
+                        self.close_windows(&mut live, &[]).await?;
+                        live.windows_open = false;
+                    }
                     if live.dirty {
                         self.checkpoint(&mut live).await?;
                     }
                     let wait = Duration::from_millis(self.config().idle_poll_ms.max(10))
                         .min(next_renewal.saturating_duration_since(Instant::now()));
-                    let _ = tokio::time::timeout(wait, self.state.runs.committed.notified()).await;
+                    tokio::select! {
+                        _ = tokio::time::sleep(wait) => {}
+                        _ = self.state.runs.committed.notified() => {}
+                        _ = self.poked.notified() => next_renewal = Instant::now(),
+                    }
                 }
                 Read::End => {
                     self.close_windows(&mut live, &[]).await?;
@@ -446,6 +463,9 @@ impl Driver<'_> {
             dirty: false,
             events_since: 0,
             last_checkpoint: Instant::now(),
+            last_event: Instant::now(),
+            // A snapshot may hold open windows.
+            windows_open: true,
         })
     }
 
@@ -489,6 +509,10 @@ impl Driver<'_> {
         });
         live.events_since += n;
         live.dirty = true;
+        if n > 0 {
+            live.last_event = Instant::now();
+            live.windows_open = true;
+        }
         self.write(live, run).await
     }
 

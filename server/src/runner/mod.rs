@@ -61,6 +61,9 @@ pub struct RunnerConfig {
     /// A source with nothing new looks again after this long, in ms (at once when this
     /// replica commits to its dataset). Default 1000.
     pub idle_poll_ms: u64,
+    /// A stream that read nothing for this long, in ms, closes its reducers' open windows
+    /// (their summaries go out, as at the end of an input). Default 60 000.
+    pub idle_close_ms: u64,
 }
 
 impl Default for RunnerConfig {
@@ -77,6 +80,7 @@ impl Default for RunnerConfig {
             max_jobs: 200,
             engine_threads_per_organization: 0,
             idle_poll_ms: 1000,
+            idle_close_ms: 60_000,
         }
     }
 }
@@ -89,6 +93,8 @@ pub(crate) struct Driven {
     pub status: Arc<Mutex<status::RunStatus>>,
     /// Its live taps.
     pub taps: Arc<tap::Taps>,
+    /// Wakes it to renew its lease at once: its job changed on this replica.
+    pub poked: Arc<Notify>,
 }
 
 impl RunnerConfig {
@@ -155,6 +161,18 @@ impl Runs {
             )
         };
         semaphore.acquire_owned().await.ok()
+    }
+
+    /// Tells the runs of `job_id` driven here that the job changed (a new version, a stop, a
+    /// deletion): they renew their lease at once and learn it.
+    pub(crate) fn poke(&self, job_id: &str) {
+        if let Ok(driven) = self.driven.lock() {
+            for ((job, _), run) in driven.iter() {
+                if job == job_id {
+                    run.poked.notify_one();
+                }
+            }
+        }
     }
 
     fn count(&self, organization: &str) -> (usize, usize) {
@@ -241,12 +259,13 @@ async fn claim(state: &AppState, owner: &str) -> Result<(), crate::store::StoreE
             organization: run.organization.clone(),
             status: Arc::default(),
             taps: Arc::default(),
+            poked: Arc::default(),
         };
         state.runs.insert(key.clone(), driven.clone());
         let state = state.clone();
         let owner = owner.to_owned();
         tokio::spawn(async move {
-            drive::drive(&state, &owner, run, driven.status, driven.taps).await;
+            drive::drive(&state, &owner, run, driven).await;
             state.runs.remove(&key);
             // A run that ends may let the next version of its job start.
             state.runs.wake.notify_one();
