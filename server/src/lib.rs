@@ -50,6 +50,7 @@ pub mod log_writer;
 pub mod model;
 mod routes;
 mod runner;
+mod runs;
 mod serve;
 mod state;
 pub mod store;

@@ -57,7 +57,7 @@ pub struct ServiceConfig {
     /// Where the data lake is and its limits (`lake`).
     pub lake: crate::lake_config::LakeConfig,
     /// How asynchronous jobs run (`runner`).
-    pub runner: crate::runner::RunnerConfig,
+    pub runner: crate::runs::RunnerConfig,
 }
 
 impl Default for ServiceConfig {
@@ -75,7 +75,7 @@ impl Default for ServiceConfig {
             sync_runs: SyncRunConfig::default(),
             integrations: Vec::new(),
             lake: crate::lake_config::LakeConfig::default(),
-            runner: crate::runner::RunnerConfig::default(),
+            runner: crate::runs::RunnerConfig::default(),
         }
     }
 }
@@ -130,7 +130,7 @@ pub struct SharedState {
     /// The data lake, when the service has one ([`AppState::with_lake`]).
     pub(crate) lake: Option<Arc<jobgraph_lake::Lake>>,
     /// The runs this replica drives, and the signals that wake its runner.
-    pub(crate) runs: Arc<crate::runner::Runs>,
+    pub(crate) runs: Arc<crate::runs::Runs>,
 }
 
 impl std::fmt::Debug for AppState {

@@ -104,7 +104,7 @@ pub(crate) fn value_millis(value: &Value) -> Option<i64> {
 }
 
 /// An event's time in epoch milliseconds: `eventTimestamp`, else `receivedTimestamp`
-/// ([`value_millis`]); `None` when neither reads as a time (the reducer's windows).
+/// (epoch milliseconds, or ISO 8601 text); `None` when neither reads as a time (the reducer's windows).
 pub fn event_time_ms(event: &jobgraph_model::LogEvent) -> Option<i64> {
     event
         .event_timestamp

@@ -23,8 +23,8 @@ use jobgraph_model::lifecycle::JobState;
 
 use super::sink::LakeSinks;
 use super::source::{LakeFeed, Position, Read};
-use super::status::{RunStatus, event_bytes};
 use crate::ids::now_ms;
+use crate::runs::status::{RunStatus, event_bytes};
 use crate::state::AppState;
 use crate::store::{Checkpoint, GraphForm, RunChange, RunControl, RunRecord, StoreError};
 
@@ -47,7 +47,12 @@ const LAKE_SOURCES: &[&str] = &["logs-iceberg-table-source", "grepr-raw-log-sour
 const LAKE_SINK: &str = "logs-iceberg-table-sink";
 
 /// Drives `run` (claimed by `owner`) to its end, or until its lease is lost.
-pub(super) async fn drive(state: &AppState, owner: &str, run: RunRecord, driven: super::Driven) {
+pub(super) async fn drive(
+    state: &AppState,
+    owner: &str,
+    run: RunRecord,
+    driven: crate::runs::Driven,
+) {
     let mut driver = Driver {
         state,
         owner,
@@ -110,7 +115,7 @@ struct Driver<'a> {
     state: &'a AppState,
     owner: &'a str,
     status: Arc<Mutex<RunStatus>>,
-    taps: Arc<super::tap::Taps>,
+    taps: Arc<crate::runs::tap::Taps>,
     /// Notified when the job changed on this replica: renew at once.
     poked: Arc<tokio::sync::Notify>,
     job_id: String,
@@ -146,7 +151,7 @@ enum Next {
 }
 
 impl Driver<'_> {
-    fn config(&self) -> &super::RunnerConfig {
+    fn config(&self) -> &crate::runs::RunnerConfig {
         &self.state.config.runner
     }
 
@@ -228,13 +233,10 @@ impl Driver<'_> {
                     .await;
             }
             Next::Stop => {
-                if run.state != JobState::Stopped.as_str() {
-                    self.change(JobState::Stopped, "UNKNOWN", "", true, false)
-                        .await?;
-                } else {
-                    self.change(JobState::Stopped, "UNKNOWN", "", true, false)
-                        .await?;
-                }
+                // Asked to stop before it ran, or stopped and claimed again while still
+                // stopped: it stays stopped and lets the lease go.
+                self.change(JobState::Stopped, "UNKNOWN", "", true, false)
+                    .await?;
                 return Ok(());
             }
             _ => {}

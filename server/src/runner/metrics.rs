@@ -6,8 +6,8 @@
 use prometheus::core::Collector;
 use prometheus::{Encoder, GaugeVec, IntCounterVec, IntGauge, Opts, Registry, TextEncoder};
 
-use super::Runs;
 use crate::ids::now_ms;
+use crate::runs::Runs;
 
 const JOB: &[&str] = &["job_id", "job_name", "version"];
 const VERTEX: &[&str] = &["job_id", "job_name", "version", "vertex", "vertex_type"];
