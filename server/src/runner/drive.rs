@@ -292,6 +292,9 @@ impl Driver<'_> {
                 next_renewal = Instant::now() + Duration::from_millis(self.config().renew_ms);
                 continue;
             }
+            // The organization's place in the engine is taken before the read and held
+            // through the batch: only the runs in the engine hold a batch in memory.
+            let place = self.place().await;
             let read = match live.feed.as_mut() {
                 Some(feed) => feed.read(self.state).await.map_err(Stop::Failed)?,
                 None if live.running.as_ref().is_some_and(|r| r.batches() == 0) => {
@@ -309,7 +312,7 @@ impl Driver<'_> {
             });
             match read {
                 Read::Events(events) => {
-                    self.push(&mut live, events).await?;
+                    self.push(&mut live, events, place).await?;
                     let config = self.config();
                     if live.events_since >= config.checkpoint_events
                         || live.last_checkpoint.elapsed()
@@ -319,6 +322,7 @@ impl Driver<'_> {
                     }
                 }
                 Read::Idle => {
+                    drop(place);
                     // A stream quiet for `idleCloseMs`: its reducers' windows close, as at
                     // the end of an input (their summaries go out).
                     let quiet = Duration::from_millis(self.config().idle_close_ms);
@@ -338,6 +342,7 @@ impl Driver<'_> {
                     }
                 }
                 Read::End => {
+                    drop(place);
                     self.close_windows(&mut live, &[]).await?;
                     self.checkpoint(&mut live).await?;
                     return self
@@ -485,10 +490,20 @@ impl Driver<'_> {
 
     /// Runs one batch through the engine (on the blocking pool) and writes what reached the
     /// sinks.
+    /// A place for one batch of the organization's in the engine (waits while it has
+    /// `engineThreadsPerOrganization` there already).
+    async fn place(&self) -> Option<tokio::sync::OwnedSemaphorePermit> {
+        self.state
+            .runs
+            .engine_place(&self.organization, self.config().engine_threads())
+            .await
+    }
+
     async fn push(
         &self,
         live: &mut Live,
         events: Vec<jobgraph_core::pipeline::LogEvent>,
+        place: Option<tokio::sync::OwnedSemaphorePermit>,
     ) -> Result<(), Stop> {
         let n = events.len() as u64;
         let (bytes, newest) = events.iter().fold((0, None), |(b, t), e| {
@@ -500,7 +515,7 @@ impl Driver<'_> {
             ..RunInput::default()
         };
         let run = self
-            .engine(live, move |running| running.push(input))
+            .engine(live, move |running| running.push(input), place)
             .await?;
         self.set_status(|s| {
             s.events_in += n;
@@ -522,7 +537,11 @@ impl Driver<'_> {
     async fn close_windows(&self, live: &mut Live, keep: &[String]) -> Result<(), Stop> {
         let keep = keep.to_vec();
         let run = self
-            .engine(live, move |running| running.close_windows_except(&keep))
+            .engine(
+                live,
+                move |running| running.close_windows_except(&keep),
+                None,
+            )
             .await?;
         live.dirty = true;
         self.write(live, run).await
@@ -534,17 +553,18 @@ impl Driver<'_> {
         step: impl FnOnce(&mut Running) -> Result<Run, jobgraph_core::pipeline::RunError>
         + Send
         + 'static,
+        place: Option<tokio::sync::OwnedSemaphorePermit>,
     ) -> Result<Run, Stop> {
         let Some(mut running) = live.running.take() else {
             return Err(Stop::Failed("the engine stopped after an error".into()));
         };
         running.set_keep(self.taps.wanted());
-        // The organization's place in the engine, held while the batch runs.
-        let place = self
-            .state
-            .runs
-            .engine_place(&self.organization, self.config().engine_threads())
-            .await;
+        // The organization's place in the engine, held while the batch runs (taken before
+        // the read by a batch of the source's).
+        let place = match place {
+            Some(place) => Some(place),
+            None => self.place().await,
+        };
         let (result, running) = tokio::task::spawn_blocking(move || {
             let result = step(&mut running);
             drop(place);

@@ -20,6 +20,15 @@ struct LakeSink {
     writer: Option<(String, TableWriter)>,
 }
 
+/// A running job's writer buffers less than a one-off run's (many run at once; a checkpoint
+/// writes its files every few seconds anyway): 32 MiB of events, in files of at most that.
+const STREAM_WRITES: WriteOptions = WriteOptions {
+    row_group_rows: 131_072,
+    max_file_bytes: 32 << 20,
+    max_open_partitions: 16,
+    max_buffered_bytes: 32 << 20,
+};
+
 /// Every lake sink of a run.
 pub(crate) struct LakeSinks {
     lake: Arc<Lake>,
@@ -86,9 +95,7 @@ impl LakeSinks {
         };
         let (_, writer) = sink.writer.get_or_insert_with(|| {
             let run_id = format!("{}-c{interval}-{i}", self.prefix);
-            let writer = self
-                .lake
-                .writer(sink.spec.clone(), &run_id, WriteOptions::default());
+            let writer = self.lake.writer(sink.spec.clone(), &run_id, STREAM_WRITES);
             (run_id, writer)
         });
         writer
