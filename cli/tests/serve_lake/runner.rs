@@ -352,31 +352,75 @@ fn an_asynchronous_job_with_a_sync_sink_is_refused_and_one_that_cannot_start_fai
     assert!(failed["endedAt"].is_string(), "{failed}");
 }
 
+/// A service of its own in a folder it can be restarted on (`kill -9` tests): its folder, and
+/// the arguments to start it again with; `runner` adds to fast runner settings.
+struct Restartable {
+    _dir: tempfile::TempDir,
+    data: std::path::PathBuf,
+    args: Vec<String>,
+}
+
+impl Restartable {
+    fn new(runner: Value) -> Restartable {
+        let dir = tempfile::tempdir().unwrap();
+        let config = dir.path().join("config.json");
+        let mut settings = json!({"pollMs": 100, "renewMs": 200, "leaseMs": 1000,
+                                  "checkpointMs": 200, "idlePollMs": 100});
+        settings
+            .as_object_mut()
+            .unwrap()
+            .extend(runner.as_object().unwrap().clone());
+        std::fs::write(
+            &config,
+            json!({"runner": settings, "lake": {"batchRows": 250}}).to_string(),
+        )
+        .unwrap();
+        let args = vec![
+            "--config".to_owned(),
+            config.to_str().unwrap().to_owned(),
+            "--client".to_owned(),
+            "alice:alice-secret:acme".to_owned(),
+        ];
+        Restartable {
+            data: dir.path().join("data"),
+            _dir: dir,
+            args,
+        }
+    }
+
+    fn start(&self) -> Server {
+        let args: Vec<&str> = self.args.iter().map(String::as_str).collect();
+        Server::start_in(&self.data, &args)
+    }
+}
+
+/// Waits until the job wrote `n` checkpoints, then kills the service with `kill -9`; the
+/// job's `pipelineStatus` then, which must show it had not read `total` events yet.
+fn kill_after_checkpoints(mut server: Server, token: &str, id: &str, n: u64, total: u64) -> Value {
+    let deadline = Instant::now() + Duration::from_secs(30);
+    let status = loop {
+        let status = job(&server, token, id, None)["pipelineStatus"].clone();
+        if status["checkpoints"].as_u64().unwrap_or(0) >= n {
+            break status;
+        }
+        assert!(Instant::now() < deadline, "no checkpoint: {}", server.log());
+        std::thread::sleep(Duration::from_millis(10));
+    };
+    server.kill9();
+    assert!(
+        status["eventsIn"].as_u64().unwrap() < total,
+        "the job read everything before the kill: {status}"
+    );
+    status
+}
+
 /// `kill -9` of the service mid-stream: the restarted service resumes the job from its last
 /// checkpoint, and the sink's dataset holds every event it should once, none missing, none
 /// doubled.
 #[test]
 fn kill_9_mid_stream_then_a_restart_loses_and_doubles_nothing() {
-    let dir = tempfile::tempdir().unwrap();
-    let data = dir.path().join("data");
-    let config = dir.path().join("config.json");
-    std::fs::write(
-        &config,
-        json!({
-            "runner": {"pollMs": 100, "renewMs": 200, "leaseMs": 1000, "checkpointMs": 200,
-                       "checkpointEvents": 1000, "idlePollMs": 100},
-            "lake": {"batchRows": 250},
-        })
-        .to_string(),
-    )
-    .unwrap();
-    let args = [
-        "--config",
-        config.to_str().unwrap(),
-        "--client",
-        "alice:alice-secret:acme",
-    ];
-    let mut server = Server::start_in(&data, &args);
+    let service = Restartable::new(json!({"checkpointEvents": 1000}));
+    let server = service.start();
     let token = alice_on(&server);
     let input = create_dataset(&server, &token, "crash-in", json!({}));
     let output = create_dataset(&server, &token, "crash-out", json!({}));
@@ -396,22 +440,8 @@ fn kill_9_mid_stream_then_a_restart_loses_and_doubles_nothing() {
         all.extend(events);
     }
     // Killed once some checkpoints are written, before it is through.
-    let deadline = Instant::now() + Duration::from_secs(30);
-    let status = loop {
-        let status = job(&server, &token, &id, None)["pipelineStatus"].clone();
-        if status["checkpoints"].as_u64().unwrap_or(0) >= 3 {
-            break status;
-        }
-        assert!(Instant::now() < deadline, "no checkpoint: {}", server.log());
-        std::thread::sleep(Duration::from_millis(20));
-    };
-    server.kill9();
-    let read = status["eventsIn"].as_u64().unwrap();
-    assert!(
-        read < 40_000,
-        "the job read everything before the kill: {status}"
-    );
-    let server = Server::start_in(&data, &args);
+    kill_after_checkpoints(server, &token, &id, 3, 40_000);
+    let server = service.start();
     let token = alice_on(&server);
     for part in 8..10 {
         let events = series(&format!("k{part}"), 0, 5000);
@@ -720,26 +750,8 @@ fn rows_without_ids(server: &Server, token: &str, dataset: &str) -> Vec<String> 
 /// the input, which reads the same files in the same order: each load is a later hour).
 #[test]
 fn kill_9_of_a_reducing_stream_gives_the_rows_of_a_clean_run() {
-    let dir = tempfile::tempdir().unwrap();
-    let data = dir.path().join("data");
-    let config = dir.path().join("config.json");
-    std::fs::write(
-        &config,
-        json!({
-            "runner": {"pollMs": 100, "renewMs": 200, "leaseMs": 1000, "checkpointMs": 200,
-                       "checkpointEvents": 700, "idlePollMs": 100, "idleCloseMs": 2500},
-            "lake": {"batchRows": 250},
-        })
-        .to_string(),
-    )
-    .unwrap();
-    let args = [
-        "--config",
-        config.to_str().unwrap(),
-        "--client",
-        "alice:alice-secret:acme",
-    ];
-    let mut server = Server::start_in(&data, &args);
+    let service = Restartable::new(json!({"checkpointEvents": 700, "idleCloseMs": 2500}));
+    let server = service.start();
     let token = alice_on(&server);
     let input = create_dataset(&server, &token, "rcrash-in", json!({}));
     let streamed = create_dataset(&server, &token, "rcrash-stream", json!({}));
@@ -780,21 +792,8 @@ fn kill_9_of_a_reducing_stream_gives_the_rows_of_a_clean_run() {
     for p in 0..6 {
         load(&server, &token, &input, &ndjson(&part(p)));
     }
-    let deadline = Instant::now() + Duration::from_secs(30);
-    let status = loop {
-        let status = job(&server, &token, &id, None)["pipelineStatus"].clone();
-        if status["checkpoints"].as_u64().unwrap_or(0) >= 4 {
-            break status;
-        }
-        assert!(Instant::now() < deadline, "no checkpoint: {}", server.log());
-        std::thread::sleep(Duration::from_millis(10));
-    };
-    server.kill9();
-    assert!(
-        status["eventsIn"].as_u64().unwrap() < 18_000,
-        "the job read everything before the kill: {status}"
-    );
-    let server = Server::start_in(&data, &args);
+    let status = kill_after_checkpoints(server, &token, &id, 4, 18_000);
+    let server = service.start();
     let token = alice_on(&server);
     for p in 6..8 {
         load(&server, &token, &input, &ndjson(&part(p)));

@@ -192,21 +192,7 @@ impl Client {
         mut on_records: impl FnMut(&[SyncRecord]),
     ) -> Result<SyncRecord, ClientError> {
         let call = Call::new(Method::POST, "/v1/jobs/sync".into()).json(job)?;
-        let mut response = self.open(&call).await?;
-        let status = response.status().as_u16();
-        if !(200..300).contains(&status) {
-            let body = response
-                .bytes()
-                .await
-                .map(|b| b.to_vec())
-                .unwrap_or_default();
-            return Err(super::http::Answer {
-                status,
-                body,
-                ..Default::default()
-            }
-            .into_error(&call.method, &call.path));
-        }
+        let (mut response, status) = self.open_streamed(&call).await?;
         let invalid = |reason: String| ClientError::InvalidResponse {
             method: "POST".into(),
             path: call.path.clone(),
@@ -246,6 +232,27 @@ impl Client {
                 return Err(invalid("the stream ended before a final job state".into()));
             }
         }
+    }
+
+    /// Opens a streamed answer: the response and its status when it is a success, the error
+    /// its body says otherwise.
+    async fn open_streamed(&self, call: &Call) -> Result<(reqwest::Response, u16), ClientError> {
+        let response = self.open(call).await?;
+        let status = response.status().as_u16();
+        if (200..300).contains(&status) {
+            return Ok((response, status));
+        }
+        let body = response
+            .bytes()
+            .await
+            .map(|b| b.to_vec())
+            .unwrap_or_default();
+        Err(super::http::Answer {
+            status,
+            body,
+            ..Default::default()
+        }
+        .into_error(&call.method, &call.path))
     }
 
     /// `POST /v1/jobs/sync/heartbeat`: keeps a synchronous job alive.
@@ -357,21 +364,7 @@ impl Client {
         if let Some(wait) = wait_ms {
             call = call.query("waitMs", wait.to_string());
         }
-        let mut response = self.open(&call).await?;
-        let status = response.status().as_u16();
-        if !(200..300).contains(&status) {
-            let body = response
-                .bytes()
-                .await
-                .map(|b| b.to_vec())
-                .unwrap_or_default();
-            return Err(super::http::Answer {
-                status,
-                body,
-                ..Default::default()
-            }
-            .into_error(&call.method, &call.path));
-        }
+        let (mut response, _) = self.open_streamed(&call).await?;
         let mut pending: Vec<u8> = Vec::new();
         let mut events = 0u64;
         let mut emit = |line: &[u8], events: &mut u64| {

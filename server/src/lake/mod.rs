@@ -22,6 +22,23 @@ pub(crate) fn lake_of(state: &AppState) -> Result<std::sync::Arc<jobgraph_lake::
     })
 }
 
+/// The dataset and table a lake vertex names (`datasetId` or `datasetName`, and `table`,
+/// default `logs`, checked as a path name), or a 400 naming the vertex.
+pub(crate) async fn dataset_table(
+    state: &AppState,
+    organization: &str,
+    vertex: &str,
+    fields: &serde_json::Map<String, serde_json::Value>,
+) -> Result<(DatasetRecord, String), ApiError> {
+    let dataset = named_dataset(state, organization, vertex, fields).await?;
+    let table = fields
+        .get("table")
+        .and_then(serde_json::Value::as_str)
+        .unwrap_or(sink::DEFAULT_TABLE);
+    check_table(table, &format!("vertex {vertex} (field `table`)"))?;
+    Ok((dataset, table.to_owned()))
+}
+
 /// The dataset a vertex names (`datasetId`, else `datasetName`) in `organization`, or a 400
 /// naming the vertex.
 pub(crate) async fn named_dataset(

@@ -9,7 +9,7 @@ use jobgraph_core::pipeline::LogEvent;
 use jobgraph_lake::{Lake, TableSpec, TableWriter, WriteOptions};
 use serde_json::{Map, Value};
 
-use crate::lake::sink::{DEFAULT_TABLE, record};
+use crate::lake::sink::record;
 use crate::state::AppState;
 use crate::store::SinkCommit;
 
@@ -50,19 +50,13 @@ impl LakeSinks {
         let lake = crate::lake::lake_of(state).map_err(|e| e.to_string())?;
         let mut sinks = Vec::new();
         for (vertex, fields) in vertices {
-            let dataset = crate::lake::named_dataset(state, organization, vertex, fields)
+            let (dataset, table) = crate::lake::dataset_table(state, organization, vertex, fields)
                 .await
-                .map_err(|e| e.to_string())?;
-            let table = fields
-                .get("table")
-                .and_then(Value::as_str)
-                .unwrap_or(DEFAULT_TABLE);
-            crate::lake::check_table(table, &format!("vertex {vertex} (field `table`)"))
                 .map_err(|e| e.to_string())?;
             sinks.push(LakeSink {
                 vertex: vertex.clone(),
                 dataset_id: dataset.id.clone(),
-                spec: crate::lake::table_spec(&dataset, table),
+                spec: crate::lake::table_spec(&dataset, &table),
                 writer: None,
             });
         }

@@ -12,7 +12,7 @@ use jobgraph_lake::{Lake, ScanOrder, ScanRequest, Scanner, TagConstraints};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
-use crate::lake::sink::{DEFAULT_TABLE, data_file};
+use crate::lake::sink::data_file;
 use crate::state::AppState;
 use crate::store::LakeFileRecord;
 
@@ -103,14 +103,9 @@ impl LakeFeed {
         streaming: bool,
     ) -> Result<LakeFeed, String> {
         let lake = crate::lake::lake_of(state).map_err(|e| e.to_string())?;
-        let dataset = crate::lake::named_dataset(state, organization, vertex, fields)
+        let (dataset, table) = crate::lake::dataset_table(state, organization, vertex, fields)
             .await
             .map_err(|e| e.to_string())?;
-        let table = fields
-            .get("table")
-            .and_then(Value::as_str)
-            .unwrap_or(DEFAULT_TABLE)
-            .to_owned();
         let stream =
             streaming || fields.get("processing").and_then(Value::as_str) == Some("STREAM");
         let mode = if stream {
