@@ -86,6 +86,25 @@ fn streaming_job(name: &str, input: &str, query: &str, output: &str) -> Value {
     })
 }
 
+/// Datasets `{prefix}-in` and `{prefix}-out` and a streaming job `name` between them
+/// ([`streaming_job`]), running: (input, output, job id).
+fn running_stream(
+    server: &Server,
+    token: &str,
+    prefix: &str,
+    name: &str,
+    query: &str,
+) -> (String, String, String) {
+    let input = create_dataset(server, token, &format!("{prefix}-in"), json!({}));
+    let output = create_dataset(server, token, &format!("{prefix}-out"), json!({}));
+    let id = create_job(server, token, &streaming_job(name, &input, query, &output))["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    wait_state(server, token, &id, None, "RUNNING");
+    (input, output, id)
+}
+
 /// Events `from..to` of a series, each with its own id.
 fn series(prefix: &str, from: usize, to: usize) -> Vec<Value> {
     events(to, "2026-11-20T00:00:00Z", 2)
@@ -212,17 +231,8 @@ fn a_streaming_job_runs_stops_and_resumes_where_it_stopped() {
 fn an_update_takes_over_from_the_version_before_with_nothing_lost_or_doubled() {
     let server = server();
     let token = alice_on(server);
-    let input = create_dataset(server, &token, "update-in", json!({}));
-    let output = create_dataset(server, &token, "update-out", json!({}));
-    let id = create_job(
-        server,
-        &token,
-        &streaming_job("update-stream", &input, "level:error", &output),
-    )["id"]
-        .as_str()
-        .unwrap()
-        .to_owned();
-    wait_state(server, &token, &id, Some(1), "RUNNING");
+    let (input, output, id) =
+        running_stream(server, &token, "update", "update-stream", "level:error");
     let first = series("u1", 0, 200);
     load(server, &token, &input, &ndjson(&first));
     let mut expected = ids_where(&first, &["error"]);
@@ -422,17 +432,13 @@ fn kill_9_mid_stream_then_a_restart_loses_and_doubles_nothing() {
     let service = Restartable::new(json!({"checkpointEvents": 1000}));
     let server = service.start();
     let token = alice_on(&server);
-    let input = create_dataset(&server, &token, "crash-in", json!({}));
-    let output = create_dataset(&server, &token, "crash-out", json!({}));
-    let id = create_job(
+    let (input, output, id) = running_stream(
         &server,
         &token,
-        &streaming_job("crash", &input, "level:error OR level:warn", &output),
-    )["id"]
-        .as_str()
-        .unwrap()
-        .to_owned();
-    wait_state(&server, &token, &id, None, "RUNNING");
+        "crash",
+        "crash",
+        "level:error OR level:warn",
+    );
     let mut all = Vec::new();
     for part in 0..8 {
         let events = series(&format!("k{part}"), 0, 5000);
@@ -502,17 +508,7 @@ fn a_failing_update_with_rollback_enabled_is_followed_by_the_version_before() {
 fn metrics_of_a_running_job_pass_promtool_and_stay_in_the_organization() {
     let server = server();
     let token = alice_on(server);
-    let input = create_dataset(server, &token, "metrics-in", json!({}));
-    let output = create_dataset(server, &token, "metrics-out", json!({}));
-    let id = create_job(
-        server,
-        &token,
-        &streaming_job("metered", &input, "level:error", &output),
-    )["id"]
-        .as_str()
-        .unwrap()
-        .to_owned();
-    wait_state(server, &token, &id, None, "RUNNING");
+    let (input, output, id) = running_stream(server, &token, "metrics", "metered", "level:error");
     let events = series("m", 0, 140);
     load(server, &token, &input, &ndjson(&events));
     let expected = ids_where(&events, &["error"]);
@@ -593,17 +589,8 @@ fn keep_loading(server: &Server, token: &str, dataset: &str, done: &std::sync::a
 fn a_tap_streams_a_bounded_live_sample_of_a_vertex_and_job_tap_prints_it() {
     let server = server();
     let token = alice_on(server);
-    let input = create_dataset(server, &token, "tap-in", json!({}));
-    let output = create_dataset(server, &token, "tap-out", json!({}));
-    let id = create_job(
-        server,
-        &token,
-        &streaming_job("tapped", &input, "level:error OR level:warn", &output),
-    )["id"]
-        .as_str()
-        .unwrap()
-        .to_owned();
-    wait_state(server, &token, &id, None, "RUNNING");
+    let (input, output, id) =
+        running_stream(server, &token, "tap", "tapped", "level:error OR level:warn");
 
     let r = server.call(
         "GET",
