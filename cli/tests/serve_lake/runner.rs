@@ -589,7 +589,7 @@ fn keep_loading(server: &Server, token: &str, dataset: &str, done: &std::sync::a
 fn a_tap_streams_a_bounded_live_sample_of_a_vertex_and_job_tap_prints_it() {
     let server = server();
     let token = alice_on(server);
-    let (input, output, id) =
+    let (input, _output, id) =
         running_stream(server, &token, "tap", "tapped", "level:error OR level:warn");
 
     let r = server.call(
