@@ -45,6 +45,20 @@ fn wait_state(server: &Server, token: &str, id: &str, version: Option<u64>, stat
     }
 }
 
+/// `PUT` of `desiredState` (202, a new version), then waits until that version is in it.
+fn set_desired(server: &Server, token: &str, id: &str, desired: &str) -> u64 {
+    let r = server.call(
+        "PUT",
+        &format!("/v1/jobs/{id}"),
+        Some(token),
+        Some(&json!({"desiredState": desired})),
+    );
+    assert_eq!(r.status, 202, "{}", r.body);
+    let version = r.json()["version"].as_u64().unwrap();
+    wait_state(server, token, id, Some(version), desired);
+    version
+}
+
 /// Every event of a dataset, read by a synchronous job.
 fn rows(server: &Server, token: &str, dataset: &str) -> Vec<Value> {
     let read = json!({
@@ -189,30 +203,14 @@ fn a_streaming_job_runs_stops_and_resumes_where_it_stopped() {
     );
 
     // Stopped: what is loaded meanwhile waits.
-    let r = server.call(
-        "PUT",
-        &format!("/v1/jobs/{id}"),
-        Some(&token),
-        Some(&json!({"desiredState": "STOPPED"})),
-    );
-    assert_eq!(r.status, 202, "{}", r.body);
-    let stopped_version = r.json()["version"].as_u64().unwrap();
-    wait_state(server, &token, &id, Some(stopped_version), "STOPPED");
+    set_desired(server, &token, &id, "STOPPED");
     let second = series("b", 0, 200);
     load(server, &token, &input, &ndjson(&second));
     std::thread::sleep(Duration::from_millis(300));
     assert_eq!(rows(server, &token, &output).len(), expected.len());
 
     // Running again: from where it stopped, nothing lost, nothing twice.
-    let r = server.call(
-        "PUT",
-        &format!("/v1/jobs/{id}"),
-        Some(&token),
-        Some(&json!({"desiredState": "RUNNING"})),
-    );
-    assert_eq!(r.status, 202, "{}", r.body);
-    let resumed = r.json()["version"].as_u64().unwrap();
-    wait_state(server, &token, &id, Some(resumed), "RUNNING");
+    set_desired(server, &token, &id, "RUNNING");
     expected.extend(ids_where(&second, &["error"]));
     expected.sort();
     assert_eq!(wait_rows(server, &token, &output, expected.len()), expected);
@@ -648,14 +646,7 @@ fn a_tap_streams_a_bounded_live_sample_of_a_vertex_and_job_tap_prints_it() {
     assert_eq!(stdout.lines().count(), 3, "{stdout}");
 
     // A stopped job is not tapped.
-    let r = server.call(
-        "PUT",
-        &format!("/v1/jobs/{id}"),
-        Some(&token),
-        Some(&json!({"desiredState": "STOPPED"})),
-    );
-    assert_eq!(r.status, 202, "{}", r.body);
-    wait_state(server, &token, &id, Some(2), "STOPPED");
+    set_desired(server, &token, &id, "STOPPED");
     let r = server.call("GET", &format!("/v1/jobs/{id}/tap"), Some(&token), None);
     assert_eq!(r.status, 409, "{}", r.body);
     assert!(
