@@ -426,7 +426,13 @@ export function createDataPanel(page, { getModel, onClose, onSelect }) {
     accept(text, file ? `file ${file.name}` : "dropped text");
   });
 
-  return { load, openJob, refresh, counts, select };
+  /** Takes events from elsewhere (a running job's live sample): the box shows them, the job runs on them. */
+  function useText(text, source) {
+    showText(text);
+    return accept(text, source);
+  }
+
+  return { load, openJob, refresh, counts, select, useText };
 }
 
 /** One event: id, time, level, message, tags (added ones green, removed ones struck through). */

@@ -385,5 +385,70 @@ export function createJobMode(page) {
     update(event.timeStamp || performance.now());
   });
 
+  // Live mode: a job running on a service, opened with its resolved graph, run on a sample of
+  // its events tapped as they pass (`GET /v1/jobs/{id}/tap`). The token stays in this page.
+  const live = {
+    form: $("#live-form"),
+    url: $("#live-url"),
+    token: $("#live-token"),
+    job: $("#live-job"),
+    vertex: $("#live-vertex"),
+    status: $("#live-status"),
+  };
+  live.form.addEventListener("submit", (event) => {
+    event.preventDefault();
+    openLive().catch((error) => {
+      live.status.textContent = String(error.message ?? error);
+      live.status.dataset.state = "failed";
+    });
+  });
+
+  /** Events a tap asks for, and how long it listens (ms). */
+  const LIVE_LIMIT = 200;
+  const LIVE_WAIT_MS = 15_000;
+
+  async function openLive() {
+    const base = live.url.value.trim().replace(/\/+$/, "");
+    const id = live.job.value.trim();
+    if (!base || !id) throw new Error("Give the service's address and the job's id.");
+    const headers = { Authorization: `Bearer ${live.token.value.trim()}` };
+    const say = (text, state = "busy") => {
+      live.status.textContent = text;
+      live.status.dataset.state = state;
+    };
+    const failure = async (response, what) => {
+      let message = `HTTP ${response.status}`;
+      try {
+        message = (await response.json()).message ?? message;
+      } catch {
+        // Not JSON: the status says it.
+      }
+      return new Error(`${what}: ${message}`);
+    };
+    say("Reading the job…");
+    const got = await fetch(`${base}/v1/jobs/${encodeURIComponent(id)}?resolved=true`, { headers });
+    if (!got.ok) throw await failure(got, "The job did not load");
+    const document = await got.json();
+    const entry = { id: `live:${id}`, label: `Live: ${document.name} (version ${document.version}, ${document.state})`, source: `${base}/v1/jobs/${id}`, document };
+    state.jobs = state.jobs.filter((j) => !j.id.startsWith("live:"));
+    state.jobs.push(entry);
+    dom.select.querySelector('option[value^="live:"]')?.remove();
+    dom.select.append(el("option", { value: entry.id, text: entry.label }));
+    open(entry.id);
+    const vertex = live.vertex.value.trim();
+    const query = `limit=${LIVE_LIMIT}&waitMs=${LIVE_WAIT_MS}${vertex ? `&vertex=${encodeURIComponent(vertex)}` : ""}`;
+    say(`Tapping the running job (up to ${LIVE_LIMIT} events, ${LIVE_WAIT_MS / 1000} s)…`);
+    const tap = await fetch(`${base}/v1/jobs/${encodeURIComponent(id)}/tap?${query}`, { headers });
+    if (!tap.ok) throw await failure(tap, "The tap failed");
+    const text = await tap.text();
+    const count = text.split("\n").filter(Boolean).length;
+    if (count === 0) {
+      say(`No event passed in ${LIVE_WAIT_MS / 1000} s: the job is running, nothing came. Tap again when events flow.`, "done");
+      return;
+    }
+    data.useText(text, `live sample of ${document.name}`);
+    say(`${count} live events of ${document.name}: your edits run on them here.`, "done");
+  }
+
   return { load, activate };
 }
