@@ -245,8 +245,12 @@ impl Driver<'_> {
         // The position it starts from is kept at once: a restart before the first batch's
         // checkpoint starts there too, not from a later "now".
         self.checkpoint(&mut live).await?;
-        self.change(JobState::Running, "HEALTHY", "", false, false)
-            .await?;
+        // A run taken up only to retire or end (a stopped version superseded or deleted)
+        // does not claim to run on the way.
+        if matches!(next, Next::Go) {
+            self.change(JobState::Running, "HEALTHY", "", false, false)
+                .await?;
+        }
         let mut next_renewal = Instant::now() + Duration::from_millis(self.config().renew_ms);
         let mut next = next;
         loop {
