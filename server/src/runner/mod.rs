@@ -4,8 +4,8 @@
 //! them within `leaseMs`, and another takes its runs over from their last checkpoint
 //! (docs/plans/job-runner.md, docs/api.md "Running jobs").
 //!
-//! - [`drive`]: one run, from `PENDING` to its end: sources read, the engine, sinks,
-//!   checkpoints, stop, retire, delete, fail.
+//! - [`drive`]: one run, from `PENDING` to its end: stop, retire, delete, fail; its start
+//!   (`drive/setup.rs`) and its batches and checkpoints (`drive/batches.rs`).
 //! - [`source`]: the lake read as a stream (commits as they land) or between two times.
 //! - [`sink`]: the lake written continuously, committed at checkpoints.
 //! - [`metrics`]: the runs' counters as Prometheus text.

@@ -1,0 +1,168 @@
+//! A run's start: its graph loaded and compiled, its source and sinks planned, and the last
+//! checkpoint put back (this run's, else the previous version's: an update takes over from
+//! there); and the graph of the version it hands over to.
+
+use std::collections::BTreeMap;
+use std::time::Instant;
+
+use jobgraph_core::JobGraph;
+use jobgraph_core::pipeline::{Pipeline, RunOptions};
+
+use super::{Driver, LAKE_SINK, LAKE_SOURCES, Live, Stop};
+use crate::runner::sink::LakeSinks;
+use crate::runner::source::{LakeFeed, Position};
+use crate::store::{GraphForm, RunRecord, StoreError};
+
+impl Driver<'_> {
+    /// Loads the graph, plans the source and sinks, and puts back the last checkpoint (this
+    /// run's, else the previous version's: an update takes over from there).
+    pub(super) async fn start(&mut self, run: &RunRecord) -> Result<Live, Stop> {
+        let record = match self
+            .state
+            .store
+            .job(
+                self.organization.clone(),
+                self.job_id.clone(),
+                Some(self.version),
+                GraphForm::Resolved,
+            )
+            .await
+        {
+            Ok(record) => record,
+            Err(StoreError::NotFound) => {
+                return Err(Stop::Failed("the job version is gone".into()));
+            }
+            Err(e) => return Err(e.into()),
+        };
+        let graph: JobGraph = serde_json::from_str(record.graph.get())
+            .map_err(|e| Stop::Failed(format!("the stored graph does not read: {e}")))?;
+        let pipeline = Pipeline::compile(&graph).map_err(|e| Stop::Failed(e.to_string()))?;
+        let streaming = record.meta.processing == "STREAMING";
+        let mut sources = Vec::new();
+        let mut sinks = Vec::new();
+        for vertex in &graph.vertices {
+            let kind = vertex.vertex_type();
+            if LAKE_SOURCES.contains(&kind) {
+                sources.push((vertex.name().to_owned(), vertex.fields().clone()));
+            } else if kind == LAKE_SINK {
+                sinks.push((vertex.name().to_owned(), vertex.fields().clone()));
+            }
+        }
+        if let Some((name, kind)) = pipeline.unrun_sources().first() {
+            return Err(Stop::Failed(format!(
+                "vertex {name} ({kind}): this service runs asynchronous jobs that read the lake \
+                 (logs-iceberg-table-source) or inline events; intake from agents is not built yet"
+            )));
+        }
+        for sink in pipeline.sinks() {
+            if !sinks.iter().any(|(name, _)| name == sink) {
+                return Err(Stop::Failed(format!(
+                    "vertex {sink}: this service's asynchronous jobs write to the lake \
+                     (logs-iceberg-table-sink); delivery to vendors is not built yet"
+                )));
+            }
+        }
+        if sources.len() > 1 {
+            return Err(Stop::Failed(format!(
+                "vertices {} and {} both read the lake: a running job reads one dataset source",
+                sources[0].0, sources[1].0
+            )));
+        }
+        let mut feed = match sources.first() {
+            Some((name, fields)) => Some(
+                LakeFeed::plan(self.state, &self.organization, name, fields, streaming)
+                    .await
+                    .map_err(Stop::Failed)?,
+            ),
+            None => None,
+        };
+        let prefix = format!(
+            "{}-v{}-{}",
+            self.job_id,
+            self.version,
+            crate::ids::new_id().map_err(|e| Stop::Lost(format!("random: {e}")))?
+        );
+        let lake_sinks = LakeSinks::plan(self.state, &self.organization, &sinks, prefix)
+            .await
+            .map_err(Stop::Failed)?;
+        let (positions, snapshot) = if run.checkpoints > 0 {
+            (run.positions.clone(), run.snapshot.clone())
+        } else {
+            match self
+                .state
+                .store
+                .previous_checkpoint(self.job_id.clone(), self.version)
+                .await?
+            {
+                Some(previous) => previous,
+                None => ("{}".to_owned(), None),
+            }
+        };
+        let positions: BTreeMap<String, Position> =
+            serde_json::from_str(&positions).unwrap_or_default();
+        if let Some(feed) = &mut feed {
+            feed.start_at(self.state, positions.get(&feed.vertex).cloned())
+                .await
+                .map_err(Stop::Failed)?;
+        }
+        let options = self.run_options();
+        let running = match snapshot.filter(|s| !s.is_empty()) {
+            Some(bytes) => match pipeline.resume(options.clone(), &bytes) {
+                Ok(running) => running,
+                Err(e) => {
+                    tracing::warn!(job = %self.job_id, "runner: {e}");
+                    pipeline.start(options)
+                }
+            },
+            None => pipeline.start(options),
+        };
+        let (replica, name) = (self.owner.to_owned(), record.meta.name.clone());
+        self.set_status(|s| {
+            s.checkpoints = run.checkpoints.max(0) as u64;
+            s.replica = replica;
+            s.name = name;
+        });
+        Ok(Live {
+            pipeline,
+            running: Some(running),
+            feed,
+            sinks: lake_sinks,
+            interval: run.checkpoints,
+            dirty: false,
+            events_since: 0,
+            last_checkpoint: Instant::now(),
+            last_event: Instant::now(),
+            // A snapshot may hold open windows.
+            windows_open: true,
+        })
+    }
+
+    pub(super) fn run_options(&self) -> RunOptions {
+        let batch = self.config().batch_events.max(1);
+        RunOptions {
+            keep: 0,
+            max_events: batch.max(self.state.config.lake.batch_rows),
+            max_handled: batch
+                .max(self.state.config.lake.batch_rows)
+                .saturating_mul(64),
+            timeout_ms: 60_000,
+        }
+    }
+
+    /// The job's newest version, compiled: what this one hands over to.
+    pub(super) async fn next_pipeline(&self) -> Option<Pipeline> {
+        let next = self
+            .state
+            .store
+            .job(
+                self.organization.clone(),
+                self.job_id.clone(),
+                None,
+                GraphForm::Resolved,
+            )
+            .await
+            .ok()?;
+        let graph = serde_json::from_str::<JobGraph>(next.graph.get()).ok()?;
+        Pipeline::compile(&graph).ok()
+    }
+}
