@@ -47,6 +47,8 @@ fn health_openapi_and_api_prefix() {
         ("GET", "/v1/jobs/{id}"),
         ("PUT", "/v1/jobs/{id}"),
         ("DELETE", "/v1/jobs/{id}"),
+        ("GET", "/v1/jobs/{id}/tap"),
+        ("GET", "/metrics"),
         ("POST", "/v1/triggers"),
         ("POST", "/v1/datasets"),
         ("GET", "/v1/datasets"),
@@ -361,6 +363,8 @@ fn v1_requires_a_bearer_token() {
         ("GET", "/v1/jobs/x"),
         ("PUT", "/v1/jobs/x"),
         ("DELETE", "/v1/jobs/x"),
+        ("GET", "/v1/jobs/x/tap"),
+        ("GET", "/metrics"),
     ];
     for (method, path) in cases {
         let r = call(method, path, None, Some(&json!({})));
