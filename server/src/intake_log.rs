@@ -1,0 +1,450 @@
+//! The embedded intake log (`docs/intake.md`, "Durability"): what agents sent, one stream per
+//! integration, kept in one redb file of the data folder (`intake.redb`) until every pipeline
+//! that reads the stream has checkpointed past it.
+//!
+//! - An append is acknowledged once its commit is on disk (redb's `Durability::Immediate`:
+//!   fsynced). Appends that arrive together share one commit (group commit, one writer thread),
+//!   so the fsync is paid per group, not per request.
+//! - Each append is an *entry*: a sequence number per stream (1, 2, …) and the events as NDJSON.
+//! - Readers (the runner's agent sources) read entries after a sequence number; their
+//!   positions are the runs' checkpoints, so the log keeps no reader state of its own.
+//! - [`IntakeLog::trim`] deletes the entries every reader has passed; [`IntakeLog::buffered_bytes`]
+//!   is what is kept, which the intake compares with its budget before taking more.
+//!
+//! ```
+//! # tokio::runtime::Runtime::new().unwrap().block_on(async {
+//! let dir = tempfile::tempdir().unwrap();
+//! let log = jobgraph_server::intake_log::IntakeLog::open(&dir.path().join("intake.redb")).unwrap();
+//! let seq = log.append("dd-prod", b"{\"message\":\"a\"}\n".to_vec(), 1).await.unwrap();
+//! assert_eq!(seq, 1);
+//! let entries = log.read("dd-prod", 0, 100).unwrap();
+//! assert_eq!(entries[0].seq, 1);
+//! # });
+//! ```
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::mpsc;
+use std::sync::{Arc, Mutex};
+
+use redb::{Database, ReadableDatabase, ReadableTable, TableDefinition};
+
+/// (stream, sequence) → the entry: its event count (4 bytes, little-endian) and its NDJSON.
+const ENTRIES: TableDefinition<(&str, u64), &[u8]> = TableDefinition::new("entries");
+
+/// Appends one commit takes at most (beyond, the next commit takes the rest).
+const GROUP_BYTES: usize = 32 << 20;
+
+/// What went wrong with the intake log.
+#[derive(Debug, thiserror::Error)]
+pub enum IntakeLogError {
+    /// The file could not be opened.
+    #[error("cannot open the intake log {path}: {message} (is another `jobgraph serve` using this data folder?)")]
+    Open {
+        /// The file.
+        path: PathBuf,
+        /// redb's words.
+        message: String,
+    },
+    /// A read or a write failed.
+    #[error("the intake log {path}: {message}")]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// What failed.
+        message: String,
+    },
+    /// The writer thread is gone (the service is stopping).
+    #[error("the intake log is closed (the service is stopping)")]
+    Closed,
+}
+
+/// One entry: the events one request brought.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Entry {
+    /// Its sequence number in its stream.
+    pub seq: u64,
+    /// Its events.
+    pub events: u32,
+    /// The events, one JSON object per line.
+    pub ndjson: Vec<u8>,
+}
+
+/// What the log knows of a stream without reading it.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct StreamInfo {
+    /// The first entry kept (`head + 1` when none is).
+    pub first: u64,
+    /// The last entry written (0: none ever).
+    pub head: u64,
+    /// The bytes of the entries kept.
+    pub bytes: u64,
+    /// The events of the entries kept.
+    pub events: u64,
+}
+
+enum Job {
+    Append {
+        stream: String,
+        payload: Vec<u8>,
+        done: tokio::sync::oneshot::Sender<Result<u64, IntakeLogError>>,
+    },
+    Trim {
+        stream: String,
+        upto: u64,
+        done: tokio::sync::oneshot::Sender<Result<u64, IntakeLogError>>,
+    },
+}
+
+struct Inner {
+    db: Database,
+    path: PathBuf,
+    streams: Mutex<HashMap<String, StreamInfo>>,
+    /// Notified after every commit that appended something.
+    appended: tokio::sync::Notify,
+}
+
+/// The log (cheap to clone). Its writer thread ends when the last clone is dropped, and
+/// the drop waits for it: the file can be opened again at once.
+#[derive(Clone)]
+pub struct IntakeLog {
+    inner: Arc<Inner>,
+    writer: Arc<Writer>,
+}
+
+struct Writer {
+    jobs: Option<mpsc::SyncSender<Job>>,
+    thread: Option<std::thread::JoinHandle<()>>,
+}
+
+impl Drop for Writer {
+    fn drop(&mut self) {
+        self.jobs = None;
+        if let Some(thread) = self.thread.take() {
+            let _ = thread.join();
+        }
+    }
+}
+
+impl std::fmt::Debug for IntakeLog {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("IntakeLog")
+            .field("path", &self.inner.path)
+            .finish_non_exhaustive()
+    }
+}
+
+fn io(path: &Path) -> impl Fn(String) -> IntakeLogError + '_ {
+    move |message| IntakeLogError::Io {
+        path: path.to_owned(),
+        message,
+    }
+}
+
+impl IntakeLog {
+    /// Opens (or creates) the log at `path` and starts its writer thread.
+    pub fn open(path: &Path) -> Result<IntakeLog, IntakeLogError> {
+        let db = Database::create(path).map_err(|e| IntakeLogError::Open {
+            path: path.to_owned(),
+            message: e.to_string(),
+        })?;
+        let streams = scan(&db).map_err(io(path))?;
+        let inner = Arc::new(Inner {
+            db,
+            path: path.to_owned(),
+            streams: Mutex::new(streams),
+            appended: tokio::sync::Notify::new(),
+        });
+        let (jobs, queue) = mpsc::sync_channel(4096);
+        let writer = Arc::clone(&inner);
+        let thread = std::thread::Builder::new()
+            .name("intake-log".into())
+            .spawn(move || write_loop(&writer, &queue))
+            .map_err(|e| io(path)(format!("cannot start its writer thread: {e}")))?;
+        Ok(IntakeLog {
+            inner,
+            writer: Arc::new(Writer {
+                jobs: Some(jobs),
+                thread: Some(thread),
+            }),
+        })
+    }
+
+    /// Appends `ndjson` (`events` events) to `stream`; answers its sequence number once it is
+    /// on disk.
+    pub async fn append(
+        &self,
+        stream: &str,
+        ndjson: Vec<u8>,
+        events: u32,
+    ) -> Result<u64, IntakeLogError> {
+        let mut payload = Vec::with_capacity(ndjson.len() + 4);
+        payload.extend_from_slice(&events.to_le_bytes());
+        payload.extend_from_slice(&ndjson);
+        let (done, answer) = tokio::sync::oneshot::channel();
+        self.send(Job::Append {
+            stream: stream.to_owned(),
+            payload,
+            done,
+        })
+        .await?;
+        answer.await.map_err(|_| IntakeLogError::Closed)?
+    }
+
+    /// Deletes the entries of `stream` up to `upto` (every reader is past them); answers the
+    /// entries deleted.
+    pub async fn trim(&self, stream: &str, upto: u64) -> Result<u64, IntakeLogError> {
+        let (done, answer) = tokio::sync::oneshot::channel();
+        self.send(Job::Trim {
+            stream: stream.to_owned(),
+            upto,
+            done,
+        })
+        .await?;
+        answer.await.map_err(|_| IntakeLogError::Closed)?
+    }
+
+    async fn send(&self, job: Job) -> Result<(), IntakeLogError> {
+        let Some(jobs) = &self.writer.jobs else {
+            return Err(IntakeLogError::Closed);
+        };
+        match jobs.try_send(job) {
+            Ok(()) => Ok(()),
+            Err(mpsc::TrySendError::Disconnected(_)) => Err(IntakeLogError::Closed),
+            Err(mpsc::TrySendError::Full(job)) => {
+                // The writer is behind: wait on the blocking pool rather than a worker.
+                let jobs = jobs.clone();
+                tokio::task::spawn_blocking(move || jobs.send(job))
+                    .await
+                    .map_err(|_| IntakeLogError::Closed)?
+                    .map_err(|_| IntakeLogError::Closed)
+            }
+        }
+    }
+
+    /// The entries of `stream` after `after`, in order, until they hold `max_events` events
+    /// (at least one entry when there is one).
+    pub fn read(
+        &self,
+        stream: &str,
+        after: u64,
+        max_events: usize,
+    ) -> Result<Vec<Entry>, IntakeLogError> {
+        let path = &self.inner.path;
+        let fail = |e: &dyn std::fmt::Display| io(path)(format!("reading {stream}: {e}"));
+        let tx = self.inner.db.begin_read().map_err(|e| fail(&e))?;
+        let table = match tx.open_table(ENTRIES) {
+            Ok(table) => table,
+            Err(redb::TableError::TableDoesNotExist(_)) => return Ok(Vec::new()),
+            Err(e) => return Err(fail(&e)),
+        };
+        let mut out = Vec::new();
+        let mut taken = 0usize;
+        let Some(start) = after.checked_add(1) else {
+            return Ok(out);
+        };
+        for item in table
+            .range((stream, start)..=(stream, u64::MAX))
+            .map_err(|e| fail(&e))?
+        {
+            let (key, value) = item.map_err(|e| fail(&e))?;
+            let bytes = value.value();
+            let (count, ndjson) = split_entry(bytes);
+            out.push(Entry {
+                seq: key.value().1,
+                events: count,
+                ndjson: ndjson.to_vec(),
+            });
+            taken += count as usize;
+            if taken >= max_events {
+                break;
+            }
+        }
+        Ok(out)
+    }
+
+    /// What is known of `stream`.
+    pub fn info(&self, stream: &str) -> StreamInfo {
+        self.inner
+            .streams
+            .lock()
+            .ok()
+            .and_then(|s| s.get(stream).copied())
+            .unwrap_or(StreamInfo {
+                first: 1,
+                ..StreamInfo::default()
+            })
+    }
+
+    /// Every stream and what is known of it.
+    pub fn streams(&self) -> Vec<(String, StreamInfo)> {
+        let mut out: Vec<_> = self
+            .inner
+            .streams
+            .lock()
+            .map(|s| s.iter().map(|(k, v)| (k.clone(), *v)).collect())
+            .unwrap_or_default();
+        out.sort_by(|a, b| a.0.cmp(&b.0));
+        out
+    }
+
+    /// The bytes of every stream's entries kept.
+    pub fn buffered_bytes(&self) -> u64 {
+        self.inner
+            .streams
+            .lock()
+            .map(|s| s.values().map(|i| i.bytes).sum())
+            .unwrap_or(0)
+    }
+
+    /// Resolves after the next commit that appends anything.
+    pub async fn appended(&self) {
+        self.inner.appended.notified().await
+    }
+}
+
+fn split_entry(bytes: &[u8]) -> (u32, &[u8]) {
+    match bytes.split_first_chunk::<4>() {
+        Some((count, rest)) => (u32::from_le_bytes(*count), rest),
+        None => (0, &[]),
+    }
+}
+
+/// What the file holds, stream by stream (read once at open).
+fn scan(db: &Database) -> Result<HashMap<String, StreamInfo>, String> {
+    let mut streams: HashMap<String, StreamInfo> = HashMap::new();
+    let tx = db.begin_read().map_err(|e| e.to_string())?;
+    let table = match tx.open_table(ENTRIES) {
+        Ok(table) => table,
+        Err(redb::TableError::TableDoesNotExist(_)) => return Ok(streams),
+        Err(e) => return Err(e.to_string()),
+    };
+    for item in table.iter().map_err(|e| e.to_string())? {
+        let (key, value) = item.map_err(|e| e.to_string())?;
+        let (stream, seq) = key.value();
+        let bytes = value.value();
+        let info = streams.entry(stream.to_owned()).or_insert(StreamInfo {
+            first: seq,
+            ..StreamInfo::default()
+        });
+        info.head = info.head.max(seq);
+        info.bytes += bytes.len() as u64;
+        info.events += u64::from(split_entry(bytes).0);
+    }
+    Ok(streams)
+}
+
+/// The writer thread: takes what is queued, commits it in one transaction, answers each.
+fn write_loop(inner: &Inner, queue: &mpsc::Receiver<Job>) {
+    while let Ok(first) = queue.recv() {
+        let mut group = vec![first];
+        let mut bytes = 0usize;
+        while bytes < GROUP_BYTES {
+            match queue.try_recv() {
+                Ok(job) => {
+                    if let Job::Append { payload, .. } = &job {
+                        bytes += payload.len();
+                    }
+                    group.push(job);
+                }
+                Err(_) => break,
+            }
+        }
+        commit(inner, group);
+    }
+}
+
+fn commit(inner: &Inner, group: Vec<Job>) {
+    let mut streams = inner
+        .streams
+        .lock()
+        .map(|s| s.clone())
+        .unwrap_or_default();
+    let result = (|| -> Result<Vec<Result<u64, String>>, String> {
+        let tx = inner.db.begin_write().map_err(|e| e.to_string())?;
+        let mut answers = Vec::with_capacity(group.len());
+        {
+            let mut table = tx.open_table(ENTRIES).map_err(|e| e.to_string())?;
+            for job in &group {
+                match job {
+                    Job::Append {
+                        stream, payload, ..
+                    } => {
+                        let info = streams.entry(stream.clone()).or_insert(StreamInfo {
+                            first: 1,
+                            ..StreamInfo::default()
+                        });
+                        let seq = info.head + 1;
+                        table
+                            .insert((stream.as_str(), seq), payload.as_slice())
+                            .map_err(|e| e.to_string())?;
+                        info.head = seq;
+                        info.bytes += payload.len() as u64;
+                        info.events += u64::from(split_entry(payload).0);
+                        answers.push(Ok(seq));
+                    }
+                    Job::Trim { stream, upto, .. } => {
+                        let Some(info) = streams.get_mut(stream) else {
+                            answers.push(Ok(0));
+                            continue;
+                        };
+                        let upto = (*upto).min(info.head);
+                        let mut deleted = 0;
+                        if upto >= info.first {
+                            let mut gone = table
+                                .extract_from_if(
+                                    (stream.as_str(), info.first)..=(stream.as_str(), upto),
+                                    |_, _| true,
+                                )
+                                .map_err(|e| e.to_string())?;
+                            for item in gone.by_ref() {
+                                let (_, value) = item.map_err(|e| e.to_string())?;
+                                let bytes = value.value();
+                                info.bytes = info.bytes.saturating_sub(bytes.len() as u64);
+                                info.events =
+                                    info.events.saturating_sub(u64::from(split_entry(bytes).0));
+                                deleted += 1;
+                            }
+                            info.first = upto + 1;
+                        }
+                        answers.push(Ok(deleted));
+                    }
+                }
+            }
+        }
+        tx.commit().map_err(|e| e.to_string())?;
+        Ok(answers)
+    })();
+    let appended = group.iter().any(|j| matches!(j, Job::Append { .. }));
+    match result {
+        Ok(answers) => {
+            if let Ok(mut kept) = inner.streams.lock() {
+                *kept = streams;
+            }
+            for (job, answer) in group.into_iter().zip(answers) {
+                let answer = answer.map_err(io(&inner.path));
+                match job {
+                    Job::Append { done, .. } | Job::Trim { done, .. } => {
+                        let _ = done.send(answer);
+                    }
+                }
+            }
+            if appended {
+                inner.appended.notify_waiters();
+            }
+        }
+        Err(message) => {
+            tracing::warn!(path = %inner.path.display(), "intake log: a commit failed: {message}");
+            for job in group {
+                match job {
+                    Job::Append { done, .. } | Job::Trim { done, .. } => {
+                        let _ = done.send(Err(io(&inner.path)(message.clone())));
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;
