@@ -116,7 +116,7 @@ pub struct ServeOptions {
     /// A JSON settings file (see docs/api.md): `addr`, `data`, `clients`, `tokenTtlSeconds`,
     /// `maxBodyBytes`, `maxConcurrentScripts`, `limits`, `maxOperations`, `maxResolvedVertices`,
     /// `maxResolvedBytes`, `tokenThrottle`, `connections`, `triggers`, `fieldLimits`,
-    /// `fairness`, `syncRuns`, `integrations`, `lake`, `runner`, `workers`, `keptWorkers`, `synchronous`, `sqliteAccess`, `database`, `databasePoolSize`,
+    /// `fairness`, `syncRuns`, `integrations`, `lake`, `runner`, `intake`, `workers`, `keptWorkers`, `synchronous`, `sqliteAccess`, `database`, `databasePoolSize`,
     /// `databaseTimeoutMs`. Flags win over the file.
     pub config: Option<PathBuf>,
     /// How to start the sandbox's worker processes [default: this program with the argument
@@ -232,6 +232,7 @@ const FILE_KEYS: &[&str] = &[
     "integrations",
     "lake",
     "runner",
+    "intake",
 ];
 
 fn read_file(path: &Path) -> Result<FileConfig, ConfigError> {

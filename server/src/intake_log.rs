@@ -29,7 +29,8 @@ use std::sync::{Arc, Mutex};
 
 use redb::{Database, ReadableDatabase, ReadableTable, TableDefinition};
 
-/// (stream, sequence) → the entry: its event count (4 bytes, little-endian) and its NDJSON.
+/// (stream, sequence) → the entry: its event count (4 bytes, little-endian), the time it was
+/// taken (ms since the epoch, 8 bytes, little-endian) and its NDJSON.
 const ENTRIES: TableDefinition<(&str, u64), &[u8]> = TableDefinition::new("entries");
 
 /// Appends one commit takes at most (beyond, the next commit takes the rest).
@@ -66,6 +67,8 @@ pub struct Entry {
     pub seq: u64,
     /// Its events.
     pub events: u32,
+    /// When it was taken (ms since the epoch).
+    pub received_ms: i64,
     /// The events, one JSON object per line.
     pub ndjson: Vec<u8>,
 }
@@ -178,8 +181,9 @@ impl IntakeLog {
         ndjson: Vec<u8>,
         events: u32,
     ) -> Result<u64, IntakeLogError> {
-        let mut payload = Vec::with_capacity(ndjson.len() + 4);
+        let mut payload = Vec::with_capacity(ndjson.len() + HEADER);
         payload.extend_from_slice(&events.to_le_bytes());
+        payload.extend_from_slice(&crate::ids::now_ms().to_le_bytes());
         payload.extend_from_slice(&ndjson);
         let (done, answer) = tokio::sync::oneshot::channel();
         self.send(Job::Append {
@@ -249,10 +253,11 @@ impl IntakeLog {
         {
             let (key, value) = item.map_err(|e| fail(&e))?;
             let bytes = value.value();
-            let (count, ndjson) = split_entry(bytes);
+            let (count, received_ms, ndjson) = split_entry(bytes);
             out.push(Entry {
                 seq: key.value().1,
                 events: count,
+                received_ms,
                 ndjson: ndjson.to_vec(),
             });
             taken += count as usize;
@@ -261,6 +266,34 @@ impl IntakeLog {
             }
         }
         Ok(out)
+    }
+
+    /// The last entry of `stream` taken before `cutoff_ms` (`None`: none is kept).
+    pub fn last_taken_before(
+        &self,
+        stream: &str,
+        cutoff_ms: i64,
+    ) -> Result<Option<u64>, IntakeLogError> {
+        let path = &self.inner.path;
+        let fail = |e: &dyn std::fmt::Display| io(path)(format!("reading {stream}: {e}"));
+        let tx = self.inner.db.begin_read().map_err(|e| fail(&e))?;
+        let table = match tx.open_table(ENTRIES) {
+            Ok(table) => table,
+            Err(redb::TableError::TableDoesNotExist(_)) => return Ok(None),
+            Err(e) => return Err(fail(&e)),
+        };
+        let mut last = None;
+        for item in table
+            .range((stream, 0)..=(stream, u64::MAX))
+            .map_err(|e| fail(&e))?
+        {
+            let (key, value) = item.map_err(|e| fail(&e))?;
+            if split_entry(value.value()).1 >= cutoff_ms {
+                break;
+            }
+            last = Some(key.value().1);
+        }
+        Ok(last)
     }
 
     /// What is known of `stream`.
@@ -303,11 +336,17 @@ impl IntakeLog {
     }
 }
 
-fn split_entry(bytes: &[u8]) -> (u32, &[u8]) {
-    match bytes.split_first_chunk::<4>() {
-        Some((count, rest)) => (u32::from_le_bytes(*count), rest),
-        None => (0, &[]),
-    }
+/// An entry's header: its event count and the time it was taken.
+const HEADER: usize = 12;
+
+fn split_entry(bytes: &[u8]) -> (u32, i64, &[u8]) {
+    let Some((count, rest)) = bytes.split_first_chunk::<4>() else {
+        return (0, 0, &[]);
+    };
+    let Some((time, rest)) = rest.split_first_chunk::<8>() else {
+        return (u32::from_le_bytes(*count), 0, &[]);
+    };
+    (u32::from_le_bytes(*count), i64::from_le_bytes(*time), rest)
 }
 
 /// What the file holds, stream by stream (read once at open).

@@ -31,6 +31,40 @@ pub struct IntegrationSpec {
     /// that sees the integration: no secrets.
     #[serde(default, deserialize_with = "object")]
     pub payload: Option<Map<String, Value>>,
+    /// The key agents send this integration's logs with (`docs/intake.md`): Datadog's
+    /// `DD-API-KEY`, OTLP's `Authorization: Bearer …` (or `X-Api-Key`), Splunk's
+    /// `Authorization: Splunk …`. It says which integration the logs are for; without one,
+    /// the integration takes no logs. Never listed, logged or shown (`Debug` says `<redacted>`).
+    #[serde(default, rename = "ingestKey")]
+    pub ingest_key: Option<Secret>,
+}
+
+/// A secret of the `--config` file: compared in constant time, never shown.
+#[derive(Clone, PartialEq, Eq, Deserialize)]
+#[serde(transparent)]
+pub struct Secret(String);
+
+impl Secret {
+    /// Whether `given` is this secret, in time that does not depend on where they differ.
+    pub fn matches(&self, given: &str) -> bool {
+        let (a, b) = (self.0.as_bytes(), given.as_bytes());
+        let mut diff = u8::from(a.len() != b.len());
+        for (i, x) in a.iter().enumerate() {
+            diff |= x ^ b.get(i).copied().unwrap_or(0);
+        }
+        diff == 0
+    }
+
+    /// The secret, for the one place that sends it.
+    pub fn expose(&self) -> &str {
+        &self.0
+    }
+}
+
+impl std::fmt::Debug for Secret {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("<redacted>")
+    }
 }
 
 /// `payload`: a JSON object, or a message that says so (serde's own names no field).
@@ -148,6 +182,21 @@ pub fn check_integrations(specs: &[IntegrationSpec]) -> Result<(), String> {
                 "integrations[{i}].id {:?} is already the id of integrations[{first}]: give each integration its own id",
                 spec.id
             ));
+        }
+        if let Some(key) = &spec.ingest_key {
+            if key.0.trim().len() < 16 {
+                return Err(format!(
+                    "integrations[{i}].ingestKey is shorter than 16 characters: anyone could guess it; use a random key (for example `openssl rand -hex 24`)"
+                ));
+            }
+            if let Some(other) = specs[..i]
+                .iter()
+                .position(|s| s.ingest_key.as_ref().is_some_and(|k| k.0 == key.0))
+            {
+                return Err(format!(
+                    "integrations[{i}].ingestKey is already the ingestKey of integrations[{other}]: the key says which integration logs are for, so give each its own"
+                ));
+            }
         }
         if spec.organizations.as_ref().is_some_and(|o| o.is_empty()) {
             return Err(format!(

@@ -40,6 +40,7 @@ mod endpoints;
 pub mod error;
 mod guards;
 pub mod ids;
+pub mod intake_config;
 pub mod intake_log;
 pub mod integration_spec;
 mod lake;

@@ -222,7 +222,12 @@ async fn run(settings: Settings) -> Result<(), ServeError> {
         .open(&settings.data)
         .map_err(|e| failed("cannot open the data lake")(&e))?;
     let lake_location = format!("lake: {}", lake.describe());
-    let state = AppState::new(store, sandbox, settings.service.clone()).with_lake(lake);
+    let intake_path = settings.data.join("intake.redb");
+    let intake = crate::intake_log::IntakeLog::open(&intake_path)
+        .map_err(|e| failed("cannot open the intake log")(&e))?;
+    let state = AppState::new(store, sandbox, settings.service.clone())
+        .with_lake(lake)
+        .with_intake(intake);
     crate::lake::gc::start(state.clone());
     crate::runner::start(state.clone());
     let descriptors = listen::raise_descriptor_limit();

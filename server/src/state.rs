@@ -58,6 +58,8 @@ pub struct ServiceConfig {
     pub lake: crate::lake_config::LakeConfig,
     /// How asynchronous jobs run (`runner`).
     pub runner: crate::runs::RunnerConfig,
+    /// How agents' logs are taken (`intake`).
+    pub intake: crate::intake_config::IntakeConfig,
 }
 
 impl Default for ServiceConfig {
@@ -76,6 +78,7 @@ impl Default for ServiceConfig {
             integrations: Vec::new(),
             lake: crate::lake_config::LakeConfig::default(),
             runner: crate::runs::RunnerConfig::default(),
+            intake: crate::intake_config::IntakeConfig::default(),
         }
     }
 }
@@ -131,6 +134,8 @@ pub struct SharedState {
     pub(crate) lake: Option<Arc<jobgraph_lake::Lake>>,
     /// The runs this replica drives, and the signals that wake its runner.
     pub(crate) runs: Arc<crate::runs::Runs>,
+    /// What agents sent, until the pipelines read it ([`AppState::with_intake`]).
+    pub(crate) intake: Option<crate::intake_log::IntakeLog>,
 }
 
 impl std::fmt::Debug for AppState {
@@ -178,6 +183,7 @@ impl AppState {
             heartbeats: Arc::default(),
             lake: None,
             runs: Arc::default(),
+            intake: None,
         };
         AppState {
             shared: Arc::new(shared),
@@ -187,6 +193,12 @@ impl AppState {
     /// The same state with a data lake: datasets can be loaded, queried and written by jobs.
     pub fn with_lake(mut self, lake: jobgraph_lake::Lake) -> Self {
         Arc::make_mut(&mut self.shared).lake = Some(Arc::new(lake));
+        self
+    }
+
+    /// The same state with an intake log: agents' logs are taken and jobs read them.
+    pub fn with_intake(mut self, log: crate::intake_log::IntakeLog) -> Self {
+        Arc::make_mut(&mut self.shared).intake = Some(log);
         self
     }
 

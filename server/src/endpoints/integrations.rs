@@ -297,6 +297,7 @@ mod tests {
             kind: "splunk".into(),
             organizations: None,
             payload: None,
+            ingest_key: None,
         }
     }
 

@@ -70,3 +70,16 @@ async fn a_read_stops_at_its_event_budget_but_takes_at_least_one_entry() {
     assert!(log.read("a", u64::MAX, 10).unwrap().is_empty());
     assert!(log.read("unknown", 0, 10).unwrap().is_empty());
 }
+
+#[tokio::test]
+async fn entries_know_when_they_were_taken() {
+    let dir = tempfile::tempdir().unwrap();
+    let log = IntakeLog::open(&dir.path().join("intake.redb")).unwrap();
+    assert_eq!(log.last_taken_before("a", i64::MAX).unwrap(), None);
+    log.append("a", line(0), 1).await.unwrap();
+    log.append("a", line(1), 1).await.unwrap();
+    let entry = &log.read("a", 0, 1).unwrap()[0];
+    assert!((entry.received_ms - crate::ids::now_ms()).abs() < 60_000);
+    assert_eq!(log.last_taken_before("a", entry.received_ms).unwrap(), None);
+    assert_eq!(log.last_taken_before("a", i64::MAX).unwrap(), Some(2));
+}

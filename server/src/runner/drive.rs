@@ -19,8 +19,9 @@ use std::time::{Duration, Instant};
 use jobgraph_core::pipeline::{Pipeline, Running};
 use jobgraph_model::lifecycle::JobState;
 
+use super::feed::Feed;
 use super::sink::LakeSinks;
-use super::source::{LakeFeed, Read};
+use super::source::Read;
 use crate::ids::now_ms;
 use crate::runs::status::RunStatus;
 use crate::state::AppState;
@@ -104,6 +105,14 @@ pub(super) async fn drive(
     }
 }
 
+/// Resolves when agents' logs were taken (never, without an intake log).
+async fn appended(state: &AppState) {
+    match &state.intake {
+        Some(log) => log.appended().await,
+        None => std::future::pending().await,
+    }
+}
+
 impl Stop {
     fn text(&self) -> &str {
         match self {
@@ -129,7 +138,7 @@ struct Driver<'a> {
 struct Live {
     pipeline: Pipeline,
     running: Option<Running>,
-    feed: Option<LakeFeed>,
+    feed: Option<Feed>,
     sinks: LakeSinks,
     /// The checkpoint interval being written (the checkpoints made so far).
     interval: i64,
@@ -308,7 +317,7 @@ impl Driver<'_> {
                 }
                 None => Read::End,
             };
-            let behind = live.feed.as_ref().is_some_and(LakeFeed::behind);
+            let behind = live.feed.as_ref().is_some_and(Feed::behind);
             self.set_status(|s| {
                 s.behind_since_ms = match (behind, s.behind_since_ms) {
                     (false, _) => None,
@@ -343,6 +352,7 @@ impl Driver<'_> {
                     tokio::select! {
                         _ = tokio::time::sleep(wait) => {}
                         _ = self.state.runs.committed.notified() => {}
+                        _ = appended(self.state) => {}
                         _ = self.poked.notified() => next_renewal = Instant::now(),
                     }
                 }

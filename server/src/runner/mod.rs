@@ -6,7 +6,9 @@
 //!
 //! - [`drive`]: one run, from `PENDING` to its end: stop, retire, delete, fail; its start
 //!   (`drive/setup.rs`) and its batches and checkpoints (`drive/batches.rs`).
-//! - [`source`]: the lake read as a stream (commits as they land) or between two times.
+//! - [`feed`]: a run's one source: [`source`], the lake read as a stream (commits as they land)
+//!   or between two times; [`agent_source`], agents' logs from the intake log.
+//! - [`intake_trim`]: the intake log trimmed past every reader's checkpoint.
 //! - [`sink`]: the lake written continuously, committed at checkpoints.
 //! - [`metrics`]: the runs' counters as Prometheus text.
 //!
@@ -20,13 +22,17 @@ use crate::ids::{new_id, now_ms};
 use crate::runs::Driven;
 use crate::state::AppState;
 
+mod agent_source;
 mod drive;
+mod feed;
+mod intake_trim;
 pub(crate) mod metrics;
 mod sink;
 mod source;
 
 /// Starts this replica's runner (when `runner.enabled`): it runs as long as the runtime.
 pub(crate) fn start(state: AppState) {
+    intake_trim::start(&state);
     if !state.config.runner.enabled {
         return;
     }

@@ -173,6 +173,7 @@ store_methods! {
     write fn checkpoint_run(checkpoint: Checkpoint) -> bool = ops::runs::checkpoint;
     read_point fn previous_checkpoint(job_id: String, before_version: u64)
         -> Option<(String, Option<Vec<u8>>)> = ops::runs::previous_checkpoint;
+    read fn reading_positions() -> Vec<String> = ops::runs::reading_positions;
     read_point fn latest_run(organization: String, job_id: String) -> Option<RunRecord>
         = ops::runs::latest;
     write fn rollback_job(organization: String, job_id: String, failed: u64, processing: String)

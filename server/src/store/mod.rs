@@ -581,6 +581,9 @@ pub trait Store: Send + Sync + 'static {
         before_version: u64,
     ) -> StoreFuture<'_, Option<(String, Option<Vec<u8>>)>>;
 
+    /// The checkpointed positions of every run not ended nor stopped.
+    fn reading_positions(&self) -> StoreFuture<'_, Vec<String>>;
+
     /// Rolls a failed version back: a new version made from the one before it, if `failed` is
     /// still the latest (`None`: nothing done).
     fn rollback_job(

@@ -141,7 +141,7 @@ impl Driver<'_> {
         };
         let mut positions = BTreeMap::new();
         if let Some(feed) = &live.feed {
-            positions.insert(feed.vertex.clone(), feed.position().clone());
+            positions.insert(feed.vertex().to_owned(), feed.position());
         }
         let snapshot = live
             .running

@@ -9,8 +9,10 @@ use jobgraph_core::JobGraph;
 use jobgraph_core::pipeline::{Pipeline, RunOptions};
 
 use super::{Driver, LAKE_SINK, LAKE_SOURCES, Live, Stop};
+use crate::runner::agent_source::{AGENT_SOURCES, AgentFeed};
+use crate::runner::feed::Feed;
 use crate::runner::sink::LakeSinks;
-use crate::runner::source::{LakeFeed, Position};
+use crate::runner::source::LakeFeed;
 use crate::store::{GraphForm, RunRecord, StoreError};
 
 impl Driver<'_> {
@@ -42,16 +44,25 @@ impl Driver<'_> {
         let mut sinks = Vec::new();
         for vertex in &graph.vertices {
             let kind = vertex.vertex_type();
-            if LAKE_SOURCES.contains(&kind) {
-                sources.push((vertex.name().to_owned(), vertex.fields().clone()));
+            if LAKE_SOURCES.contains(&kind) || AGENT_SOURCES.iter().any(|(k, _)| *k == kind) {
+                sources.push((
+                    vertex.name().to_owned(),
+                    kind.to_owned(),
+                    vertex.fields().clone(),
+                ));
             } else if kind == LAKE_SINK {
                 sinks.push((vertex.name().to_owned(), vertex.fields().clone()));
             }
         }
-        if let Some((name, kind)) = pipeline.unrun_sources().first() {
+        if let Some((name, kind)) = pipeline
+            .unrun_sources()
+            .iter()
+            .find(|(name, _)| !sources.iter().any(|(n, _, _)| n == name))
+        {
             return Err(Stop::Failed(format!(
                 "vertex {name} ({kind}): this service runs asynchronous jobs that read the lake \
-                 (logs-iceberg-table-source) or inline events; intake from agents is not built yet"
+                 (logs-iceberg-table-source), agents' logs (datadog-log-agent-source, \
+                 otel-log-source, splunk-log-agent-source) or inline events"
             )));
         }
         for sink in pipeline.sinks() {
@@ -64,16 +75,22 @@ impl Driver<'_> {
         }
         if sources.len() > 1 {
             return Err(Stop::Failed(format!(
-                "vertices {} and {} both read the lake: a running job reads one dataset source",
+                "vertices {} and {} are both sources: a running job reads one source (a dataset or an integration's agents)",
                 sources[0].0, sources[1].0
             )));
         }
         let mut feed = match sources.first() {
-            Some((name, fields)) => Some(
-                LakeFeed::plan(self.state, &self.organization, name, fields, streaming)
-                    .await
-                    .map_err(Stop::Failed)?,
+            Some((name, kind, fields)) if LAKE_SOURCES.contains(&kind.as_str()) => Some(
+                Feed::Lake(
+                    LakeFeed::plan(self.state, &self.organization, name, fields, streaming)
+                        .await
+                        .map_err(Stop::Failed)?,
+                ),
             ),
+            Some((name, kind, fields)) => Some(Feed::Agent(
+                AgentFeed::plan(self.state, &self.organization, name, kind, fields)
+                    .map_err(Stop::Failed)?,
+            )),
             None => None,
         };
         let prefix = format!(
@@ -98,10 +115,11 @@ impl Driver<'_> {
                 None => ("{}".to_owned(), None),
             }
         };
-        let positions: BTreeMap<String, Position> =
+        let positions: BTreeMap<String, serde_json::Value> =
             serde_json::from_str(&positions).unwrap_or_default();
         if let Some(feed) = &mut feed {
-            feed.start_at(self.state, positions.get(&feed.vertex).cloned())
+            let position = positions.get(feed.vertex());
+            feed.start_at(self.state, position)
                 .await
                 .map_err(Stop::Failed)?;
         }

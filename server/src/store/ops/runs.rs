@@ -63,6 +63,11 @@ static RUN: Sql = Sql::new(
      r.checkpoints, r.positions, r.snapshot, r.started_at, r.rollback FROM job_runs r \
      WHERE r.job_id = ?1 AND r.org = ?2 ORDER BY r.version DESC LIMIT 1",
 );
+/// The positions of the runs that hold what they read: not ended, not stopped.
+static READING: Sql = Sql::new(
+    "SELECT positions FROM job_runs WHERE ended_at IS NULL AND state <> 'STOPPED' \
+     AND positions <> '{}'",
+);
 
 /// The job's latest version, locked on PostgreSQL for the rest of the transaction.
 static LOCK_LATEST: Sql = Sql::new(
@@ -250,6 +255,12 @@ pub(crate) async fn previous_checkpoint(
         Ok((row.get(0)?, row.get(1)?))
     })
     .await
+}
+
+/// The checkpointed positions of every run not ended nor stopped (the intake log keeps what
+/// they have not read: `intake_log`).
+pub(crate) async fn reading_positions(db: &impl Db) -> Result<Vec<String>, StoreError> {
+    db.rows(READING.text(db.dialect()), &[], |row| row.get(0)).await
 }
 
 /// The run of a job's newest version that has one.

@@ -1,0 +1,40 @@
+//! The `intake` setting of the `--config` file (`docs/intake.md`): how much the intake keeps
+//! and takes. Kept apart from the handlers so that the settings depend on nothing of the
+//! service.
+
+use serde::Deserialize;
+
+/// How agents' logs are taken (`intake` in `--config`).
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "camelCase", default, deny_unknown_fields)]
+pub struct IntakeConfig {
+    /// The disk budget of the intake log: bytes of events taken and not yet read by every
+    /// pipeline that reads them. Past it, intake answers 429 (Splunk: 503) with `Retry-After`
+    /// until the pipelines catch up. Default 1 GiB.
+    pub max_buffered_bytes: u64,
+    /// Largest request body once decompressed, in bytes (the body as sent is bounded by
+    /// `maxBodyBytes`). Default 32 MiB.
+    pub max_decoded_bytes: usize,
+    /// Events one request may bring. Default 100 000.
+    pub max_events_per_request: usize,
+    /// The `Retry-After` of a refusal, in seconds. Default 5.
+    pub retry_after_seconds: u64,
+    /// Events no running pipeline reads are kept this long, in ms, for a pipeline about to
+    /// start (within the disk budget). Default 600 000 (10 minutes).
+    pub unread_retention_ms: u64,
+    /// How often the entries every reader has passed are deleted, in ms. Default 5000.
+    pub trim_ms: u64,
+}
+
+impl Default for IntakeConfig {
+    fn default() -> Self {
+        IntakeConfig {
+            max_buffered_bytes: 1 << 30,
+            max_decoded_bytes: 32 << 20,
+            max_events_per_request: 100_000,
+            retry_after_seconds: 5,
+            unread_retention_ms: 600_000,
+            trim_ms: 5000,
+        }
+    }
+}
