@@ -40,7 +40,9 @@ const GROUP_BYTES: usize = 32 << 20;
 #[derive(Debug, thiserror::Error)]
 pub enum IntakeLogError {
     /// The file could not be opened.
-    #[error("cannot open the intake log {path}: {message} (is another `jobgraph serve` using this data folder?)")]
+    #[error(
+        "cannot open the intake log {path}: {message} (is another `jobgraph serve` using this data folder?)"
+    )]
     Open {
         /// The file.
         path: PathBuf,
@@ -394,11 +396,7 @@ fn write_loop(inner: &Inner, queue: &mpsc::Receiver<Job>) {
 }
 
 fn commit(inner: &Inner, group: Vec<Job>) {
-    let mut streams = inner
-        .streams
-        .lock()
-        .map(|s| s.clone())
-        .unwrap_or_default();
+    let mut streams = inner.streams.lock().map(|s| s.clone()).unwrap_or_default();
     let result = (|| -> Result<Vec<Result<u64, String>>, String> {
         let tx = inner.db.begin_write().map_err(|e| e.to_string())?;
         let mut answers = Vec::with_capacity(group.len());

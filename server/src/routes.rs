@@ -196,6 +196,7 @@ pub fn router(state: AppState) -> Router {
     let router = Router::new()
         .merge(api.clone())
         .nest("/api", api)
+        .merge(crate::endpoints::intake::routes())
         .fallback(not_found)
         .layer(DefaultBodyLimit::max(limit))
         .with_state(state);

@@ -5,6 +5,7 @@
 
 pub(crate) mod datasets;
 pub(crate) mod grok;
+pub(crate) mod intake;
 pub(crate) mod integrations;
 pub(crate) mod jobs;
 pub(crate) mod listing;

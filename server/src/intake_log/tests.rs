@@ -26,7 +26,10 @@ async fn appends_are_numbered_per_stream_read_in_order_and_kept_across_a_reopen(
         assert_eq!(seqs, (1..=50).collect::<Vec<_>>());
         assert_eq!(log.append("b", line(0), 1).await.unwrap(), 1);
         let read = log.read("a", 10, 5).unwrap();
-        assert_eq!(read.iter().map(|e| e.seq).collect::<Vec<_>>(), [11, 12, 13, 14, 15]);
+        assert_eq!(
+            read.iter().map(|e| e.seq).collect::<Vec<_>>(),
+            [11, 12, 13, 14, 15]
+        );
         assert_eq!(log.info("a").head, 50);
     }
     let log = IntakeLog::open(&path).unwrap();

@@ -9,7 +9,7 @@ use crate::state::AppState;
 
 /// The one source a run reads.
 pub(crate) enum Feed {
-    Lake(LakeFeed),
+    Lake(Box<LakeFeed>),
     Agent(AgentFeed),
 }
 

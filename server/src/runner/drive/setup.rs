@@ -80,13 +80,13 @@ impl Driver<'_> {
             )));
         }
         let mut feed = match sources.first() {
-            Some((name, kind, fields)) if LAKE_SOURCES.contains(&kind.as_str()) => Some(
-                Feed::Lake(
+            Some((name, kind, fields)) if LAKE_SOURCES.contains(&kind.as_str()) => {
+                Some(Feed::Lake(Box::new(
                     LakeFeed::plan(self.state, &self.organization, name, fields, streaming)
                         .await
                         .map_err(Stop::Failed)?,
-                ),
-            ),
+                )))
+            }
             Some((name, kind, fields)) => Some(Feed::Agent(
                 AgentFeed::plan(self.state, &self.organization, name, kind, fields)
                     .map_err(Stop::Failed)?,

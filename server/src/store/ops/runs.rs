@@ -260,7 +260,8 @@ pub(crate) async fn previous_checkpoint(
 /// The checkpointed positions of every run not ended nor stopped (the intake log keeps what
 /// they have not read: `intake_log`).
 pub(crate) async fn reading_positions(db: &impl Db) -> Result<Vec<String>, StoreError> {
-    db.rows(READING.text(db.dialect()), &[], |row| row.get(0)).await
+    db.rows(READING.text(db.dialect()), &[], |row| row.get(0))
+        .await
 }
 
 /// The run of a job's newest version that has one.
