@@ -270,6 +270,11 @@ fn read_file(path: &Path) -> Result<FileConfig, ConfigError> {
     if !file.clients.is_empty()
         || file.database.as_ref().is_some_and(|u| u.0.contains('@'))
         || file.service.lake.s3_secret_access_key.is_some()
+        || file
+            .service
+            .integrations
+            .iter()
+            .any(|i| i.ingest_key.is_some())
     {
         use std::os::unix::fs::PermissionsExt;
         let mode = std::fs::metadata(path)
@@ -281,7 +286,7 @@ fn read_file(path: &Path) -> Result<FileConfig, ConfigError> {
             .mode();
         if mode & 0o077 != 0 {
             return Err(invalid(format!(
-                "holds client secrets, a database URL or an S3 secret but is readable by other users (mode {:o}): chmod 600 it",
+                "holds client secrets, a database URL, an S3 secret or integrations' ingest keys but is readable by other users (mode {:o}): chmod 600 it",
                 mode & 0o777
             )));
         }

@@ -37,6 +37,19 @@ extern "C" fn kill_servers() {
 /// The PostgreSQL server the suite runs on instead of SQLite, when
 /// `JOBGRAPH_TEST_DATABASE_URL` is set (`postgres://USER@HOST:PORT/DB` of a throwaway cluster:
 /// `scripts/pg-cluster.sh`).
+/// Writes a file only its owner may read (a `--config` file with secrets must be).
+pub fn write_private(path: &Path, text: &str) {
+    use std::io::Write;
+    #[cfg(unix)]
+    use std::os::unix::fs::OpenOptionsExt;
+    let mut options = std::fs::OpenOptions::new();
+    options.write(true).create(true).truncate(true);
+    #[cfg(unix)]
+    options.mode(0o600);
+    let mut file = options.open(path).expect("a private file");
+    file.write_all(text.as_bytes()).expect("written");
+}
+
 pub fn postgres_url() -> Option<String> {
     std::env::var("JOBGRAPH_TEST_DATABASE_URL")
         .ok()
@@ -178,7 +191,7 @@ impl Server {
     pub fn start_with_config(settings: &Value, args: &[&str]) -> Server {
         let dir = tempfile::tempdir().expect("temp dir");
         let config = dir.path().join("config.json");
-        std::fs::write(&config, settings.to_string()).expect("config file");
+        write_private(&config, &settings.to_string());
         let config = config.to_string_lossy().into_owned();
         let mut all = vec!["--config", config.as_str()];
         all.extend_from_slice(args);

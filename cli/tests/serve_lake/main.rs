@@ -5,12 +5,14 @@
 //! behaviour (loads, table names, the public client's reading of the stream, queries and
 //! pruning) is tested in process, in `server/tests/api/lake`. One server for the binary
 //! (SQLite, or PostgreSQL with `JOBGRAPH_TEST_DATABASE_URL`), a second one with a small scan
-//! budget, a third that lets an organization run one lake query at a time.
+//! budget, a third that lets an organization run one lake query at a time. Agents' logs reach
+//! the lake through running jobs (`intake.rs`, with the real senders).
 
 #[path = "../common/mod.rs"]
 mod common;
 
 mod duckdb;
+mod intake;
 mod limits;
 mod order;
 mod queries;
@@ -39,6 +41,8 @@ fn settings(scan_max_bytes: Option<u64>) -> Value {
         // Jobs claimed, renewed and checkpointed quickly (runner.rs).
         "runner": {"pollMs": 100, "renewMs": 200, "leaseMs": 2000, "checkpointMs": 200,
                    "idlePollMs": 100, "idleCloseMs": 600},
+        // Agents send logs with these keys (intake.rs).
+        "integrations": intake::integrations(),
     })
 }
 

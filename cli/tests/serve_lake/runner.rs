@@ -11,14 +11,14 @@ use crate::common::Server;
 use crate::{alice_on, create_dataset, data_of, events, ids_of, load, ndjson, run_sync, server};
 
 /// Creates an asynchronous job; its answer.
-fn create_job(server: &Server, token: &str, body: &Value) -> Value {
+pub(crate) fn create_job(server: &Server, token: &str, body: &Value) -> Value {
     let r = server.call("POST", "/v1/jobs", Some(token), Some(body));
     assert_eq!(r.status, 201, "{}", r.body);
     r.json()
 }
 
 /// A version of a job (`None`: the latest).
-fn job(server: &Server, token: &str, id: &str, version: Option<u64>) -> Value {
+pub(crate) fn job(server: &Server, token: &str, id: &str, version: Option<u64>) -> Value {
     let path = match version {
         Some(v) => format!("/v1/jobs/{id}?version={v}"),
         None => format!("/v1/jobs/{id}"),
@@ -29,7 +29,13 @@ fn job(server: &Server, token: &str, id: &str, version: Option<u64>) -> Value {
 }
 
 /// Waits (up to 30 s) until the version is in `state`; its answer.
-fn wait_state(server: &Server, token: &str, id: &str, version: Option<u64>, state: &str) -> Value {
+pub(crate) fn wait_state(
+    server: &Server,
+    token: &str,
+    id: &str,
+    version: Option<u64>,
+    state: &str,
+) -> Value {
     let deadline = Instant::now() + Duration::from_secs(30);
     loop {
         let job = job(server, token, id, version);
@@ -46,7 +52,7 @@ fn wait_state(server: &Server, token: &str, id: &str, version: Option<u64>, stat
 }
 
 /// `PUT` of `desiredState` (202, a new version), then waits until that version is in it.
-fn set_desired(server: &Server, token: &str, id: &str, desired: &str) -> u64 {
+pub(crate) fn set_desired(server: &Server, token: &str, id: &str, desired: &str) -> u64 {
     let r = server.call(
         "PUT",
         &format!("/v1/jobs/{id}"),
@@ -60,7 +66,7 @@ fn set_desired(server: &Server, token: &str, id: &str, desired: &str) -> u64 {
 }
 
 /// Every event of a dataset, read by a synchronous job.
-fn rows(server: &Server, token: &str, dataset: &str) -> Vec<Value> {
+pub(crate) fn rows(server: &Server, token: &str, dataset: &str) -> Vec<Value> {
     let read = json!({
         "name": "read", "execution": "SYNCHRONOUS", "processing": "BATCH",
         "jobGraph": {"vertices": [
@@ -71,7 +77,7 @@ fn rows(server: &Server, token: &str, dataset: &str) -> Vec<Value> {
 }
 
 /// Waits (up to 30 s) until the dataset holds `n` events; their sorted ids.
-fn wait_rows(server: &Server, token: &str, dataset: &str, n: usize) -> Vec<String> {
+pub(crate) fn wait_rows(server: &Server, token: &str, dataset: &str, n: usize) -> Vec<String> {
     let deadline = Instant::now() + Duration::from_secs(30);
     loop {
         let rows = rows(server, token, dataset);
@@ -362,7 +368,7 @@ fn an_asynchronous_job_with_a_sync_sink_is_refused_and_one_that_cannot_start_fai
 
 /// A service of its own in a folder it can be restarted on (`kill -9` tests): its folder, and
 /// the arguments to start it again with; `runner` adds to fast runner settings.
-struct Restartable {
+pub(crate) struct Restartable {
     _dir: tempfile::TempDir,
     data: std::path::PathBuf,
     args: Vec<String>,
@@ -370,6 +376,11 @@ struct Restartable {
 
 impl Restartable {
     fn new(runner: Value) -> Restartable {
+        Restartable::with(runner, json!({}))
+    }
+
+    /// With `extra` settings of the `--config` file besides `runner` and `lake`.
+    pub(crate) fn with(runner: Value, extra: Value) -> Restartable {
         let dir = tempfile::tempdir().unwrap();
         let config = dir.path().join("config.json");
         let mut settings = json!({"pollMs": 100, "renewMs": 200, "leaseMs": 1000,
@@ -378,11 +389,11 @@ impl Restartable {
             .as_object_mut()
             .unwrap()
             .extend(runner.as_object().unwrap().clone());
-        std::fs::write(
-            &config,
-            json!({"runner": settings, "lake": {"batchRows": 250}}).to_string(),
-        )
-        .unwrap();
+        let mut file = json!({"runner": settings, "lake": {"batchRows": 250}});
+        file.as_object_mut()
+            .unwrap()
+            .extend(extra.as_object().unwrap().clone());
+        crate::common::write_private(&config, &file.to_string());
         let args = vec![
             "--config".to_owned(),
             config.to_str().unwrap().to_owned(),
@@ -396,7 +407,7 @@ impl Restartable {
         }
     }
 
-    fn start(&self) -> Server {
+    pub(crate) fn start(&self) -> Server {
         let args: Vec<&str> = self.args.iter().map(String::as_str).collect();
         Server::start_in(&self.data, &args)
     }
