@@ -274,7 +274,7 @@ fn read_file(path: &Path) -> Result<FileConfig, ConfigError> {
             .service
             .integrations
             .iter()
-            .any(|i| i.ingest_key.is_some())
+            .any(|i| i.ingest_key.is_some() || i.delivery_key.is_some())
     {
         use std::os::unix::fs::PermissionsExt;
         let mode = std::fs::metadata(path)

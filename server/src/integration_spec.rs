@@ -37,6 +37,16 @@ pub struct IntegrationSpec {
     /// the integration takes no logs. Never listed, logged or shown (`Debug` says `<redacted>`).
     #[serde(default, rename = "ingestKey")]
     pub ingest_key: Option<Secret>,
+    /// Where sinks naming this integration deliver (`docs/intake.md`, "Delivery"): the
+    /// vendor's intake, without its path (`https://http-intake.logs.datadoghq.eu`,
+    /// `https://splunk.example.com:8088`). Datadog's default is
+    /// `https://http-intake.logs.{payload.site}`.
+    #[serde(default, rename = "deliveryUrl")]
+    pub delivery_url: Option<String>,
+    /// The vendor's key the sinks send (Datadog's API key, Splunk's HEC token, an OTLP
+    /// bearer token). Never listed, logged or shown.
+    #[serde(default, rename = "deliveryKey")]
+    pub delivery_key: Option<Secret>,
 }
 
 /// A secret of the `--config` file: compared in constant time, never shown.

@@ -29,12 +29,12 @@ pub fn integrations() -> Value {
     ])
 }
 
-fn workspace() -> PathBuf {
+pub(crate) fn workspace() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..")
 }
 
 /// The peers' Python (scripts/setup.sh makes it).
-fn python() -> PathBuf {
+pub(crate) fn python() -> PathBuf {
     let python = std::env::var_os("JOBGRAPH_PEERS_PYTHON")
         .map(PathBuf::from)
         .unwrap_or_else(|| workspace().join("target/peers-venv/bin/python"));
@@ -47,7 +47,7 @@ fn python() -> PathBuf {
 }
 
 /// Runs a peer script; its one-line JSON summary (asserting it succeeded).
-fn peer(script: &str, args: &[&str]) -> Value {
+pub(crate) fn peer(script: &str, args: &[&str]) -> Value {
     let out = Command::new(python())
         .arg(workspace().join("tests/peers").join(script))
         .args(args)

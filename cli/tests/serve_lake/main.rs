@@ -11,6 +11,7 @@
 #[path = "../common/mod.rs"]
 mod common;
 
+mod delivery;
 mod duckdb;
 mod intake;
 mod limits;

@@ -298,6 +298,8 @@ mod tests {
             organizations: None,
             payload: None,
             ingest_key: None,
+            delivery_url: None,
+            delivery_key: None,
         }
     }
 

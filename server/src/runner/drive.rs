@@ -28,6 +28,7 @@ use crate::state::AppState;
 use crate::store::{RunChange, RunControl, RunRecord, StoreError};
 
 mod batches;
+mod delivery;
 mod setup;
 
 /// Why a run stopped before its end.
@@ -36,6 +37,9 @@ enum Stop {
     Failed(String),
     /// Another replica owns it now, or the database failed: nothing more is written here.
     Lost(String),
+    /// Asked to stop, retire or end while a vendor was not taking its events: it does so
+    /// from its last checkpoint (what came after is read again by whoever runs next).
+    Interrupted(Next),
 }
 
 impl From<StoreError> for Stop {
@@ -71,6 +75,24 @@ pub(super) async fn drive(
         Ok(()) => {}
         Err(Stop::Lost(why)) => {
             tracing::warn!(job = %driver.job_id, version = driver.version, "runner: stopped driving the run: {why}");
+        }
+        Err(Stop::Interrupted(next)) => {
+            tracing::info!(job = %driver.job_id, version = driver.version, "runner: interrupted while a vendor was not taking events: ends at its last checkpoint");
+            let result = match next {
+                Next::Stop => {
+                    driver
+                        .change(JobState::Stopped, "UNKNOWN", "", true, false)
+                        .await
+                }
+                _ => {
+                    driver
+                        .change(JobState::Finished, "HEALTHY", "", false, true)
+                        .await
+                }
+            };
+            if let Err(e) = result {
+                tracing::warn!(job = %driver.job_id, "runner: could not record the end: {}", e.text());
+            }
         }
         Err(Stop::Failed(message)) => {
             tracing::warn!(job = %driver.job_id, version = driver.version, "runner: the run failed: {message}");
@@ -117,6 +139,7 @@ impl Stop {
     fn text(&self) -> &str {
         match self {
             Stop::Failed(m) | Stop::Lost(m) => m,
+            Stop::Interrupted(_) => "interrupted",
         }
     }
 }
@@ -140,6 +163,8 @@ struct Live {
     running: Option<Running>,
     feed: Option<Feed>,
     sinks: LakeSinks,
+    /// The vendor sinks (delivered at once, at least once).
+    vendors: Vec<super::vendor_sink::VendorSink>,
     /// The checkpoint interval being written (the checkpoints made so far).
     interval: i64,
     /// Whether events went in since the last checkpoint.
@@ -153,6 +178,7 @@ struct Live {
 }
 
 /// What to do after the lease is renewed.
+#[derive(Debug)]
 enum Next {
     Go,
     Stop,

@@ -9,7 +9,8 @@
 //! - [`feed`]: a run's one source: [`source`], the lake read as a stream (commits as they land)
 //!   or between two times; [`agent_source`], agents' logs from the intake log.
 //! - [`intake_trim`]: the intake log trimmed past every reader's checkpoint.
-//! - [`sink`]: the lake written continuously, committed at checkpoints.
+//! - [`sink`]: the lake written continuously, committed at checkpoints; [`vendor_sink`]:
+//!   vendors' intakes (Datadog, Splunk HEC), delivered at least once (`drive/delivery.rs`).
 //! - [`metrics`]: the runs' counters as Prometheus text.
 //!
 //! What the handlers share with it (its settings, the runs driven here, their counters and
@@ -29,6 +30,7 @@ mod intake_trim;
 pub(crate) mod metrics;
 mod sink;
 mod source;
+mod vendor_sink;
 
 /// Starts this replica's runner (when `runner.enabled`): it runs as long as the runtime.
 pub(crate) fn start(state: AppState) {

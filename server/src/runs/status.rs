@@ -14,6 +14,23 @@ pub(crate) struct VertexCounts {
     pub bytes_out: u64,
 }
 
+/// A vendor sink's counters.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub(crate) struct DeliveryCounts {
+    /// Events the vendor took.
+    pub delivered: u64,
+    /// Requests the vendor took.
+    pub requests: u64,
+    /// Attempts that failed and were tried again.
+    pub retries: u64,
+    /// Events the vendor refused for good (in the `dead-letters` dataset).
+    pub dead_letters: u64,
+    /// Since when delivery has been failing (ms since the epoch; `None`: it is not).
+    pub failing_since_ms: Option<i64>,
+    /// The last failure, as the vendor answered it.
+    pub last_error: Option<String>,
+}
+
 /// A run's counters, since this owner started it (a takeover starts them again).
 #[derive(Debug, Clone, Default)]
 pub(crate) struct RunStatus {
@@ -37,6 +54,8 @@ pub(crate) struct RunStatus {
     pub newest_event_ms: Option<i64>,
     /// Since when the sources have had data waiting (ms since the epoch; `None`: caught up).
     pub behind_since_ms: Option<i64>,
+    /// The vendor sinks' deliveries, by vertex.
+    pub delivery: IndexMap<String, DeliveryCounts>,
 }
 
 /// The bytes an event stands for: its message, attributes and tags as text.
@@ -93,6 +112,12 @@ impl RunStatus {
                 "processingTimeMs": self.behind_since_ms.map_or(0, |t| (now_ms - t).max(0)),
             },
             "vertices": vertices,
+            "delivery": self.delivery.iter().map(|(vertex, d)| json!({
+                "vertex": vertex, "delivered": d.delivered, "requests": d.requests,
+                "retries": d.retries, "deadLetters": d.dead_letters,
+                "failingSince": d.failing_since_ms.map(crate::ids::iso8601),
+                "lastError": d.last_error,
+            })).collect::<Vec<_>>(),
         })
     }
 }

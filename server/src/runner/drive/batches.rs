@@ -25,7 +25,7 @@ impl Driver<'_> {
     }
 
     pub(super) async fn push(
-        &self,
+        &mut self,
         live: &mut Live,
         events: Vec<jobgraph_core::pipeline::LogEvent>,
         place: Option<tokio::sync::OwnedSemaphorePermit>,
@@ -59,7 +59,11 @@ impl Driver<'_> {
     }
 
     /// Closes the reducers' windows but those of `keep` and writes their summaries.
-    pub(super) async fn close_windows(&self, live: &mut Live, keep: &[String]) -> Result<(), Stop> {
+    pub(super) async fn close_windows(
+        &mut self,
+        live: &mut Live,
+        keep: &[String],
+    ) -> Result<(), Stop> {
         let keep = keep.to_vec();
         let run = self
             .engine(
@@ -106,11 +110,20 @@ impl Driver<'_> {
         Ok(run)
     }
 
-    pub(super) async fn write(&self, live: &mut Live, run: Run) -> Result<(), Stop> {
+    pub(super) async fn write(&mut self, live: &mut Live, run: Run) -> Result<(), Stop> {
         let mut sink_bytes = Vec::new();
         let mut out = 0u64;
         for (sink, events) in &run.sinks {
-            if !live.sinks.has(sink) || events.is_empty() {
+            if events.is_empty() {
+                continue;
+            }
+            if live.vendors.iter().any(|v| &v.vertex == sink) {
+                out += events.len() as u64;
+                sink_bytes.push((sink.clone(), events.iter().map(event_bytes).sum::<u64>()));
+                self.deliver(live, sink, events).await?;
+                continue;
+            }
+            if !live.sinks.has(sink) {
                 continue;
             }
             out += events.len() as u64;

@@ -13,6 +13,7 @@ use crate::runner::agent_source::{AGENT_SOURCES, AgentFeed};
 use crate::runner::feed::Feed;
 use crate::runner::sink::LakeSinks;
 use crate::runner::source::LakeFeed;
+use crate::runner::vendor_sink::{VENDOR_SINKS, VendorSink};
 use crate::store::{GraphForm, RunRecord, StoreError};
 
 impl Driver<'_> {
@@ -42,6 +43,7 @@ impl Driver<'_> {
         let streaming = record.meta.processing == "STREAMING";
         let mut sources = Vec::new();
         let mut sinks = Vec::new();
+        let mut vendor_vertices = Vec::new();
         for vertex in &graph.vertices {
             let kind = vertex.vertex_type();
             if LAKE_SOURCES.contains(&kind) || AGENT_SOURCES.iter().any(|(k, _)| *k == kind) {
@@ -52,6 +54,12 @@ impl Driver<'_> {
                 ));
             } else if kind == LAKE_SINK {
                 sinks.push((vertex.name().to_owned(), vertex.fields().clone()));
+            } else if VENDOR_SINKS.iter().any(|(k, _)| *k == kind) {
+                vendor_vertices.push((
+                    vertex.name().to_owned(),
+                    kind.to_owned(),
+                    vertex.fields().clone(),
+                ));
             }
         }
         if let Some((name, kind)) = pipeline
@@ -66,11 +74,37 @@ impl Driver<'_> {
             )));
         }
         for sink in pipeline.sinks() {
-            if !sinks.iter().any(|(name, _)| name == sink) {
+            if !sinks.iter().any(|(name, _)| name == sink)
+                && !vendor_vertices.iter().any(|(name, _, _)| name == sink)
+            {
                 return Err(Stop::Failed(format!(
                     "vertex {sink}: this service's asynchronous jobs write to the lake \
-                     (logs-iceberg-table-sink); delivery to vendors is not built yet"
+                     (logs-iceberg-table-sink) and deliver to Datadog (datadog-log-sink) and \
+                     Splunk HEC (splunk-log-sink)"
                 )));
+            }
+        }
+        let mut vendors = Vec::new();
+        if !vendor_vertices.is_empty() {
+            let client = crate::runner::vendor_sink::client().map_err(Stop::Failed)?;
+            for (name, kind, fields) in &vendor_vertices {
+                vendors.push(
+                    VendorSink::plan(
+                        self.state,
+                        &self.organization,
+                        name,
+                        kind,
+                        fields,
+                        client.clone(),
+                    )
+                    .map_err(Stop::Failed)?,
+                );
+            }
+            self.dead_letter_dataset().await?;
+            for (name, _, _) in &vendor_vertices {
+                let mut fields = serde_json::Map::new();
+                fields.insert("datasetName".into(), super::delivery::DEAD_LETTERS.into());
+                sinks.push((super::delivery::dead_letter_vertex(name), fields));
             }
         }
         if sources.len() > 1 {
@@ -145,6 +179,7 @@ impl Driver<'_> {
             running: Some(running),
             feed,
             sinks: lake_sinks,
+            vendors,
             interval: run.checkpoints,
             dirty: false,
             events_since: 0,
@@ -153,6 +188,41 @@ impl Driver<'_> {
             // A snapshot may hold open windows.
             windows_open: true,
         })
+    }
+
+    /// Makes the organization's `dead-letters` dataset if it has none.
+    async fn dead_letter_dataset(&self) -> Result<(), Stop> {
+        let name = super::delivery::DEAD_LETTERS.to_owned();
+        match self
+            .state
+            .store
+            .dataset_by_name(self.organization.clone(), name.clone())
+            .await
+        {
+            Ok(_) => return Ok(()),
+            Err(StoreError::NotFound) => {}
+            Err(e) => return Err(e.into()),
+        }
+        let id = crate::ids::new_id().map_err(|e| Stop::Lost(format!("random: {e}")))?;
+        let fields = crate::store::DatasetFields {
+            name,
+            description: "Events vendors refused for good, by sink (tags dead-letter.sink, \
+                          dead-letter.job, dead-letter.status): docs/intake.md"
+                .into(),
+            partitioning: "DAY".into(),
+            retention_days: None,
+            promoted_tags: Vec::new(),
+        };
+        match self
+            .state
+            .store
+            .create_dataset(self.organization.clone(), id, fields)
+            .await
+        {
+            // Made meanwhile by another run: as good.
+            Ok(_) | Err(StoreError::Duplicate(_)) => Ok(()),
+            Err(e) => Err(e.into()),
+        }
     }
 
     pub(super) fn run_options(&self) -> RunOptions {

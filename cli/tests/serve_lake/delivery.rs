@@ -1,0 +1,379 @@
+//! Pipelines deliver to vendors, at least once (issue 39, docs/intake.md "Delivery"): what a
+//! `datadog-log-sink` sends is read by `datadog-api-client`'s `HTTPLogItem` model and what a
+//! `splunk-log-sink` sends by a HEC decoder (`tests/peers/vendor_receiver.py`); a vendor that
+//! answers 503 gets the same bytes again until it takes them; a request refused for good goes
+//! to the `dead-letters` dataset; and a second `jobgraph serve`'s intake takes a first one's
+//! delivery into its own pipeline.
+
+use std::io::{BufRead, BufReader};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use serde_json::{Value, json};
+
+use crate::common::Server;
+use crate::intake::{DD_KEY, HEC_KEY, integrations, peer, python, workspace};
+use crate::runner::{Restartable, create_job, job, rows, wait_state};
+
+const VENDOR_KEY: &str = "vendor-api-key-0123456789";
+
+/// A stand-in vendor intake that decodes with the vendor's own library, until dropped.
+struct Receiver {
+    child: Child,
+    port: u16,
+    out: PathBuf,
+    _dir: tempfile::TempDir,
+}
+
+impl Receiver {
+    fn start(kind: &str, extra: &[&str]) -> Receiver {
+        let dir = tempfile::tempdir().unwrap();
+        let out = dir.path().join("received.jsonl");
+        let mut child = Command::new(python())
+            .arg(workspace().join("tests/peers/vendor_receiver.py"))
+            .args([
+                "--kind",
+                kind,
+                "--port",
+                "0",
+                "--out",
+                out.to_str().unwrap(),
+            ])
+            .args(extra)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("the receiver starts");
+        let mut line = String::new();
+        BufReader::new(child.stdout.take().unwrap())
+            .read_line(&mut line)
+            .unwrap();
+        let port = serde_json::from_str::<Value>(&line).expect("{\"port\": P}")["port"]
+            .as_u64()
+            .unwrap() as u16;
+        Receiver {
+            child,
+            port,
+            out,
+            _dir: dir,
+        }
+    }
+
+    fn url(&self) -> String {
+        format!("http://127.0.0.1:{}", self.port)
+    }
+
+    /// Every line written so far.
+    fn lines(&self) -> Vec<Value> {
+        read_lines(&self.out)
+    }
+
+    /// The decoded items, once there are `n` (up to 60 s).
+    fn items(&self, n: usize) -> Vec<Value> {
+        let deadline = Instant::now() + Duration::from_secs(60);
+        loop {
+            let items: Vec<Value> = self
+                .lines()
+                .into_iter()
+                .filter(|l| l.get("item").is_some())
+                .collect();
+            if items.len() >= n || Instant::now() > deadline {
+                return items;
+            }
+            std::thread::sleep(Duration::from_millis(100));
+        }
+    }
+}
+
+impl Drop for Receiver {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn read_lines(path: &Path) -> Vec<Value> {
+    std::fs::read_to_string(path)
+        .unwrap_or_default()
+        .lines()
+        .filter_map(|l| serde_json::from_str(l).ok())
+        .collect()
+}
+
+/// A service whose integration `vendor` (of `kind`) delivers to `url`.
+fn service_delivering_to(kind: &str, url: &str, key: &str) -> Restartable {
+    let mut all = integrations();
+    all.as_array_mut().unwrap().push(json!({
+        "id": "vendor", "name": "The vendor", "type": kind,
+        "deliveryUrl": url, "deliveryKey": key,
+        "payload": {"additionalTags": ["pipeline:jobgraph"]}
+    }));
+    Restartable::with(json!({}), json!({"integrations": all}))
+}
+
+/// A streaming job from Datadog agents (`dd-agents`) to `sink` (of integration `vendor`).
+fn relay(server: &Server, token: &str, sink: &str) -> String {
+    let job = json!({
+        "name": "relay", "execution": "ASYNCHRONOUS", "processing": "STREAMING",
+        "jobGraph": {"vertices": [
+            {"type": "datadog-log-agent-source", "name": "agents", "integrationId": "dd-agents"},
+            {"type": sink, "name": "vendor", "integrationId": "vendor", "additionalTags": ["team:core"]}],
+         "edges": ["agents -> vendor"]}
+    });
+    let id = create_job(server, token, &job)["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    wait_state(server, token, &id, None, "RUNNING");
+    id
+}
+
+fn send(server: &Server, count: usize, prefix: &str) {
+    let count = count.to_string();
+    peer(
+        "send_datadog.py",
+        &[
+            "--url",
+            &server.url(),
+            "--api-key",
+            DD_KEY,
+            "--count",
+            &count,
+            "--batch",
+            "500",
+            "--gzip",
+            "--host",
+            "web-3",
+            "--service",
+            "api",
+            "--message-prefix",
+            prefix,
+        ],
+    );
+}
+
+/// The messages of the items: `field` itself, or its `message` when it is an object (a HEC
+/// event with attributes).
+fn sorted_messages(items: &[Value], field: &str) -> Vec<String> {
+    let mut m: Vec<String> = items
+        .iter()
+        .map(|i| {
+            let v = &i["item"][field];
+            v.as_str()
+                .or_else(|| v["message"].as_str())
+                .unwrap_or_default()
+                .to_owned()
+        })
+        .collect();
+    m.sort();
+    m
+}
+
+fn numbered(prefix: &str, n: usize) -> Vec<String> {
+    let mut m: Vec<String> = (0..n).map(|i| format!("{prefix} {i}")).collect();
+    m.sort();
+    m
+}
+
+#[test]
+fn a_datadog_sink_delivers_what_the_datadog_client_model_reads_and_retries_a_503() {
+    let receiver = Receiver::start(
+        "datadog",
+        &[
+            "--expect-key",
+            VENDOR_KEY,
+            "--fail-first",
+            "2",
+            "--fail-status",
+            "503",
+            "--retry-after",
+            "1",
+        ],
+    );
+    let service = service_delivering_to("datadog", &receiver.url(), VENDOR_KEY);
+    let server = service.start();
+    let token = server.token("alice", "alice-secret");
+    let id = relay(&server, &token, "datadog-log-sink");
+    send(&server, 1500, "to-dd");
+    let items = receiver.items(1500);
+    assert_eq!(sorted_messages(&items, "message"), numbered("to-dd", 1500));
+    let item = &items[0]["item"];
+    assert_eq!(item["hostname"], "web-3", "{item}");
+    assert_eq!(item["service"], "api", "{item}");
+    let tags = item["ddtags"].as_str().unwrap();
+    assert!(
+        tags.contains("pipeline:jobgraph") && tags.contains("team:core"),
+        "{tags}"
+    );
+    // The two refused requests were sent again, the same bytes.
+    let lines = receiver.lines();
+    let refused: Vec<&Value> = lines
+        .iter()
+        .filter(|l| l.get("rejected").is_some())
+        .collect();
+    assert_eq!(refused.len(), 2, "{refused:?}");
+    let taken: std::collections::HashSet<&str> = lines
+        .iter()
+        .filter(|l| l.get("item").is_some())
+        .filter_map(|l| l["body_sha256"].as_str())
+        .collect();
+    for r in &refused {
+        assert!(taken.contains(r["body_sha256"].as_str().unwrap()), "{r}");
+    }
+    let deadline = Instant::now() + Duration::from_secs(10);
+    let delivery = loop {
+        let d = job(&server, &token, &id, None)["pipelineStatus"]["delivery"][0].clone();
+        if d["delivered"] == 1500 || Instant::now() > deadline {
+            break d;
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    };
+    assert_eq!(delivery["delivered"], 1500, "{delivery}");
+    assert_eq!(delivery["retries"], 2, "{delivery}");
+    assert_eq!(delivery["deadLetters"], 0, "{delivery}");
+}
+
+#[test]
+fn a_request_refused_for_good_goes_to_the_dead_letters_and_the_rest_is_delivered() {
+    let receiver = Receiver::start(
+        "splunk",
+        &[
+            "--expect-key",
+            VENDOR_KEY,
+            "--permanent-status",
+            "400",
+            "--permanent-match",
+            "poison",
+        ],
+    );
+    let service = service_delivering_to("splunk", &receiver.url(), VENDOR_KEY);
+    let server = service.start();
+    let token = server.token("alice", "alice-secret");
+    let id = relay(&server, &token, "splunk-log-sink");
+    send(&server, 20, "fine");
+    receiver.items(20);
+    send(&server, 5, "poison");
+    // The refused batch is in the organization's dead letters, tagged with why (waited for
+    // before more is sent, so that the next events are a request of their own).
+    let deadline = Instant::now() + Duration::from_secs(30);
+    let letters = loop {
+        let datasets = server
+            .call("GET", "/v1/datasets", Some(&token), None)
+            .json();
+        let dead = datasets
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|d| d["name"] == "dead-letters")
+            .map(|d| d["id"].as_str().unwrap().to_owned());
+        let letters = dead.map(|d| rows(&server, &token, &d)).unwrap_or_default();
+        if letters.len() >= 5 || Instant::now() > deadline {
+            break letters;
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    };
+    let mut messages: Vec<String> = letters
+        .iter()
+        .map(|l| l["message"].as_str().unwrap().to_owned())
+        .collect();
+    messages.sort();
+    assert_eq!(messages, numbered("poison", 5));
+    assert_eq!(
+        letters[0]["tags"]["dead-letter.status"],
+        json!(["400"]),
+        "{}",
+        letters[0]
+    );
+    assert_eq!(
+        letters[0]["tags"]["dead-letter.sink"],
+        json!(["vendor"]),
+        "{}",
+        letters[0]
+    );
+    assert_eq!(
+        letters[0]["tags"]["dead-letter.job"],
+        json!([id]),
+        "{}",
+        letters[0]
+    );
+    send(&server, 10, "after");
+    let items = receiver.items(30);
+    let mut expected = numbered("fine", 20);
+    expected.extend(numbered("after", 10));
+    expected.sort();
+    assert_eq!(sorted_messages(&items, "event"), expected);
+    assert!(
+        items.iter().all(|i| i["item"]["host"] == "web-3"),
+        "{:?}",
+        items[0]
+    );
+    let status = job(&server, &token, &id, None)["pipelineStatus"]["delivery"][0].clone();
+    assert_eq!(status["deadLetters"], 5, "{status}");
+}
+
+/// A first service's `datadog-log-sink` delivers to a second service's Datadog intake, whose
+/// own pipeline writes its lake; and the same through Splunk HEC.
+#[test]
+fn one_service_delivers_into_another_services_intake() {
+    let second = Restartable::with(json!({}), json!({"integrations": integrations()}));
+    let second = second.start();
+    let token2 = second.token("alice", "alice-secret");
+    let out = crate::create_dataset(&second, &token2, "relayed", json!({}));
+    for (source, integration) in [
+        ("datadog-log-agent-source", "dd-agents"),
+        ("splunk-log-agent-source", "hec-agents"),
+    ] {
+        let job = json!({
+            "name": format!("from-{integration}"), "execution": "ASYNCHRONOUS", "processing": "STREAMING",
+            "jobGraph": {"vertices": [
+                {"type": source, "name": "agents", "integrationId": integration},
+                {"type": "logs-iceberg-table-sink", "name": "out", "datasetId": out}],
+             "edges": ["agents -> out"]}
+        });
+        let id = create_job(&second, &token2, &job)["id"]
+            .as_str()
+            .unwrap()
+            .to_owned();
+        wait_state(&second, &token2, &id, None, "RUNNING");
+    }
+    for (kind, sink, key, prefix) in [
+        ("datadog", "datadog-log-sink", DD_KEY, "via-dd"),
+        ("splunk", "splunk-log-sink", HEC_KEY, "via-hec"),
+    ] {
+        let first = service_delivering_to(kind, &second.url(), key);
+        let first = first.start();
+        let token1 = first.token("alice", "alice-secret");
+        relay(&first, &token1, sink);
+        send(&first, 700, prefix);
+        let deadline = Instant::now() + Duration::from_secs(60);
+        let got = loop {
+            let got: Vec<Value> = rows(&second, &token2, &out)
+                .into_iter()
+                .filter(|r| r["message"].as_str().unwrap_or("").starts_with(prefix))
+                .collect();
+            if got.len() >= 700 || Instant::now() > deadline {
+                break got;
+            }
+            std::thread::sleep(Duration::from_millis(200));
+        };
+        let mut messages: Vec<String> = got
+            .iter()
+            .map(|r| r["message"].as_str().unwrap().to_owned())
+            .collect();
+        messages.sort();
+        assert_eq!(messages, numbered(prefix, 700), "{kind}");
+        assert_eq!(
+            got[0]["tags"]["host"],
+            json!(["web-3"]),
+            "{kind}: {}",
+            got[0]
+        );
+        assert_eq!(
+            got[0]["tags"]["team"],
+            json!(["core"]),
+            "{kind}: {}",
+            got[0]
+        );
+    }
+}
