@@ -377,3 +377,49 @@ fn one_service_delivers_into_another_services_intake() {
         );
     }
 }
+
+/// A port nothing listens on (yet).
+fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
+/// The vendor is down: delivery retries and says so; asked to stop meanwhile, the job stops
+/// at its last checkpoint; the vendor up and the job running again, every event is delivered.
+#[test]
+fn a_vendor_down_loses_nothing_and_a_stop_meanwhile_is_not_held_up() {
+    let port = free_port();
+    let url = format!("http://127.0.0.1:{port}");
+    let service = service_delivering_to("datadog", &url, VENDOR_KEY);
+    let server = service.start();
+    let token = server.token("alice", "alice-secret");
+    let id = relay(&server, &token, "datadog-log-sink");
+    send(&server, 300, "outage");
+    let deadline = Instant::now() + Duration::from_secs(20);
+    let failing = loop {
+        let d = job(&server, &token, &id, None)["pipelineStatus"]["delivery"][0].clone();
+        if d["retries"].as_u64().unwrap_or(0) >= 2 || Instant::now() > deadline {
+            break d;
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    };
+    assert!(failing["failingSince"].is_string(), "{failing}");
+    assert!(
+        failing["lastError"].as_str().unwrap().contains("no answer"),
+        "{failing}"
+    );
+    let stopped = Instant::now();
+    crate::runner::set_desired(&server, &token, &id, "STOPPED");
+    assert!(
+        stopped.elapsed() < Duration::from_secs(10),
+        "the stop waited for the vendor"
+    );
+    let receiver = Receiver::start("datadog", &["--port", &port.to_string()]);
+    assert_eq!(receiver.port, port);
+    crate::runner::set_desired(&server, &token, &id, "RUNNING");
+    let items = receiver.items(300);
+    assert_eq!(sorted_messages(&items, "message"), numbered("outage", 300));
+}
