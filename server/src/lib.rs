@@ -42,6 +42,7 @@ mod guards;
 pub mod ids;
 pub mod intake_config;
 pub mod intake_log;
+pub mod intake_stats;
 pub mod integration_spec;
 mod lake;
 mod lake_config;

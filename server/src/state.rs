@@ -136,6 +136,8 @@ pub struct SharedState {
     pub(crate) runs: Arc<crate::runs::Runs>,
     /// What agents sent, until the pipelines read it ([`AppState::with_intake`]).
     pub(crate) intake: Option<crate::intake_log::IntakeLog>,
+    /// What each integration's intake took and refused.
+    pub(crate) intake_stats: Arc<crate::intake_stats::IntakeStats>,
 }
 
 impl std::fmt::Debug for AppState {
@@ -184,6 +186,7 @@ impl AppState {
             lake: None,
             runs: Arc::default(),
             intake: None,
+            intake_stats: Arc::default(),
         };
         AppState {
             shared: Arc::new(shared),

@@ -28,7 +28,32 @@ pub const DATASET_SUMMARY: &[&str] = &[
 pub const FILE_SUMMARY: &[&str] = &["path", "table", "rows", "bytes", "minTime", "maxTime"];
 
 /// The columns an integration list shows.
-pub const INTEGRATION_SUMMARY: &[&str] = &["id", "name", "type", "jobs"];
+pub const INTEGRATION_SUMMARY: &[&str] = &[
+    "id",
+    "name",
+    "type",
+    "ingest",
+    "eventsTaken",
+    "bufferedEvents",
+    "jobs",
+];
+
+/// `POST /v1/logs` as the address agents use: the method and the service's origin (from the
+/// API base URL) with the path.
+fn ingest_address(ingest: &str, api_base_url: &str) -> String {
+    let origin = match api_base_url.find("://") {
+        Some(at) => {
+            let rest = &api_base_url[at + 3..];
+            let end = rest.find('/').map_or(api_base_url.len(), |i| at + 3 + i);
+            &api_base_url[..end]
+        }
+        None => api_base_url.trim_end_matches('/'),
+    };
+    match ingest.split_once(' ') {
+        Some((method, path)) => format!("{method} {origin}{path}"),
+        None => format!("{origin}{ingest}"),
+    }
+}
 
 /// Fields of a dataset file that the service assigns: left out of what is sent, so the
 /// output of `dataset:get -f pretty` can be edited and sent back.
@@ -231,10 +256,15 @@ pub fn integrations(command: IntegrationCommand, ctx: &Context) -> Result<(), Fa
         IntegrationCommand::List { output } => {
             let style = output::style(&output, Format::Table, global)?;
             let session = Session::open(ctx)?;
-            let list = session
+            let mut list = session
                 .runtime
                 .block_on(ui.spin("listing integrations", session.client.list_integrations()))
                 .map_err(|e| session.failure(e))?;
+            for one in &mut list {
+                if let Some(ingest) = &mut one.ingest {
+                    *ingest = ingest_address(ingest, &session.settings.api_base_url);
+                }
+            }
             print(list, Shape::List(INTEGRATION_SUMMARY), &style, global)
         }
         IntegrationCommand::Get {
@@ -243,14 +273,34 @@ pub fn integrations(command: IntegrationCommand, ctx: &Context) -> Result<(), Fa
         } => {
             let style = output::style(&output, Format::Table, global)?;
             let session = Session::open(ctx)?;
-            let one = session
+            let mut one = session
                 .runtime
                 .block_on(ui.spin(
                     "fetching the integration",
                     session.client.get_integration(&integration_id),
                 ))
                 .map_err(|e| session.failure(e))?;
+            if let Some(ingest) = &mut one.ingest {
+                *ingest = ingest_address(ingest, &session.settings.api_base_url);
+            }
             print(one, Shape::One, &style, global)
         }
+    }
+}
+
+#[cfg(test)]
+mod ingest_tests {
+    use super::ingest_address;
+
+    #[test]
+    fn the_ingest_address_is_the_services_origin_with_the_path() {
+        assert_eq!(
+            ingest_address("POST /api/v2/logs", "https://logs.example.com/api"),
+            "POST https://logs.example.com/api/v2/logs"
+        );
+        assert_eq!(
+            ingest_address("POST /v1/logs", "http://127.0.0.1:8080"),
+            "POST http://127.0.0.1:8080/v1/logs"
+        );
     }
 }

@@ -172,4 +172,23 @@ pub struct IntegrationOut {
     #[serde(default)]
     #[cfg_attr(feature = "openapi", schema(required = true))]
     pub jobs: Vec<IntegrationJob>,
+    /// Where its agents send logs (`POST /api/v2/logs`, `POST /v1/logs`,
+    /// `POST /services/collector/event`), when it has an ingest key; the key is never shown.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ingest: Option<String>,
+    /// Events taken from its agents since the service started.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub events_taken: Option<u64>,
+    /// Requests of its agents refused since the service started (bad key, bad body, busy).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub requests_refused: Option<u64>,
+    /// Events taken and not yet read by every pipeline that reads it (in the intake log).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub buffered_events: Option<u64>,
+    /// Their bytes.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub buffered_bytes: Option<u64>,
+    /// Where its sinks deliver (the vendor's intake), when it has a delivery key.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub delivers_to: Option<String>,
 }

@@ -213,7 +213,21 @@ async fn take(
         Refusal::Unavailable("the intake log could not keep the events; retry later".into())
     })?;
     tracing::debug!(integration = %spec.id, events = n, bytes, "intake: taken");
+    state.intake_stats.count(&spec.id, Some(n));
     Ok(n)
+}
+
+/// `work`'s outcome, a refusal counted against `spec`.
+async fn counted(
+    state: &AppState,
+    spec: &IntegrationSpec,
+    work: impl Future<Output = Result<usize, Refusal>>,
+) -> Result<usize, Refusal> {
+    let result = work.await;
+    if result.is_err() {
+        state.intake_stats.count(&spec.id, None);
+    }
+    result
 }
 
 fn header_text<'a>(headers: &'a HeaderMap, name: &str) -> Option<&'a str> {
@@ -296,10 +310,13 @@ async fn otlp_logs(State(state): State<AppState>, headers: HeaderMap, body: Byte
             None => header_text(&headers, "x-api-key"),
         };
         let spec = integration(&state, Protocol::Otlp, key)?;
-        let body = decompressed(&state, &headers, &body)?;
-        let events =
-            otlp::decode(&body, encoding).map_err(|e| Refusal::Body(e.status(), e.to_string()))?;
-        take(&state, spec, events).await
+        counted(&state, spec, async {
+            let body = decompressed(&state, &headers, &body)?;
+            let events = otlp::decode(&body, encoding)
+                .map_err(|e| Refusal::Body(e.status(), e.to_string()))?;
+            take(&state, spec, events).await
+        })
+        .await
     }
     .await;
     match result {
@@ -372,8 +389,9 @@ async fn hec_event(State(state): State<AppState>, headers: HeaderMap, body: Byte
             Ok(body) => body,
             Err(refusal) => return Ok(Err(refusal)),
         };
-        let events = splunk::decode_event(&body)?;
-        Ok(take(&state, spec, events).await)
+        let events = splunk::decode_event(&body)
+            .inspect_err(|_| state.intake_stats.count(&spec.id, None))?;
+        Ok(counted(&state, spec, take(&state, spec, events)).await)
     }
     .await;
     hec_answer(&state, result)
@@ -412,8 +430,9 @@ async fn hec_raw(
             index: query.index,
             time: query.time,
         };
-        let events = splunk::decode_raw(&body, &meta)?;
-        Ok(take(&state, spec, events).await)
+        let events = splunk::decode_raw(&body, &meta)
+            .inspect_err(|_| state.intake_stats.count(&spec.id, None))?;
+        Ok(counted(&state, spec, take(&state, spec, events)).await)
     }
     .await;
     hec_answer(&state, result)

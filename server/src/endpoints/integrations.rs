@@ -100,8 +100,30 @@ async fn jobs_using(
     }
 }
 
-fn view(spec: &IntegrationSpec, jobs: &[(String, String, Vec<String>)]) -> IntegrationOut {
+fn view(
+    state: &AppState,
+    spec: &IntegrationSpec,
+    jobs: &[(String, String, Vec<String>)],
+) -> IntegrationOut {
+    let ingest = spec
+        .ingest_key
+        .as_ref()
+        .and_then(|_| match spec.public_type() {
+            Some("datadog") => Some("POST /api/v2/logs"),
+            Some("otlp") => Some("POST /v1/logs"),
+            Some("splunk") => Some("POST /services/collector/event"),
+            _ => None,
+        });
+    let counts = state.intake_stats.of(&spec.id);
+    let buffered = state.intake.as_ref().map(|log| log.info(&spec.id));
+    let taking = ingest.is_some();
     IntegrationOut {
+        ingest: ingest.map(str::to_owned),
+        events_taken: taking.then_some(counts.events),
+        requests_refused: taking.then_some(counts.refused),
+        buffered_events: buffered.filter(|_| taking).map(|b| b.events),
+        buffered_bytes: buffered.filter(|_| taking).map(|b| b.bytes),
+        delivers_to: spec.delivery_key.as_ref().and(spec.delivery_url.clone()),
         id: spec.id.clone(),
         name: spec.name.clone(),
         kind: spec.kind.clone(),
@@ -141,7 +163,7 @@ pub async fn list(
         jobs_using(&state, &caller.organization).await?
     };
     Ok(Json(Items {
-        items: specs.into_iter().map(|s| view(s, &jobs)).collect(),
+        items: specs.into_iter().map(|s| view(&state, s, &jobs)).collect(),
         next_cursor: None,
     }))
 }
@@ -168,7 +190,7 @@ pub async fn get(
     }
     let spec = visible(&state, &caller, &id, &format!("GET /v1/integrations/{id}"))?;
     let jobs = jobs_using(&state, &caller.organization).await?;
-    Ok(Json(view(spec, &jobs)).into_response())
+    Ok(Json(view(&state, spec, &jobs)).into_response())
 }
 
 /// The integration of id `id` the caller's organization sees; a 404 naming `path` otherwise.
