@@ -214,6 +214,9 @@ def main():
     before = status_of(port_a, ta, job)["eventsIn"]
     elapsed = load.run()
     at_end = status_of(port_a, ta, job)["eventsIn"] - before
+    state = call(port_a, "GET", f"/v1/jobs/{job}", ta)
+    if state["state"] != "RUNNING":
+        sys.exit(f"the job is {state['state']}: {state['pipelineStatus'].get('message')}")
     caught = time.monotonic()
     while status_of(port_a, ta, job)["eventsIn"] - before < load.taken and time.monotonic() - caught < 600:
         time.sleep(0.2)

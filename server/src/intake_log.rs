@@ -228,8 +228,8 @@ impl IntakeLog {
         }
     }
 
-    /// The entries of `stream` after `after`, in order, until they hold `max_events` events
-    /// (at least one entry when there is one).
+    /// The entries of `stream` after `after`, in order, as many as hold at most `max_events`
+    /// events (but at least one entry when there is one, whatever its size).
     pub fn read(
         &self,
         stream: &str,
@@ -256,6 +256,9 @@ impl IntakeLog {
             let (key, value) = item.map_err(|e| fail(&e))?;
             let bytes = value.value();
             let (count, received_ms, ndjson) = split_entry(bytes);
+            if !out.is_empty() && taken + count as usize > max_events {
+                break;
+            }
             out.push(Entry {
                 seq: key.value().1,
                 events: count,

@@ -62,12 +62,13 @@ async fn trim_deletes_what_every_reader_passed_and_the_budget_counts_what_is_kep
 }
 
 #[tokio::test]
-async fn a_read_stops_at_its_event_budget_but_takes_at_least_one_entry() {
+async fn a_read_stays_within_its_event_budget_but_takes_at_least_one_entry() {
     let dir = tempfile::tempdir().unwrap();
     let log = IntakeLog::open(&dir.path().join("intake.redb")).unwrap();
     log.append("a", line(0).repeat(3), 3).await.unwrap();
     log.append("a", line(1), 1).await.unwrap();
     assert_eq!(log.read("a", 0, 1).unwrap().len(), 1);
+    assert_eq!(log.read("a", 0, 3).unwrap().len(), 1);
     assert_eq!(log.read("a", 0, 4).unwrap().len(), 2);
     assert!(log.read("a", 2, 10).unwrap().is_empty());
     assert!(log.read("a", u64::MAX, 10).unwrap().is_empty());

@@ -226,7 +226,13 @@ impl Driver<'_> {
     }
 
     pub(super) fn run_options(&self) -> RunOptions {
-        let batch = self.config().batch_events.max(1);
+        // A batch is at most `batchEvents`, a lake batch or one intake request (an agent
+        // source reads whole requests).
+        let batch = self
+            .config()
+            .batch_events
+            .max(self.state.config.intake.max_events_per_request)
+            .max(1);
         RunOptions {
             keep: 0,
             max_events: batch.max(self.state.config.lake.batch_rows),
