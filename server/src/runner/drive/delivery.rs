@@ -23,6 +23,8 @@ pub(crate) fn dead_letter_vertex(sink: &str) -> String {
 }
 
 const FIRST_BACKOFF: Duration = Duration::from_millis(250);
+/// Requests of one batch in flight at once.
+const CONCURRENT_REQUESTS: usize = 4;
 const MAX_BACKOFF: Duration = Duration::from_secs(30);
 
 impl Driver<'_> {
@@ -37,11 +39,26 @@ impl Driver<'_> {
             return Ok(());
         };
         let requests = live.vendors[index].requests(events);
-        for request in requests {
+        // First attempts go out together (a few at a time, answers in order); what fails is
+        // then retried request by request.
+        let firsts: Vec<Attempt> = {
+            let vendor = &live.vendors[index];
+            let mut firsts = Vec::with_capacity(requests.len());
+            for chunk in requests.chunks(CONCURRENT_REQUESTS) {
+                let sends: Vec<_> = chunk.iter().map(|r| Box::pin(vendor.send(r))).collect();
+                firsts.extend(futures_util::future::join_all(sends).await);
+            }
+            firsts
+        };
+        for (request, first) in requests.into_iter().zip(firsts) {
             let mut backoff = FIRST_BACKOFF;
             let mut next_renewal = Instant::now() + Duration::from_millis(self.config().renew_ms);
+            let mut attempt = Some(first);
             loop {
-                let attempt = live.vendors[index].send(&request).await;
+                let attempt = match attempt.take() {
+                    Some(first) => first,
+                    None => live.vendors[index].send(&request).await,
+                };
                 let n = request.events.len() as u64;
                 match attempt {
                     Attempt::Delivered => {
