@@ -36,6 +36,9 @@ const ENTRIES: TableDefinition<(&str, u64), &[u8]> = TableDefinition::new("entri
 /// Appends one commit takes at most (beyond, the next commit takes the rest).
 const GROUP_BYTES: usize = 32 << 20;
 
+/// Entries one trim deletes at most ([`IntakeLog::trim`] goes on in further commits).
+const TRIM_ENTRIES: u64 = 256;
+
 /// What went wrong with the intake log.
 #[derive(Debug, thiserror::Error)]
 pub enum IntakeLogError {
@@ -199,15 +202,23 @@ impl IntakeLog {
 
     /// Deletes the entries of `stream` up to `upto` (every reader is past them); answers the
     /// entries deleted.
+    /// Deletes in commits of at most 256 entries, so that appends are not held up.
     pub async fn trim(&self, stream: &str, upto: u64) -> Result<u64, IntakeLogError> {
-        let (done, answer) = tokio::sync::oneshot::channel();
-        self.send(Job::Trim {
-            stream: stream.to_owned(),
-            upto,
-            done,
-        })
-        .await?;
-        answer.await.map_err(|_| IntakeLogError::Closed)?
+        let mut deleted = 0;
+        loop {
+            let (done, answer) = tokio::sync::oneshot::channel();
+            self.send(Job::Trim {
+                stream: stream.to_owned(),
+                upto,
+                done,
+            })
+            .await?;
+            let n = answer.await.map_err(|_| IntakeLogError::Closed)??;
+            deleted += n;
+            if n < TRIM_ENTRIES {
+                return Ok(deleted);
+            }
+        }
     }
 
     async fn send(&self, job: Job) -> Result<(), IntakeLogError> {
@@ -428,7 +439,11 @@ fn commit(inner: &Inner, group: Vec<Job>) {
                             answers.push(Ok(0));
                             continue;
                         };
-                        let upto = (*upto).min(info.head);
+                        // At most TRIM_ENTRIES a commit: appends waiting behind a large
+                        // trim would wait for all of it.
+                        let upto = (*upto)
+                            .min(info.head)
+                            .min(info.first.saturating_add(TRIM_ENTRIES - 1));
                         let mut deleted = 0;
                         if upto >= info.first {
                             let mut gone = table

@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 use serde_json::{Value, json};
 
 use crate::common::Server;
-use crate::intake::{DD_KEY, HEC_KEY, integrations, peer, python, workspace};
+use crate::intake::{DD_KEY, HEC_KEY, integrations, numbered, peer, python, workspace};
 use crate::runner::{Restartable, create_job, job, rows, wait_state};
 
 const VENDOR_KEY: &str = "vendor-api-key-0123456789";
@@ -166,12 +166,6 @@ fn sorted_messages(items: &[Value], field: &str) -> Vec<String> {
                 .to_owned()
         })
         .collect();
-    m.sort();
-    m
-}
-
-fn numbered(prefix: &str, n: usize) -> Vec<String> {
-    let mut m: Vec<String> = (0..n).map(|i| format!("{prefix} {i}")).collect();
     m.sort();
     m
 }

@@ -100,7 +100,7 @@ fn messages(rows: &[Value]) -> Vec<String> {
     m
 }
 
-fn numbered(prefix: &str, n: usize) -> Vec<String> {
+pub(crate) fn numbered(prefix: &str, n: usize) -> Vec<String> {
     let mut m: Vec<String> = (0..n).map(|i| format!("{prefix} {i}")).collect();
     m.sort();
     m

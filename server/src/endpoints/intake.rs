@@ -377,23 +377,33 @@ fn hec_answer(
     }
 }
 
+/// A HEC request: its token's integration, its body decoded by `decode` (a refusal after the
+/// token is known is counted against it), its events taken.
+async fn hec_take(
+    state: &AppState,
+    headers: &HeaderMap,
+    body: &[u8],
+    decode: impl FnOnce(&[u8]) -> Result<Vec<Event>, splunk::HecError>,
+) -> Result<Result<usize, Refusal>, splunk::HecError> {
+    let key = hec_key(headers)?;
+    let spec = match integration(state, Protocol::Splunk, key) {
+        Ok(spec) => spec,
+        Err(refusal) => return Ok(Err(refusal)),
+    };
+    let body = match decompressed(state, headers, body) {
+        Ok(body) => body,
+        Err(refusal) => {
+            state.intake_stats.count(&spec.id, None);
+            return Ok(Err(refusal));
+        }
+    };
+    let events = decode(&body).inspect_err(|_| state.intake_stats.count(&spec.id, None))?;
+    Ok(counted(state, spec, take(state, spec, events)).await)
+}
+
 /// `POST /services/collector/event`: Splunk HEC events.
 async fn hec_event(State(state): State<AppState>, headers: HeaderMap, body: Bytes) -> Response {
-    let result = async {
-        let key = hec_key(&headers)?;
-        let spec = match integration(&state, Protocol::Splunk, key) {
-            Ok(spec) => spec,
-            Err(refusal) => return Ok(Err(refusal)),
-        };
-        let body = match decompressed(&state, &headers, &body) {
-            Ok(body) => body,
-            Err(refusal) => return Ok(Err(refusal)),
-        };
-        let events = splunk::decode_event(&body)
-            .inspect_err(|_| state.intake_stats.count(&spec.id, None))?;
-        Ok(counted(&state, spec, take(&state, spec, events)).await)
-    }
-    .await;
+    let result = hec_take(&state, &headers, &body, splunk::decode_event).await;
     hec_answer(&state, result)
 }
 
@@ -413,27 +423,16 @@ async fn hec_raw(
     headers: HeaderMap,
     body: Bytes,
 ) -> Response {
-    let result = async {
-        let key = hec_key(&headers)?;
-        let spec = match integration(&state, Protocol::Splunk, key) {
-            Ok(spec) => spec,
-            Err(refusal) => return Ok(Err(refusal)),
-        };
-        let body = match decompressed(&state, &headers, &body) {
-            Ok(body) => body,
-            Err(refusal) => return Ok(Err(refusal)),
-        };
-        let meta = splunk::RawMeta {
-            host: query.host,
-            source: query.source,
-            sourcetype: query.sourcetype,
-            index: query.index,
-            time: query.time,
-        };
-        let events = splunk::decode_raw(&body, &meta)
-            .inspect_err(|_| state.intake_stats.count(&spec.id, None))?;
-        Ok(counted(&state, spec, take(&state, spec, events)).await)
-    }
+    let meta = splunk::RawMeta {
+        host: query.host,
+        source: query.source,
+        sourcetype: query.sourcetype,
+        index: query.index,
+        time: query.time,
+    };
+    let result = hec_take(&state, &headers, &body, |body| {
+        splunk::decode_raw(body, &meta)
+    })
     .await;
     hec_answer(&state, result)
 }

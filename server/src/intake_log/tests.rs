@@ -87,3 +87,16 @@ async fn entries_know_when_they_were_taken() {
     assert_eq!(log.last_taken_before("a", entry.received_ms).unwrap(), None);
     assert_eq!(log.last_taken_before("a", i64::MAX).unwrap(), Some(2));
 }
+
+#[tokio::test]
+async fn a_large_trim_goes_in_several_commits_and_deletes_everything_asked() {
+    let dir = tempfile::tempdir().unwrap();
+    let log = IntakeLog::open(&dir.path().join("intake.redb")).unwrap();
+    for i in 0..(TRIM_ENTRIES as usize * 2 + 10) {
+        log.append("a", line(i), 1).await.unwrap();
+    }
+    let head = log.info("a").head;
+    assert_eq!(log.trim("a", head - 1).await.unwrap(), head - 1);
+    let info = log.info("a");
+    assert_eq!((info.first, info.events), (head, 1));
+}
