@@ -412,7 +412,14 @@ fn write_loop(inner: &Inner, queue: &mpsc::Receiver<Job>) {
 fn commit(inner: &Inner, group: Vec<Job>) {
     let mut streams = inner.streams.lock().map(|s| s.clone()).unwrap_or_default();
     let result = (|| -> Result<Vec<Result<u64, String>>, String> {
-        let tx = inner.db.begin_write().map_err(|e| e.to_string())?;
+        let mut tx = inner.db.begin_write().map_err(|e| e.to_string())?;
+        // A commit of trims only need not wait for the disk: lost in a crash, the entries
+        // are trimmed again (every reader is past them), and the next append's commit makes
+        // it durable.
+        if !group.iter().any(|j| matches!(j, Job::Append { .. })) {
+            tx.set_durability(redb::Durability::None)
+                .map_err(|e| e.to_string())?;
+        }
         let mut answers = Vec::with_capacity(group.len());
         {
             let mut table = tx.open_table(ENTRIES).map_err(|e| e.to_string())?;

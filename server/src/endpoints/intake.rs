@@ -190,13 +190,11 @@ async fn take(
             .or_insert_with(|| Value::String(format!("{batch}-{i}")));
         event.entry("eventTimestamp").or_insert_with(|| now.into());
         event.insert("receivedTimestamp".into(), now.into());
-        let value = Value::Object(event);
-        // What the runner reads back must be an event: checked here, where the sender
-        // hears of it.
-        if let Err(e) = jobgraph_model::LogEvent::from_value(value.clone()) {
-            return Err(Refusal::Invalid(format!("event {i}: {e}")));
-        }
-        serde_json::to_writer(&mut ndjson, &value)
+        // What the runner reads back must be an event: read as one here, where the sender
+        // hears of a problem, and written as read (the same JSON).
+        let event = jobgraph_model::LogEvent::from_value(Value::Object(event))
+            .map_err(|e| Refusal::Invalid(format!("event {i}: {e}")))?;
+        serde_json::to_writer(&mut ndjson, &event)
             .map_err(|e| Refusal::Invalid(format!("event {i}: {e}")))?;
         ndjson.push(b'\n');
     }
