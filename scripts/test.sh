@@ -25,11 +25,11 @@ grep -q '"vertices"' target/readme-command-1.json
 echo "== cargo fmt --check" >&2
 cargo fmt --all -- --check
 echo "== no import circles between modules (scripts/check-module-cycles.py)" >&2
-python3 scripts/check-module-cycles.py model/src core/src sdk/src server/src cli/src wasm/src lake/src docsindex/src
+python3 scripts/check-module-cycles.py model/src core/src sdk/src server/src cli/src wasm/src lake/src docsindex/src intake/src
 echo "== cargo clippy" >&2
 cargo clippy --workspace --all-targets --quiet -- -D warnings
 echo "== cargo doc (public items documented, links resolve)" >&2
-RUSTDOCFLAGS="-D warnings" cargo doc --no-deps --quiet -p jobgraph-model -p jobgraph-core -p jobgraph-sdk -p jobgraph-server -p jobgraph-cli -p jobgraph-lake -p jobgraph-docsindex
+RUSTDOCFLAGS="-D warnings" cargo doc --no-deps --quiet -p jobgraph-model -p jobgraph-core -p jobgraph-sdk -p jobgraph-server -p jobgraph-cli -p jobgraph-lake -p jobgraph-docsindex -p jobgraph-intake
 echo "== cargo test (unit, conformance, JSON Schema suite, CLI, service on SQLite, doctests)" >&2
 cargo test --workspace --exclude jobgraph-wasm
 echo "== sandbox workers taken over (test-only attack hooks)" >&2
