@@ -33,6 +33,11 @@ fn failed(what: &str) -> impl Fn(&dyn std::fmt::Display) -> ServeError + '_ {
 
 /// The database file in `dir`, created owner-only (the folder too).
 fn database_path(dir: &Path) -> Result<std::path::PathBuf, ServeError> {
+    private_file(dir, "jobgraph.db")
+}
+
+/// `dir/name`, the folder made (owner only) and the file too (owner only) when missing.
+fn private_file(dir: &Path, name: &str) -> Result<std::path::PathBuf, ServeError> {
     let mut builder = std::fs::DirBuilder::new();
     builder.recursive(true);
     #[cfg(unix)]
@@ -40,7 +45,7 @@ fn database_path(dir: &Path) -> Result<std::path::PathBuf, ServeError> {
     builder
         .create(dir)
         .map_err(|e| failed(&format!("cannot create {}", dir.display()))(&e))?;
-    let path = dir.join("jobgraph.db");
+    let path = dir.join(name);
     let mut options = std::fs::OpenOptions::new();
     options.create(true).append(true);
     #[cfg(unix)]
@@ -222,7 +227,8 @@ async fn run(settings: Settings) -> Result<(), ServeError> {
         .open(&settings.data)
         .map_err(|e| failed("cannot open the data lake")(&e))?;
     let lake_location = format!("lake: {}", lake.describe());
-    let intake_path = settings.data.join("intake.redb");
+    // The data folder holds the intake log even with PostgreSQL (docs/deploy.md).
+    let intake_path = private_file(&settings.data, "intake.redb")?;
     let intake = crate::intake_log::IntakeLog::open(&intake_path)
         .map_err(|e| failed("cannot open the intake log")(&e))?;
     let state = AppState::new(store, sandbox, settings.service.clone())
