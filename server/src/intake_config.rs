@@ -24,6 +24,9 @@ pub struct IntakeConfig {
     pub unread_retention_ms: u64,
     /// How often the entries every reader has passed are deleted, in ms. Default 5000.
     pub trim_ms: u64,
+    /// Keep the intake log on NATS JetStream instead of the data folder, so that replicas
+    /// share it (`docs/intake.md`, "Beyond one machine"). Default: none (the embedded log).
+    pub nats: Option<NatsConfig>,
 }
 
 impl Default for IntakeConfig {
@@ -35,6 +38,47 @@ impl Default for IntakeConfig {
             retry_after_seconds: 5,
             unread_retention_ms: 600_000,
             trim_ms: 5000,
+            nats: None,
         }
     }
+}
+
+/// `intake.nats` in `--config`.
+#[derive(Clone, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct NatsConfig {
+    /// The server(s), `nats://host:4222` (comma-separated for several); a user and password
+    /// or a token go in the URL (`nats://user:password@host:4222`), which is never shown.
+    pub url: String,
+    /// The stream's name. Default `JOBGRAPH_INTAKE`.
+    #[serde(default = "default_stream")]
+    pub stream: String,
+    /// The subjects' prefix: an integration's events go to `{prefix}.{integration id}`.
+    /// Default `jobgraph.intake`.
+    #[serde(default = "default_prefix")]
+    pub subject_prefix: String,
+    /// Copies JetStream keeps of each message (1, 3 or 5 in a cluster). Default 1.
+    #[serde(default = "default_replicas")]
+    pub replicas: usize,
+}
+
+impl std::fmt::Debug for NatsConfig {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        // A URL may hold a user and password.
+        f.debug_struct("NatsConfig")
+            .field("stream", &self.stream)
+            .field("subject_prefix", &self.subject_prefix)
+            .field("replicas", &self.replicas)
+            .finish_non_exhaustive()
+    }
+}
+
+fn default_stream() -> String {
+    "JOBGRAPH_INTAKE".into()
+}
+fn default_prefix() -> String {
+    "jobgraph.intake".into()
+}
+fn default_replicas() -> usize {
+    1
 }

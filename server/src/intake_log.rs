@@ -27,6 +27,11 @@ use std::path::{Path, PathBuf};
 use std::sync::mpsc;
 use std::sync::{Arc, Mutex};
 
+mod backend;
+pub mod jetstream;
+
+pub use backend::{Intake, Reader};
+
 use redb::{Database, ReadableDatabase, ReadableTable, TableDefinition};
 
 /// (stream, sequence) → the entry: its event count (4 bytes, little-endian), the time it was
@@ -63,6 +68,15 @@ pub enum IntakeLogError {
     /// The writer thread is gone (the service is stopping).
     #[error("the intake log is closed (the service is stopping)")]
     Closed,
+    /// The JetStream log failed (`intake.nats`).
+    #[error("the intake log on NATS JetStream: {message}")]
+    Nats {
+        /// What failed, in NATS's words.
+        message: String,
+    },
+    /// The JetStream stream is at its budget (`intake.maxBufferedBytes`).
+    #[error("the intake stream is full (intake.maxBufferedBytes)")]
+    Full,
 }
 
 /// One entry: the events one request brought.

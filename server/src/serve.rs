@@ -227,10 +227,26 @@ async fn run(settings: Settings) -> Result<(), ServeError> {
         .open(&settings.data)
         .map_err(|e| failed("cannot open the data lake")(&e))?;
     let lake_location = format!("lake: {}", lake.describe());
-    // The data folder holds the intake log even with PostgreSQL (docs/deploy.md).
-    let intake_path = private_file(&settings.data, "intake.redb")?;
-    let intake = crate::intake_log::IntakeLog::open(&intake_path)
-        .map_err(|e| failed("cannot open the intake log")(&e))?;
+    // The data folder holds the intake log even with PostgreSQL (docs/deploy.md), unless it
+    // is on NATS JetStream (`intake.nats`).
+    let intake = match &settings.service.intake.nats {
+        Some(nats) => crate::intake_log::Intake::JetStream(
+            crate::intake_log::jetstream::JetStreamLog::connect(
+                nats,
+                settings.service.intake.max_buffered_bytes,
+            )
+            .await
+            .map_err(|e| failed("cannot open the intake log")(&e))?,
+        ),
+        None => {
+            let intake_path = private_file(&settings.data, "intake.redb")?;
+            crate::intake_log::Intake::Local(
+                crate::intake_log::IntakeLog::open(&intake_path)
+                    .map_err(|e| failed("cannot open the intake log")(&e))?,
+            )
+        }
+    };
+    let intake_location = intake.describe();
     let state = AppState::new(store, sandbox, settings.service.clone())
         .with_lake(lake)
         .with_intake(intake);
@@ -247,6 +263,7 @@ async fn run(settings: Settings) -> Result<(), ServeError> {
         let mut out = std::io::stdout().lock();
         let _ = writeln!(out, "{location}");
         let _ = writeln!(out, "{lake_location}");
+        let _ = writeln!(out, "{intake_location}");
         let _ = writeln!(
             out,
             "listening on http://{addr} (also under http://{addr}/api)"

@@ -135,7 +135,7 @@ pub struct SharedState {
     /// The runs this replica drives, and the signals that wake its runner.
     pub(crate) runs: Arc<crate::runs::Runs>,
     /// What agents sent, until the pipelines read it ([`AppState::with_intake`]).
-    pub(crate) intake: Option<crate::intake_log::IntakeLog>,
+    pub(crate) intake: Option<crate::intake_log::Intake>,
     /// What each integration's intake took and refused.
     pub(crate) intake_stats: Arc<crate::intake_stats::IntakeStats>,
 }
@@ -200,7 +200,7 @@ impl AppState {
     }
 
     /// The same state with an intake log: agents' logs are taken and jobs read them.
-    pub fn with_intake(mut self, log: crate::intake_log::IntakeLog) -> Self {
+    pub fn with_intake(mut self, log: crate::intake_log::Intake) -> Self {
         Arc::make_mut(&mut self.shared).intake = Some(log);
         self
     }

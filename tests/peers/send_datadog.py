@@ -71,6 +71,8 @@ def main():
     p.add_argument("--message-prefix", default="dd-msg", help='message i is f"{prefix} {i}" (default dd-msg)')
     p.add_argument("--no-extra", action="store_true", help="omit the additional properties seq and status")
     p.add_argument("--expect-status", type=int, help="expect every request to fail with this HTTP status")
+    p.add_argument("--allow-status", type=int,
+                   help="a request refused with this HTTP status is recorded (with its Retry-After) and the next one sent")
     p.add_argument("--timeout", type=float, default=10.0, help="per-request timeout in seconds")
     args = p.parse_args()
     if args.count < 0 or args.batch < 1:
@@ -96,7 +98,7 @@ def main():
 
     items = build_items(args, HTTPLogItem)
     batches = [items[i : i + args.batch] for i in range(0, len(items), args.batch)] or [[]]
-    statuses, bodies, error_bodies = [], [], []
+    statuses, bodies, error_bodies, retry_afters = [], [], [], []
     sent = 0
     base = {"tool": TOOL, "url": url + "/api/v2/logs", "encoding": encoding}
     with dd.ApiClient(configuration) as api_client:
@@ -110,6 +112,10 @@ def main():
             except ApiException as err:
                 statuses.append(err.status)
                 error_bodies.append(err.body)
+                if args.allow_status is not None and err.status == args.allow_status:
+                    headers = {k.lower(): v for k, v in (err.headers or {}).items()}
+                    retry_afters.append(headers.get("retry-after"))
+                    continue
                 if args.expect_status is None:
                     fail(TOOL, f"request {len(statuses)} answered HTTP {err.status}: {err.body!r}",
                          sent=sent, requests=len(statuses), statuses=statuses, error_bodies=error_bodies, **base)
@@ -135,6 +141,8 @@ def main():
             sent += len(batch)
 
     out = dict(base, ok=True, sent=sent, requests=len(statuses), statuses=statuses)
+    if args.allow_status is not None:
+        out.update(retry_afters=retry_afters)
     if args.expect_status is not None:
         out.update(expected_status=args.expect_status, error_bodies=error_bodies)
     else:

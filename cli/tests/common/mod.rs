@@ -37,6 +37,62 @@ extern "C" fn kill_servers() {
 /// The PostgreSQL server the suite runs on instead of SQLite, when
 /// `JOBGRAPH_TEST_DATABASE_URL` is set (`postgres://USER@HOST:PORT/DB` of a throwaway cluster:
 /// `scripts/pg-cluster.sh`).
+/// The URL of a NATS server with JetStream (`nats-server -js`) the whole test binary shares,
+/// started on first use on a port of its own with its store in a temporary folder, and killed
+/// when the binary exits. The server is `JOBGRAPH_TEST_NATS_SERVER`, or the one
+/// `scripts/setup.sh` installs (`target/peers-venv/bin/nats-server`), or `nats-server` on PATH.
+pub fn nats_url() -> String {
+    static URL: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    URL.get_or_init(|| {
+        let workspace = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..");
+        let binary = std::env::var_os("JOBGRAPH_TEST_NATS_SERVER")
+            .map(PathBuf::from)
+            .or_else(|| {
+                let venv = workspace.join("target/peers-venv/bin/nats-server");
+                venv.exists().then_some(venv)
+            })
+            .unwrap_or_else(|| PathBuf::from("nats-server"));
+        let port = std::net::TcpListener::bind("127.0.0.1:0")
+            .and_then(|l| l.local_addr())
+            .expect("a free port")
+            .port();
+        let store =
+            std::env::temp_dir().join(format!("jobgraph-nats-{}-{port}", std::process::id()));
+        let child = Command::new(&binary)
+            .args(["-js", "-a", "127.0.0.1", "-p", &port.to_string(), "-sd"])
+            .arg(&store)
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap_or_else(|e| {
+                panic!(
+                    "cannot start {} (scripts/setup.sh installs it): {e}",
+                    binary.display()
+                )
+            });
+        RUNNING.lock().unwrap().push(child.id());
+        // Ready when it greets a connection with its INFO line.
+        let deadline = std::time::Instant::now() + Duration::from_secs(20);
+        loop {
+            if let Ok(stream) = std::net::TcpStream::connect(("127.0.0.1", port)) {
+                let mut line = String::new();
+                let _ = stream.set_read_timeout(Some(Duration::from_secs(2)));
+                if BufReader::new(stream).read_line(&mut line).is_ok() && line.starts_with("INFO") {
+                    break;
+                }
+            }
+            assert!(
+                std::time::Instant::now() < deadline,
+                "nats-server did not start on port {port}"
+            );
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        format!("nats://127.0.0.1:{port}")
+    })
+    .clone()
+}
+
 /// Writes a file only its owner may read (a `--config` file with secrets must be).
 pub fn write_private(path: &Path, text: &str) {
     use std::io::Write;

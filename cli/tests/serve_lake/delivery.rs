@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 use serde_json::{Value, json};
 
 use crate::common::Server;
-use crate::intake::{DD_KEY, HEC_KEY, integrations, numbered, peer, python, workspace};
+use crate::intake::{DD_KEY, HEC_KEY, OTLP_KEY, integrations, numbered, peer, python, workspace};
 use crate::runner::{Restartable, create_job, job, rows, wait_state};
 
 const VENDOR_KEY: &str = "vendor-api-key-0123456789";
@@ -228,6 +228,74 @@ fn a_datadog_sink_delivers_what_the_datadog_client_model_reads_and_retries_a_503
     assert_eq!(delivery["deadLetters"], 0, "{delivery}");
 }
 
+/// `sumologic-log-sink` delivers OTLP/HTTP protobuf (Sumo Logic's OTLP source), read by
+/// `opentelemetry-proto`'s `ExportLogsServiceRequest`: one resource per tag set, the severity,
+/// the body and the tags as attributes.
+#[test]
+fn a_sumo_logic_sink_delivers_otlp_that_opentelemetry_proto_reads() {
+    let receiver = Receiver::start("otlp", &["--expect-key", VENDOR_KEY]);
+    let service = service_delivering_to("sumo", &receiver.url(), VENDOR_KEY);
+    let server = service.start();
+    let token = server.token("alice", "alice-secret");
+    let listed = server
+        .call("GET", "/v1/integrations/vendor", Some(&token), None)
+        .json();
+    assert_eq!(
+        listed["deliversTo"],
+        format!("{}/…", receiver.url()),
+        "a Sumo address holds its token: only its origin is shown: {listed}"
+    );
+    let id = relay(&server, &token, "sumologic-log-sink");
+    send(&server, 1200, "to-sumo");
+    let items = receiver.items(1200);
+    let body = |i: &Value| {
+        i["item"]["log_record"]["body"]["stringValue"]
+            .as_str()
+            .unwrap_or("")
+            .to_owned()
+    };
+    let mut messages: Vec<String> = items.iter().map(body).collect();
+    messages.sort();
+    assert_eq!(messages, numbered("to-sumo", 1200));
+    let item = &items[0]["item"];
+    let resource: Vec<String> = item["resource"]["attributes"]
+        .as_array()
+        .unwrap_or(&Vec::new())
+        .iter()
+        .map(|a| {
+            format!(
+                "{}={}",
+                a["key"].as_str().unwrap_or(""),
+                a["value"]["stringValue"].as_str().unwrap_or("")
+            )
+        })
+        .collect();
+    for wanted in [
+        "host.name=web-3",
+        "service.name=api",
+        "team=core",
+        "pipeline=jobgraph",
+    ] {
+        assert!(
+            resource.iter().any(|r| r == wanted),
+            "{wanted} in {resource:?}: {item}"
+        );
+    }
+    let deadline = Instant::now() + Duration::from_secs(10);
+    let delivery = loop {
+        let d = job(&server, &token, &id, None)["pipelineStatus"]["delivery"][0].clone();
+        if d["delivered"] == 1200 || Instant::now() > deadline {
+            break d;
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    };
+    assert_eq!(delivery["delivered"], 1200, "{delivery}");
+    assert_eq!(
+        delivery["requests"], 2,
+        "1000 events per request: {delivery}"
+    );
+}
+
 #[test]
 fn a_request_refused_for_good_goes_to_the_dead_letters_and_the_rest_is_delivered() {
     let receiver = Receiver::start(
@@ -307,7 +375,8 @@ fn a_request_refused_for_good_goes_to_the_dead_letters_and_the_rest_is_delivered
 }
 
 /// A first service's `datadog-log-sink` delivers to a second service's Datadog intake, whose
-/// own pipeline writes its lake; and the same through Splunk HEC.
+/// own pipeline writes its lake; and the same through Splunk HEC, and through OTLP/HTTP
+/// (`sumologic-log-sink`) into its OTLP intake.
 #[test]
 fn one_service_delivers_into_another_services_intake() {
     let second = Restartable::with(json!({}), json!({"integrations": integrations()}));
@@ -317,6 +386,7 @@ fn one_service_delivers_into_another_services_intake() {
     for (source, integration) in [
         ("datadog-log-agent-source", "dd-agents"),
         ("splunk-log-agent-source", "hec-agents"),
+        ("otel-log-source", "otel-agents"),
     ] {
         let job = json!({
             "name": format!("from-{integration}"), "execution": "ASYNCHRONOUS", "processing": "STREAMING",
@@ -334,6 +404,7 @@ fn one_service_delivers_into_another_services_intake() {
     for (kind, sink, key, prefix) in [
         ("datadog", "datadog-log-sink", DD_KEY, "via-dd"),
         ("splunk", "splunk-log-sink", HEC_KEY, "via-hec"),
+        ("sumo", "sumologic-log-sink", OTLP_KEY, "via-otlp"),
     ] {
         let first = service_delivering_to(kind, &second.url(), key);
         let first = first.start();

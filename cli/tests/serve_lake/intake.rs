@@ -115,7 +115,11 @@ fn settled(server: &Server, token: &str, dataset: &str, n: usize) -> Vec<Value> 
 
 #[test]
 fn datadog_api_client_logs_reach_a_running_pipeline_gzipped_with_tags_and_status() {
-    let server = server();
+    datadog_client_on(server());
+}
+
+/// `datadog_api_client_logs_reach_a_running_pipeline_gzipped_with_tags_and_status`, on `server`.
+pub(crate) fn datadog_client_on(server: &Server) {
     let token = alice_on(server);
     let (out, _) = agent_job(server, &token, "datadog-log-agent-source", "dd-agents");
     let sent = peer(
@@ -170,7 +174,11 @@ fn datadog_api_client_logs_reach_a_running_pipeline_gzipped_with_tags_and_status
 
 #[test]
 fn the_opentelemetry_sdk_exports_logs_with_resources_severities_and_trace_ids() {
-    let server = server();
+    otel_sdk_on(server());
+}
+
+/// `the_opentelemetry_sdk_exports_logs_with_resources_severities_and_trace_ids`, on `server`.
+pub(crate) fn otel_sdk_on(server: &Server) {
     let token = alice_on(server);
     let (out, _) = agent_job(server, &token, "otel-log-source", "otel-agents");
     let endpoint = format!("{}/v1/logs", server.url());
@@ -225,7 +233,11 @@ fn the_opentelemetry_sdk_exports_logs_with_resources_severities_and_trace_ids() 
 
 #[test]
 fn splunk_hec_handler_events_reach_a_pipeline() {
-    let server = server();
+    hec_handler_on(server());
+}
+
+/// `splunk_hec_handler_events_reach_a_pipeline`, on `server`.
+pub(crate) fn hec_handler_on(server: &Server) {
     let token = alice_on(server);
     let (out, _) = agent_job(server, &token, "splunk-log-agent-source", "hec-agents");
     peer(
@@ -254,7 +266,11 @@ fn splunk_hec_handler_events_reach_a_pipeline() {
 
 #[test]
 fn the_opentelemetry_collector_tails_a_file_into_a_pipeline() {
-    let server = server();
+    otel_collector_on(server());
+}
+
+/// `the_opentelemetry_collector_tails_a_file_into_a_pipeline`, on `server`.
+pub(crate) fn otel_collector_on(server: &Server) {
     let token = alice_on(server);
     let (out, _) = agent_job(server, &token, "otel-log-source", "collectors");
     let dir = tempfile::tempdir().unwrap();
@@ -313,7 +329,13 @@ fn the_opentelemetry_collector_tails_a_file_into_a_pipeline() {
 /// wrote live before).
 #[test]
 fn kill_9_right_after_the_answers_loses_no_acknowledged_event() {
-    let service = Restartable::with(json!({}), json!({"integrations": integrations()}));
+    kill_9_right_after_the_answers_with(json!({"integrations": integrations()}));
+}
+
+/// `kill -9` of a service with `config` right after its intake answered: restarted, its job
+/// reads every acknowledged event once.
+pub(crate) fn kill_9_right_after_the_answers_with(config: Value) {
+    let service = Restartable::with(json!({}), config);
     let mut server = service.start();
     let token = server.token("alice", "alice-secret");
     let (out, id) = agent_job(&server, &token, "datadog-log-agent-source", "dd-agents");

@@ -14,6 +14,7 @@ mod common;
 mod delivery;
 mod duckdb;
 mod intake;
+mod jetstream;
 mod limits;
 mod order;
 mod queries;

@@ -206,10 +206,18 @@ async fn take(
         )));
     }
     let bytes = ndjson.len();
-    log.append(&spec.id, ndjson, n as u32).await.map_err(|e| {
-        tracing::warn!(integration = %spec.id, "intake: {e}");
-        Refusal::Unavailable("the intake log could not keep the events; retry later".into())
-    })?;
+    log.append(&spec.id, &batch, ndjson, n as u32)
+        .await
+        .map_err(|e| match e {
+            crate::intake_log::IntakeLogError::Full => Refusal::Busy(format!(
+                "the pipelines are behind: the intake stream is at its budget of {} bytes (intake.maxBufferedBytes); retry later",
+                limits.max_buffered_bytes
+            )),
+            e => {
+                tracing::warn!(integration = %spec.id, "intake: {e}");
+                Refusal::Unavailable("the intake log could not keep the events; retry later".into())
+            }
+        })?;
     tracing::debug!(integration = %spec.id, events = n, bytes, "intake: taken");
     state.intake_stats.count(&spec.id, Some(n));
     Ok(n)
@@ -264,10 +272,13 @@ async fn datadog_logs(
     let result = async {
         let key = header_text(&headers, "dd-api-key").or(query.dd_api_key.as_deref());
         let spec = integration(&state, Protocol::Datadog, key)?;
-        let body = decompressed(&state, &headers, &body)?;
-        let events =
-            datadog::decode(&body).map_err(|e| Refusal::Body(e.status(), e.to_string()))?;
-        take(&state, spec, events).await
+        counted(&state, spec, async {
+            let body = decompressed(&state, &headers, &body)?;
+            let events =
+                datadog::decode(&body).map_err(|e| Refusal::Body(e.status(), e.to_string()))?;
+            take(&state, spec, events).await
+        })
+        .await
     }
     .await;
     match result {

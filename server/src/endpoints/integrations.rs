@@ -123,7 +123,7 @@ fn view(
         requests_refused: taking.then_some(counts.refused),
         buffered_events: buffered.filter(|_| taking).map(|b| b.events),
         buffered_bytes: buffered.filter(|_| taking).map(|b| b.bytes),
-        delivers_to: spec.delivery_key.as_ref().and(spec.delivery_url.clone()),
+        delivers_to: delivers_to(spec),
         id: spec.id.clone(),
         name: spec.name.clone(),
         kind: spec.kind.clone(),
@@ -305,6 +305,20 @@ pub async fn get_of_type(
     }
     let jobs = jobs_using(&state, &caller.organization).await?;
     Ok(Json(read(spec, kind, &caller.organization, &jobs)))
+}
+
+/// Where the integration's sinks deliver, as far as it can be shown: a Sumo Logic OTLP
+/// source's address holds its token, so only its origin is shown (`https://host/…`).
+fn delivers_to(spec: &IntegrationSpec) -> Option<String> {
+    let url = spec.delivery_url.as_deref()?;
+    if spec.public_type() == Some("sumo") {
+        let origin = reqwest::Url::parse(url)
+            .ok()
+            .map(|u| u.origin().ascii_serialization())
+            .filter(|o| o != "null")?;
+        return Some(format!("{origin}/…"));
+    }
+    spec.delivery_key.as_ref().map(|_| url.to_owned())
 }
 
 #[cfg(test)]

@@ -2,13 +2,14 @@
 //! `splunk-log-agent-source`, …): the events agents sent to its integration (`docs/intake.md`),
 //! read from the intake log after the position of the run's last checkpoint. The log keeps
 //! what a running job has not checkpointed past, so a restart reads again from there: at least
-//! once into the engine, exactly once into the lake (the checkpoint holds both).
+//! once into the engine, exactly once into the lake (the checkpoint holds both). On JetStream
+//! (`intake.nats`) the reader is a durable consumer, acknowledged at each checkpoint.
 
 use jobgraph_core::pipeline::LogEvent;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
-use crate::intake_log::IntakeLog;
+use crate::intake_log::{Intake, Reader};
 use crate::runner::source::Read;
 use crate::state::AppState;
 
@@ -33,7 +34,11 @@ pub(crate) struct AgentPosition {
 pub(crate) struct AgentFeed {
     /// The vertex.
     pub vertex: String,
-    log: IntakeLog,
+    log: Intake,
+    /// Its reader, once started.
+    reader: Option<Reader>,
+    /// The reader's name (JetStream's durable consumer): `{job}-v{version}-{vertex}`.
+    name: String,
     position: AgentPosition,
     max_events: usize,
 }
@@ -43,6 +48,7 @@ impl AgentFeed {
     pub(crate) fn plan(
         state: &AppState,
         organization: &str,
+        run: &str,
         vertex: &str,
         kind: &str,
         fields: &Map<String, Value>,
@@ -90,6 +96,8 @@ impl AgentFeed {
         Ok(AgentFeed {
             vertex: vertex.to_owned(),
             log,
+            reader: None,
+            name: format!("{run}-{vertex}"),
             position: AgentPosition {
                 stream: id.to_owned(),
                 seq: 0,
@@ -101,13 +109,31 @@ impl AgentFeed {
     /// Starts where a checkpoint left it, or (`None`, or a checkpoint of another
     /// integration's) at the oldest event the log keeps. What the log no longer keeps is
     /// skipped.
-    pub(crate) fn start_at(&mut self, position: Option<&Value>) {
+    pub(crate) async fn start_at(&mut self, position: Option<&Value>) -> Result<(), String> {
+        let _ = self.log.refresh().await;
         let info = self.log.info(&self.position.stream);
         let at = position
             .and_then(|p| serde_json::from_value::<AgentPosition>(p.clone()).ok())
             .filter(|p| p.stream == self.position.stream)
-            .map_or(0, |p| p.seq);
-        self.position.seq = at.max(info.first.saturating_sub(1));
+            .map(|p| p.seq);
+        self.position.seq = at.unwrap_or(0).max(info.first.saturating_sub(1));
+        let reader = self
+            .log
+            .reader(&self.position.stream, &self.name, at)
+            .await
+            .map_err(|e| format!("vertex {}: {e}", self.vertex))?;
+        self.reader = Some(reader);
+        Ok(())
+    }
+
+    /// Its position is checkpointed: a JetStream reader acknowledges what it read.
+    pub(crate) async fn checkpointed(&mut self) {
+        if let Some(reader) = &mut self.reader
+            && let Err(e) = reader.checkpointed().await
+        {
+            // Not acknowledged: delivered again, and skipped by position.
+            tracing::warn!(vertex = %self.vertex, "runner: {e}");
+        }
     }
 
     /// The position after the events read so far.
@@ -117,14 +143,19 @@ impl AgentFeed {
 
     /// Whether entries are kept that it has not read.
     pub(crate) fn behind(&self) -> bool {
-        self.log.info(&self.position.stream).head > self.position.seq
+        self.reader
+            .as_ref()
+            .is_some_and(|r| r.behind(self.position.seq))
     }
 
     /// Events: the next entries of the stream, about `runner.batchEvents` of them.
-    pub(crate) fn read(&mut self) -> Result<Read, String> {
-        let entries = self
-            .log
-            .read(&self.position.stream, self.position.seq, self.max_events)
+    pub(crate) async fn read(&mut self) -> Result<Read, String> {
+        let Some(reader) = &mut self.reader else {
+            return Ok(Read::Idle);
+        };
+        let entries = reader
+            .read(self.position.seq, self.max_events)
+            .await
             .map_err(|e| format!("vertex {}: {e}", self.vertex))?;
         let Some(last) = entries.last().map(|e| e.seq) else {
             return Ok(Read::Idle);

@@ -34,10 +34,7 @@ impl Feed {
                     position.and_then(|p| serde_json::from_value::<Position>(p.clone()).ok());
                 f.start_at(state, position).await
             }
-            Feed::Agent(f) => {
-                f.start_at(position);
-                Ok(())
-            }
+            Feed::Agent(f) => f.start_at(position).await,
         }
     }
 
@@ -61,7 +58,14 @@ impl Feed {
     pub(crate) async fn read(&mut self, state: &AppState) -> Result<Read, String> {
         match self {
             Feed::Lake(f) => f.read(state).await,
-            Feed::Agent(f) => f.read(),
+            Feed::Agent(f) => f.read().await,
+        }
+    }
+
+    /// Its position was checkpointed.
+    pub(crate) async fn checkpointed(&mut self) {
+        if let Feed::Agent(f) = self {
+            f.checkpointed().await;
         }
     }
 }

@@ -9,7 +9,7 @@ use std::time::Duration;
 use serde_json::Value;
 
 use crate::ids::now_ms;
-use crate::intake_log::IntakeLog;
+use crate::intake_log::Intake;
 use crate::runner::agent_source::AgentPosition;
 use crate::state::AppState;
 
@@ -51,19 +51,21 @@ fn readers(positions: &[String]) -> HashMap<String, u64> {
     least
 }
 
-async fn trim(state: &AppState, log: &IntakeLog) -> Result<(), String> {
+async fn trim(state: &AppState, log: &Intake) -> Result<(), String> {
     let positions = state
         .store
         .reading_positions()
         .await
         .map_err(|e| e.to_string())?;
     let least = readers(&positions);
+    log.refresh().await.map_err(|e| e.to_string())?;
     let cutoff = now_ms() - state.config.intake.unread_retention_ms as i64;
     for (stream, info) in log.streams() {
         let upto = match least.get(&stream) {
             Some(seq) => Some(*seq),
             None => log
                 .last_taken_before(&stream, cutoff)
+                .await
                 .map_err(|e| e.to_string())?,
         };
         if let Some(upto) = upto.filter(|u| *u >= info.first) {

@@ -1,6 +1,7 @@
-//! A running job's vendor sinks (`datadog-log-sink`, `splunk-log-sink`; `docs/intake.md`,
-//! "Delivery"): what reaches one is encoded in the vendor's intake format
-//! (`jobgraph_intake`), gzipped, cut into the vendor's request sizes and sent to the
+//! A running job's vendor sinks (`datadog-log-sink`, `splunk-log-sink`, `sumologic-log-sink`;
+//! `docs/intake.md`, "Delivery"): what reaches one is encoded in the vendor's intake format
+//! (Datadog's JSON array, Splunk HEC events, OTLP/HTTP protobuf for Sumo Logic's OTLP source)
+//! with `jobgraph_intake`, gzipped, cut into the vendor's request sizes and sent to the
 //! integration's `deliveryUrl` with its `deliveryKey`. One attempt here; the retries, the lease
 //! renewals meanwhile and the dead letters are the driver's (`drive/delivery.rs`).
 
@@ -17,6 +18,7 @@ use crate::state::AppState;
 pub(crate) const VENDOR_SINKS: &[(&str, &str)] = &[
     ("datadog-log-sink", "datadog"),
     ("splunk-log-sink", "splunk"),
+    ("sumologic-log-sink", "sumo"),
 ];
 
 /// The vendors.
@@ -24,6 +26,8 @@ pub(crate) const VENDOR_SINKS: &[(&str, &str)] = &[
 pub(crate) enum Vendor {
     Datadog,
     Splunk,
+    /// Sumo Logic's OTLP/HTTP source (any OTLP/HTTP logs receiver): protobuf.
+    Sumo,
 }
 
 impl Vendor {
@@ -31,6 +35,7 @@ impl Vendor {
         match self {
             Vendor::Datadog => "/api/v2/logs",
             Vendor::Splunk => "/services/collector/event",
+            Vendor::Sumo => "/v1/logs",
         }
     }
 
@@ -49,6 +54,14 @@ impl Vendor {
         match self {
             Vendor::Datadog => jobgraph_intake::datadog::encode(events),
             Vendor::Splunk => jobgraph_intake::splunk::encode(events),
+            Vendor::Sumo => jobgraph_intake::otlp::encode(events),
+        }
+    }
+
+    fn content_type(self) -> &'static str {
+        match self {
+            Vendor::Datadog | Vendor::Splunk => "application/json",
+            Vendor::Sumo => jobgraph_intake::otlp::Encoding::Protobuf.content_type(),
         }
     }
 }
@@ -80,7 +93,8 @@ pub(crate) struct VendorSink {
     pub vertex: String,
     pub vendor: Vendor,
     url: String,
-    key: Secret,
+    /// The vendor's key; Sumo Logic's OTLP source has its token in its address instead.
+    key: Option<Secret>,
     /// `key:value` tags added to every event (the integration's `additionalTags`, then the
     /// vertex's).
     tags: Vec<(String, String)>,
@@ -136,9 +150,10 @@ impl VendorSink {
         let (vendor, wanted) = match kind {
             "datadog-log-sink" => (Vendor::Datadog, "datadog"),
             "splunk-log-sink" => (Vendor::Splunk, "splunk"),
+            "sumologic-log-sink" => (Vendor::Sumo, "sumo"),
             other => {
                 return Err(format!(
-                    "vertex {vertex} ({other}): this service delivers to Datadog (datadog-log-sink) and Splunk HEC (splunk-log-sink)"
+                    "vertex {vertex} ({other}): this service delivers to Datadog (datadog-log-sink), Splunk HEC (splunk-log-sink) and Sumo Logic's OTLP/HTTP source (sumologic-log-sink)"
                 ));
             }
         };
@@ -178,12 +193,18 @@ impl VendorSink {
                     "vertex {vertex} ({kind}): integration {id:?} has no `deliveryUrl` (the HEC's address, https://splunk.example.com:8088) in the service's --config"
                 ));
             }
+            (None, Vendor::Sumo) => {
+                return Err(format!(
+                    "vertex {vertex} ({kind}): integration {id:?} has no `deliveryUrl` (the OTLP/HTTP source's address without /v1/logs, https://endpoint.collection.sumologic.com/receiver/v1/otlp/TOKEN) in the service's --config"
+                ));
+            }
         };
-        let Some(key) = spec.delivery_key.clone() else {
+        let key = spec.delivery_key.clone();
+        if key.is_none() && vendor != Vendor::Sumo {
             return Err(format!(
                 "vertex {vertex} ({kind}): integration {id:?} has no `deliveryKey` (the vendor's API key or token) in the service's --config"
             ));
-        };
+        }
         let mut tags = tag_pairs(payload.get("additionalTags"));
         tags.extend(tag_pairs(fields.get("additionalTags")));
         Ok(VendorSink {
@@ -269,12 +290,16 @@ impl VendorSink {
             .client
             .post(&self.url)
             .header("content-encoding", "gzip")
-            .header("content-type", "application/json")
+            .header("content-type", self.vendor.content_type())
             .body(request.body.clone());
-        let builder = match self.vendor {
-            Vendor::Datadog => builder.header("dd-api-key", self.key.expose()),
-            Vendor::Splunk => {
-                builder.header("authorization", format!("Splunk {}", self.key.expose()))
+        let builder = match (self.vendor, &self.key) {
+            (_, None) => builder,
+            (Vendor::Datadog, Some(key)) => builder.header("dd-api-key", key.expose()),
+            (Vendor::Splunk, Some(key)) => {
+                builder.header("authorization", format!("Splunk {}", key.expose()))
+            }
+            (Vendor::Sumo, Some(key)) => {
+                builder.header("authorization", format!("Bearer {}", key.expose()))
             }
         };
         let response = match builder.send().await {

@@ -41,7 +41,7 @@ fn fixture(change: impl FnOnce(&mut ServiceConfig)) -> Fixture {
     change(&mut config);
     let log = IntakeLog::open(&dir.path().join("intake.redb")).unwrap();
     let state = AppState::new(Arc::new(store), Arc::new(jobgraph_core::InProcess), config)
-        .with_intake(log.clone());
+        .with_intake(crate::intake_log::Intake::Local(log.clone()));
     Fixture {
         router: crate::router(state),
         log,

@@ -185,6 +185,9 @@ impl Driver<'_> {
             ));
         }
         self.lease_until = until;
+        if let Some(feed) = &mut live.feed {
+            feed.checkpointed().await;
+        }
         live.interval += 1;
         live.dirty = false;
         live.events_since = 0;

@@ -122,8 +122,15 @@ impl Driver<'_> {
                 )))
             }
             Some((name, kind, fields)) => Some(Feed::Agent(
-                AgentFeed::plan(self.state, &self.organization, name, kind, fields)
-                    .map_err(Stop::Failed)?,
+                AgentFeed::plan(
+                    self.state,
+                    &self.organization,
+                    &format!("{}-v{}", self.job_id, self.version),
+                    name,
+                    kind,
+                    fields,
+                )
+                .map_err(Stop::Failed)?,
             )),
             None => None,
         };

@@ -1,0 +1,119 @@
+//! The intake suite again with the intake log on NATS JetStream (`intake.nats`, issue 39,
+//! docs/intake.md "Beyond one machine"), against a real `nats-server -js` started once for
+//! this binary (`common::nats_url`): the same real senders, the same `kill -9` test, and what
+//! only JetStream does: a full stream refuses with 429, and nothing is left in the data folder.
+
+use std::sync::OnceLock;
+
+use serde_json::{Value, json};
+
+use crate::common::{Server, nats_url};
+use crate::intake::{self, DD_KEY, integrations, peer};
+
+/// `intake.nats` on the shared NATS server, in a stream and subjects of its own.
+pub(crate) fn nats(name: &str) -> Value {
+    json!({"url": nats_url(), "stream": format!("JG_{name}"), "subjectPrefix": format!("jg.{name}")})
+}
+
+/// The shared server of this module: `crate::settings` with the intake on JetStream.
+fn server() -> &'static Server {
+    static SERVER: OnceLock<Server> = OnceLock::new();
+    SERVER.get_or_init(|| {
+        let mut settings = crate::settings(None);
+        settings["intake"] = json!({"nats": nats("shared")});
+        Server::start_with_config(&settings, &crate::CLIENTS)
+    })
+}
+
+#[test]
+fn on_jetstream_datadog_api_client_logs_reach_a_running_pipeline() {
+    let server = server();
+    assert!(
+        server
+            .banner
+            .iter()
+            .any(|l| l == "intake: NATS JetStream (intake.nats)"),
+        "{:?}",
+        server.banner
+    );
+    intake::datadog_client_on(server);
+}
+
+#[test]
+fn on_jetstream_the_opentelemetry_sdk_exports_logs() {
+    intake::otel_sdk_on(server());
+}
+
+#[test]
+fn on_jetstream_splunk_hec_handler_events_reach_a_pipeline() {
+    intake::hec_handler_on(server());
+}
+
+#[test]
+fn on_jetstream_the_opentelemetry_collector_tails_a_file_into_a_pipeline() {
+    intake::otel_collector_on(server());
+}
+
+#[test]
+fn on_jetstream_kill_9_right_after_the_answers_loses_no_acknowledged_event() {
+    intake::kill_9_right_after_the_answers_with(
+        json!({"integrations": integrations(), "intake": {"nats": nats("kill9")}}),
+    );
+}
+
+/// A stream at its budget (`intake.maxBufferedBytes`, enforced by JetStream itself with
+/// `discard: new`) refuses: the Datadog client hears 429 with `Retry-After`; what was taken
+/// before is kept; the data folder holds no intake log.
+#[test]
+fn on_jetstream_a_full_stream_answers_429_and_keeps_what_it_took() {
+    let mut settings = crate::settings(None);
+    settings["intake"] = json!({"nats": nats("full"), "maxBufferedBytes": 60_000});
+    let server = Server::start_with_config(&settings, &crate::CLIENTS);
+    let sent = peer(
+        "send_datadog.py",
+        &[
+            "--url",
+            &server.url(),
+            "--api-key",
+            DD_KEY,
+            "--count",
+            "2000",
+            "--batch",
+            "100",
+            "--message-prefix",
+            "fill",
+            "--allow-status",
+            "429",
+        ],
+    );
+    let statuses: Vec<u64> = sent["statuses"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(Value::as_u64)
+        .collect();
+    assert_eq!(statuses.first(), Some(&202), "{sent}");
+    assert!(statuses.contains(&429), "never refused: {sent}");
+    assert!(
+        sent["retry_afters"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|r| r.as_str().is_some_and(|s| s.parse::<u64>().is_ok())),
+        "each 429 says when to retry: {sent}"
+    );
+    assert!(statuses.iter().all(|s| *s == 202 || *s == 429), "{sent}");
+    let taken = statuses.iter().filter(|s| **s == 202).count() as u64 * 100;
+    let token = server.token("alice", "alice-secret");
+    let listed = server
+        .call("GET", "/v1/integrations/dd-agents", Some(&token), None)
+        .json();
+    assert_eq!(listed["eventsTaken"], taken, "{listed}");
+    assert!(listed["requestsRefused"].as_u64().unwrap() >= 1, "{listed}");
+    let data = server.data.join("db");
+    assert!(
+        !data.join("intake.redb").exists(),
+        "the intake log is on JetStream, not in {}",
+        data.display()
+    );
+}
