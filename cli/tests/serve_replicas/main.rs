@@ -7,10 +7,12 @@
 //! and, for the restart test, `JOBGRAPH_TEST_PG_CLUSTER` (the cluster's folder). Without them
 //! every test says loudly that it was skipped and passes.
 
+#[path = "../common/mod.rs"]
 mod common;
 #[allow(dead_code)]
-#[path = "serve_lake/stream.rs"]
+#[path = "../serve_lake/stream.rs"]
 mod stream;
+mod takeover;
 
 use std::collections::BTreeSet;
 use std::path::PathBuf;
@@ -19,7 +21,6 @@ use std::sync::{Mutex, MutexGuard, PoisonError};
 use std::time::{Duration, Instant};
 
 use common::{Server, filter_template, postgres_database, postgres_url};
-use serde_json::{Value, json};
 
 /// The tests share one cluster and one of them stops it: they run one at a time.
 static SERIAL: Mutex<()> = Mutex::new(());
@@ -517,196 +518,4 @@ fn heartbeats_posted_to_the_other_replica_keep_a_run_alive() {
     std::thread::sleep(Duration::from_millis(3000));
     let records = run.read_all();
     assert_eq!(records.last().unwrap()["jobState"], "CANCELLED");
-}
-
-/// The replica driving a job, from its `pipelineStatus`.
-fn driver_of(server: &Server, token: &str, job: &str) -> (String, Value) {
-    let r = server.call("GET", &format!("/v1/jobs/{job}"), Some(token), None);
-    assert_eq!(r.status, 200, "{}", r.body);
-    let job = r.json();
-    (
-        job["pipelineStatus"]["replica"]
-            .as_str()
-            .unwrap_or_default()
-            .to_owned(),
-        job,
-    )
-}
-
-/// The runner id a replica logged when it started.
-fn runner_id(server: &Server) -> String {
-    let log = server.log();
-    let line = log
-        .lines()
-        .find(|l| l.contains("runner: started"))
-        .unwrap_or_else(|| panic!("no runner started: {log}"));
-    line.split("owner=")
-        .nth(1)
-        .and_then(|rest| rest.split_whitespace().next())
-        .expect("owner=…")
-        .to_owned()
-}
-
-/// Two replicas run a streaming job; the one that drives it is killed with `kill -9` mid-stream;
-/// the other takes it over from its last checkpoint within the lease, and the sink's dataset
-/// holds every event once.
-#[test]
-fn the_owner_of_a_running_job_killed_another_replica_takes_it_over_exactly() {
-    let _serial = serial();
-    let Some(url) = database("takeover") else {
-        return;
-    };
-    let lake = tempfile::tempdir().unwrap();
-    let config = lake.path().join("config.json");
-    std::fs::write(
-        &config,
-        json!({"runner": {"pollMs": 200, "renewMs": 500, "leaseMs": 3000, "checkpointMs": 200,
-                          "checkpointEvents": 1000, "idlePollMs": 100},
-               "lake": {"batchRows": 250}})
-        .to_string(),
-    )
-    .unwrap();
-    let lake_url = format!("file://{}", lake.path().join("lake").display());
-    std::fs::create_dir_all(lake.path().join("lake")).unwrap();
-    let extra = [
-        "--lake",
-        lake_url.as_str(),
-        "--config",
-        config.to_str().unwrap(),
-    ];
-    let (mut a, mut b) = replicas(&url, &extra);
-    let token = a.token("ci", "ci-secret");
-    let dataset = |name: &str| {
-        let r = a.call(
-            "POST",
-            "/v1/datasets",
-            Some(&token),
-            Some(&json!({"name": name})),
-        );
-        assert_eq!(r.status, 201, "{}", r.body);
-        r.json()["id"].as_str().unwrap().to_owned()
-    };
-    let (input, output) = (dataset("takeover-in"), dataset("takeover-out"));
-    let r = a.call(
-        "POST",
-        "/v1/jobs",
-        Some(&token),
-        Some(&json!({
-            "name": "takeover", "execution": "ASYNCHRONOUS", "processing": "STREAMING",
-            "jobGraph": {"vertices": [
-                {"type": "logs-iceberg-table-source", "name": "in", "datasetId": input, "processing": "STREAM"},
-                {"type": "logs-filter", "name": "keep", "query": {"type": "simple-query", "query": "level:error"}},
-                {"type": "logs-iceberg-table-sink", "name": "out", "datasetId": output}],
-             "edges": ["in -> keep", "keep -> out"]}})),
-    );
-    assert_eq!(r.status, 201, "{}", r.body);
-    let job = r.json()["id"].as_str().unwrap().to_owned();
-    let deadline = Instant::now() + Duration::from_secs(30);
-    let owner = loop {
-        let (owner, answer) = driver_of(&a, &token, &job);
-        if answer["state"] == "RUNNING" && !owner.is_empty() {
-            break owner;
-        }
-        assert!(Instant::now() < deadline, "never ran: {answer}");
-        std::thread::sleep(Duration::from_millis(50));
-    };
-    let (a_id, b_id) = (runner_id(&a), runner_id(&b));
-    assert!(
-        owner == a_id || owner == b_id,
-        "{owner} is neither {a_id} nor {b_id}"
-    );
-    let load = |server: &Server, part: usize| {
-        let events = jobgraph_testkit::lake::events(4000, "2026-11-20T00:00:00Z", 2)
-            .into_iter()
-            .enumerate()
-            .map(|(i, mut e)| {
-                e["id"] = json!(format!("t{part}-{i:05}"));
-                e
-            })
-            .collect::<Vec<_>>();
-        let r = common::request(
-            server.addr,
-            "POST",
-            &format!("/v1/datasets/{input}/load"),
-            &[
-                ("Authorization".into(), format!("Bearer {token}")),
-                ("Content-Type".into(), "application/x-ndjson".into()),
-            ],
-            Some(jobgraph_testkit::lake::ndjson(&events).as_bytes()),
-        );
-        assert_eq!(r.status, 200, "{}", r.body);
-        events
-    };
-    let mut all = Vec::new();
-    for part in 0..6 {
-        all.extend(load(&a, part));
-    }
-    // The owner is killed once it checkpointed, before it is through.
-    let deadline = Instant::now() + Duration::from_secs(30);
-    loop {
-        let (_, answer) = driver_of(&a, &token, &job);
-        if answer["pipelineStatus"]["checkpoints"]
-            .as_u64()
-            .unwrap_or(0)
-            >= 3
-        {
-            break;
-        }
-        assert!(Instant::now() < deadline, "no checkpoint: {answer}");
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    let (killed_at, survivor, survivor_id) = if owner == a_id {
-        a.kill9();
-        (Instant::now(), &b, b_id)
-    } else {
-        b.kill9();
-        (Instant::now(), &a, a_id)
-    };
-    let deadline = Instant::now() + Duration::from_secs(20);
-    loop {
-        let (driver, answer) = driver_of(survivor, &token, &job);
-        if driver == survivor_id && answer["state"] == "RUNNING" {
-            break;
-        }
-        assert!(Instant::now() < deadline, "not taken over: {answer}");
-        std::thread::sleep(Duration::from_millis(50));
-    }
-    let takeover = killed_at.elapsed();
-    eprintln!("takeover after kill -9 of the owner: {takeover:?} (lease 3 s)");
-    assert!(takeover < Duration::from_secs(10), "{takeover:?}");
-    all.extend(load(survivor, 6));
-    let mut expected: Vec<String> = all
-        .iter()
-        .filter(|e| e["tags"]["level"][0] == "error")
-        .map(|e| e["id"].as_str().unwrap().to_owned())
-        .collect();
-    expected.sort();
-    let read = json!({
-        "name": "read", "execution": "SYNCHRONOUS", "processing": "BATCH",
-        "jobGraph": {"vertices": [
-            {"type": "logs-iceberg-table-source", "name": "in", "datasetId": output},
-            {"type": "logs-sync-sink", "name": "out"}], "edges": ["in -> out"]}
-    });
-    let deadline = Instant::now() + Duration::from_secs(30);
-    let got = loop {
-        let mut sync = stream::open_sync(survivor, &token, &read);
-        let mut ids = Vec::new();
-        while let Some(record) = sync.next_record() {
-            if let Some(beat) = record["heartbeatToken"].as_str() {
-                stream::heartbeat(survivor, &token, beat);
-            }
-            if let Some(id) = record["data"]["id"].as_str() {
-                ids.push(id.to_owned());
-            }
-        }
-        ids.sort();
-        if ids.len() >= expected.len() || Instant::now() > deadline {
-            break ids;
-        }
-        std::thread::sleep(Duration::from_millis(200));
-    };
-    assert_eq!(got.len(), expected.len(), "missing or doubled events");
-    assert_eq!(got, expected);
-    drop(a);
-    drop(b);
 }
