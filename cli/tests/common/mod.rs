@@ -72,6 +72,9 @@ pub fn nats_url() -> String {
                 )
             });
         RUNNING.lock().unwrap().push(child.id());
+        // Kept (never waited for): killed with the servers when the binary exits.
+        static NATS: Mutex<Option<Child>> = Mutex::new(None);
+        *NATS.lock().unwrap() = Some(child);
         // Ready when it greets a connection with its INFO line.
         let deadline = std::time::Instant::now() + Duration::from_secs(20);
         loop {
