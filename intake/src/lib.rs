@@ -29,6 +29,7 @@
 pub mod datadog;
 mod decompress;
 mod event;
+pub mod newrelic;
 pub mod otlp;
 pub mod severity;
 pub mod splunk;

