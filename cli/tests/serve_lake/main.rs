@@ -18,7 +18,9 @@ mod jetstream;
 mod limits;
 mod order;
 mod queries;
+mod receiver;
 mod runner;
+mod runner_live;
 mod stream;
 mod writes;
 

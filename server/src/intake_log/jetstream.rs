@@ -24,7 +24,11 @@ use std::time::Duration;
 use async_nats::jetstream::{self, consumer, stream};
 use futures_util::StreamExt;
 
-use super::{Entry, IntakeLogError, StreamInfo};
+mod reader;
+
+pub use reader::Reader;
+
+use super::{IntakeLogError, StreamInfo};
 use crate::intake_config::NatsConfig;
 
 /// How long the stream remembers a `Nats-Msg-Id` to drop a repeated publish.
@@ -248,12 +252,7 @@ impl JetStreamLog {
             })
             .await
             .map_err(|e| nats_error(&format!("cannot make the reader {name}"))(&e))?;
-        Ok(Reader {
-            consumer,
-            fetched: std::collections::VecDeque::new(),
-            last: None,
-            pending: 0,
-        })
+        Ok(Reader::new(consumer))
     }
 
     /// Reads the stream's state again: per subject, its first and last sequence and count.
@@ -412,116 +411,6 @@ impl JetStreamLog {
     pub async fn appended(&self) {
         self.inner.appended.notified().await
     }
-}
-
-/// A run's reader: a durable pull consumer on its integration's subject.
-pub struct Reader {
-    consumer: consumer::PullConsumer,
-    /// Fetched and not read yet.
-    fetched: std::collections::VecDeque<jetstream::Message>,
-    /// The last message read: acknowledged (with all before it) at the next checkpoint.
-    last: Option<jetstream::Message>,
-    /// Messages the server holds for it that it has not fetched.
-    pending: u64,
-}
-
-impl Reader {
-    /// The messages after `after`, as entries, as many as hold at most `max_events` events
-    /// (at least one when there is one). Messages are fetched 64 at a time and handed out in
-    /// order: acknowledging a message acknowledges every one before it, so none is dropped.
-    pub async fn read(
-        &mut self,
-        after: u64,
-        max_events: usize,
-    ) -> Result<Vec<Entry>, IntakeLogError> {
-        if self.fetched.is_empty() {
-            self.fetch().await?;
-        }
-        let mut out: Vec<Entry> = Vec::new();
-        let mut taken = 0usize;
-        while let Some(message) = self.fetched.front() {
-            let (seq, events, received_ms) = describe(message)?;
-            // Delivered again after `ack_wait`: read already.
-            if seq <= after || out.last().is_some_and(|e| seq <= e.seq) {
-                self.fetched.pop_front();
-                continue;
-            }
-            if !out.is_empty() && taken + events as usize > max_events {
-                break;
-            }
-            let Some(message) = self.fetched.pop_front() else {
-                break;
-            };
-            out.push(Entry {
-                seq,
-                events,
-                received_ms,
-                ndjson: message.payload.to_vec(),
-            });
-            taken += events as usize;
-            self.last = Some(message);
-            if taken >= max_events {
-                break;
-            }
-        }
-        Ok(out)
-    }
-
-    async fn fetch(&mut self) -> Result<(), IntakeLogError> {
-        let mut batch = self
-            .consumer
-            .fetch()
-            .max_messages(64)
-            .max_bytes(64 << 20)
-            .messages()
-            .await
-            .map_err(|e| nats_error("cannot read the intake stream")(&e))?;
-        while let Some(message) = batch.next().await {
-            let message = message.map_err(|e| nats_error("cannot read the intake stream")(&e))?;
-            if let Ok(info) = message.info() {
-                self.pending = info.pending;
-            }
-            self.fetched.push_back(message);
-        }
-        Ok(())
-    }
-
-    /// Whether messages are kept that it has not read.
-    pub fn behind(&self) -> bool {
-        self.pending > 0 || !self.fetched.is_empty()
-    }
-
-    /// Acknowledges everything read so far (its position is checkpointed).
-    pub async fn checkpointed(&mut self) -> Result<(), IntakeLogError> {
-        if let Some(message) = self.last.take() {
-            message
-                .ack()
-                .await
-                .map_err(|e| nats_error("cannot acknowledge the intake stream")(&e))?;
-        }
-        Ok(())
-    }
-}
-
-/// A message's stream sequence, event count and time taken.
-fn describe(message: &jetstream::Message) -> Result<(u64, u32, i64), IntakeLogError> {
-    let seq = message
-        .info()
-        .map_err(|e| nats_error("a message of the intake stream")(&e))?
-        .stream_sequence;
-    let header = |name: &str| {
-        message
-            .headers
-            .as_ref()
-            .and_then(|h| h.get(name))
-            .and_then(|v| v.as_str().parse::<i64>().ok())
-            .unwrap_or(0)
-    };
-    Ok((
-        seq,
-        u32::try_from(header(EVENTS)).unwrap_or(0),
-        header(RECEIVED),
-    ))
 }
 
 /// A publish error: a full stream is [`IntakeLogError::Full`].
