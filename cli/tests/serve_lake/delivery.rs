@@ -27,6 +27,19 @@ fn service_delivering_to(kind: &str, url: &str, key: &str) -> Restartable {
     Restartable::with(json!({}), json!({"integrations": all}))
 }
 
+/// The job's first vendor sink's `pipelineStatus.delivery`, once it delivered `n` events (or
+/// after 10 s).
+fn delivered(server: &Server, token: &str, id: &str, n: u64) -> Value {
+    let deadline = Instant::now() + Duration::from_secs(10);
+    loop {
+        let d = job(server, token, id, None)["pipelineStatus"]["delivery"][0].clone();
+        if d["delivered"] == n || Instant::now() > deadline {
+            return d;
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
+}
+
 /// A streaming job from Datadog agents (`dd-agents`) to `sink` (of integration `vendor`).
 fn relay(server: &Server, token: &str, sink: &str) -> String {
     let job = json!({
@@ -130,14 +143,7 @@ fn a_datadog_sink_delivers_what_the_datadog_client_model_reads_and_retries_a_503
     for r in &refused {
         assert!(taken.contains(r["body_sha256"].as_str().unwrap()), "{r}");
     }
-    let deadline = Instant::now() + Duration::from_secs(10);
-    let delivery = loop {
-        let d = job(&server, &token, &id, None)["pipelineStatus"]["delivery"][0].clone();
-        if d["delivered"] == 1500 || Instant::now() > deadline {
-            break d;
-        }
-        std::thread::sleep(Duration::from_millis(100));
-    };
+    let delivery = delivered(&server, &token, &id, 1500);
     assert_eq!(delivery["delivered"], 1500, "{delivery}");
     assert_eq!(delivery["retries"], 2, "{delivery}");
     assert_eq!(delivery["deadLetters"], 0, "{delivery}");
@@ -196,14 +202,7 @@ fn a_sumo_logic_sink_delivers_otlp_that_opentelemetry_proto_reads() {
             "{wanted} in {resource:?}: {item}"
         );
     }
-    let deadline = Instant::now() + Duration::from_secs(10);
-    let delivery = loop {
-        let d = job(&server, &token, &id, None)["pipelineStatus"]["delivery"][0].clone();
-        if d["delivered"] == 1200 || Instant::now() > deadline {
-            break d;
-        }
-        std::thread::sleep(Duration::from_millis(100));
-    };
+    let delivery = delivered(&server, &token, &id, 1200);
     assert_eq!(delivery["delivered"], 1200, "{delivery}");
     assert_eq!(
         delivery["requests"], 2,
@@ -242,14 +241,7 @@ fn a_new_relic_sink_delivers_what_the_new_relic_sdk_writes() {
         levels.contains("ERROR") && levels.contains("INFO"),
         "{levels:?}"
     );
-    let deadline = Instant::now() + Duration::from_secs(10);
-    let delivery = loop {
-        let d = job(&server, &token, &id, None)["pipelineStatus"]["delivery"][0].clone();
-        if d["delivered"] == 1100 || Instant::now() > deadline {
-            break d;
-        }
-        std::thread::sleep(Duration::from_millis(100));
-    };
+    let delivery = delivered(&server, &token, &id, 1100);
     assert_eq!(delivery["delivered"], 1100, "{delivery}");
     assert_eq!(delivery["deadLetters"], 0, "{delivery}");
 }

@@ -46,24 +46,13 @@ fn the_owner_of_a_running_job_killed_another_replica_takes_it_over_exactly() {
         return;
     };
     let lake = tempfile::tempdir().unwrap();
-    let config = lake.path().join("config.json");
-    std::fs::write(
-        &config,
+    let (mut a, mut b) = replicas_sharing_a_lake(
+        &url,
+        lake.path(),
         json!({"runner": {"pollMs": 200, "renewMs": 500, "leaseMs": 3000, "checkpointMs": 200,
                           "checkpointEvents": 1000, "idlePollMs": 100},
-               "lake": {"batchRows": 250}})
-        .to_string(),
-    )
-    .unwrap();
-    let lake_url = format!("file://{}", lake.path().join("lake").display());
-    std::fs::create_dir_all(lake.path().join("lake")).unwrap();
-    let extra = [
-        "--lake",
-        lake_url.as_str(),
-        "--config",
-        config.to_str().unwrap(),
-    ];
-    let (mut a, mut b) = replicas(&url, &extra);
+               "lake": {"batchRows": 250}}),
+    );
     let token = a.token("ci", "ci-secret");
     let dataset = |name: &str| {
         let r = a.call(
@@ -177,6 +166,24 @@ fn the_owner_of_a_running_job_killed_another_replica_takes_it_over_exactly() {
     drop(b);
 }
 
+/// Two replicas on database `url` with `settings` as their `--config` and one lake folder,
+/// both in `dir`.
+fn replicas_sharing_a_lake(url: &str, dir: &std::path::Path, settings: Value) -> (Server, Server) {
+    let config = dir.join("config.json");
+    common::write_private(&config, &settings.to_string());
+    let lake_url = format!("file://{}", dir.join("lake").display());
+    std::fs::create_dir_all(dir.join("lake")).unwrap();
+    replicas(
+        url,
+        &[
+            "--lake",
+            lake_url.as_str(),
+            "--config",
+            config.to_str().unwrap(),
+        ],
+    )
+}
+
 /// The `field` of every event of `dataset` (read by a synchronous query on `server`), sorted,
 /// once there are `n` (or after 30 s).
 fn read_back(server: &Server, token: &str, dataset: &str, field: &str, n: usize) -> Vec<String> {
@@ -248,10 +255,10 @@ fn agents_logs_sent_to_either_replica_on_jetstream_survive_the_owner_killed() {
         return;
     };
     let dir = tempfile::tempdir().unwrap();
-    let config = dir.path().join("config.json");
-    common::write_private(
-        &config,
-        &json!({
+    let (mut a, mut b) = replicas_sharing_a_lake(
+        &url,
+        dir.path(),
+        json!({
             "runner": {"pollMs": 200, "renewMs": 500, "leaseMs": 3000, "checkpointMs": 200,
                        "checkpointEvents": 1000, "batchEvents": 1000, "idlePollMs": 100},
             "lake": {"batchRows": 250},
@@ -259,18 +266,8 @@ fn agents_logs_sent_to_either_replica_on_jetstream_survive_the_owner_killed() {
                               "ingestKey": DD_KEY}],
             "intake": {"nats": {"url": common::nats_url(), "stream": "JG_REPLICAS",
                                 "subjectPrefix": "jg.replicas"}}
-        })
-        .to_string(),
+        }),
     );
-    let lake_url = format!("file://{}", dir.path().join("lake").display());
-    std::fs::create_dir_all(dir.path().join("lake")).unwrap();
-    let extra = [
-        "--lake",
-        lake_url.as_str(),
-        "--config",
-        config.to_str().unwrap(),
-    ];
-    let (mut a, mut b) = replicas(&url, &extra);
     let token = a.token("ci", "ci-secret");
     let r = a.call(
         "POST",
