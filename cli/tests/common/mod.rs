@@ -34,16 +34,39 @@ extern "C" fn kill_servers() {
     }
 }
 
-/// The PostgreSQL server the suite runs on instead of SQLite, when
-/// `JOBGRAPH_TEST_DATABASE_URL` is set (`postgres://USER@HOST:PORT/DB` of a throwaway cluster:
-/// `scripts/pg-cluster.sh`).
 /// The URL of a NATS server with JetStream (`nats-server -js`) the whole test binary shares,
 /// started on first use on a port of its own with its store in a temporary folder, and killed
-/// when the binary exits. The server is `JOBGRAPH_TEST_NATS_SERVER`, or the one
-/// `scripts/setup.sh` installs (`target/peers-venv/bin/nats-server`), or `nats-server` on PATH.
+/// when the binary exits.
 pub fn nats_url() -> String {
-    static URL: std::sync::OnceLock<String> = std::sync::OnceLock::new();
-    URL.get_or_init(|| {
+    static SHARED: std::sync::OnceLock<Mutex<Nats>> = std::sync::OnceLock::new();
+    let shared = SHARED.get_or_init(|| {
+        let port = free_port();
+        let store =
+            std::env::temp_dir().join(format!("jobgraph-nats-{}-{port}", std::process::id()));
+        Mutex::new(Nats::start(port, &store))
+    });
+    shared.lock().unwrap_or_else(|e| e.into_inner()).url()
+}
+
+/// A port nothing listens on (yet).
+pub fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .expect("a free port")
+        .port()
+}
+
+/// A `nats-server -js` of a test: `JOBGRAPH_TEST_NATS_SERVER`, or the one `scripts/setup.sh`
+/// installs (`target/peers-venv/bin/nats-server`), or `nats-server` on PATH. Killed when
+/// dropped (and when the binary exits).
+pub struct Nats {
+    child: Child,
+    port: u16,
+}
+
+impl Nats {
+    /// Starts it on `port` with its JetStream store in `store`, once it greets connections.
+    pub fn start(port: u16, store: &Path) -> Nats {
         let workspace = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..");
         let binary = std::env::var_os("JOBGRAPH_TEST_NATS_SERVER")
             .map(PathBuf::from)
@@ -52,15 +75,9 @@ pub fn nats_url() -> String {
                 venv.exists().then_some(venv)
             })
             .unwrap_or_else(|| PathBuf::from("nats-server"));
-        let port = std::net::TcpListener::bind("127.0.0.1:0")
-            .and_then(|l| l.local_addr())
-            .expect("a free port")
-            .port();
-        let store =
-            std::env::temp_dir().join(format!("jobgraph-nats-{}-{port}", std::process::id()));
         let child = Command::new(&binary)
             .args(["-js", "-a", "127.0.0.1", "-p", &port.to_string(), "-sd"])
-            .arg(&store)
+            .arg(store)
             .stdin(Stdio::null())
             .stdout(Stdio::null())
             .stderr(Stdio::null())
@@ -72,9 +89,6 @@ pub fn nats_url() -> String {
                 )
             });
         RUNNING.lock().unwrap().push(child.id());
-        // Kept (never waited for): killed with the servers when the binary exits.
-        static NATS: Mutex<Option<Child>> = Mutex::new(None);
-        *NATS.lock().unwrap() = Some(child);
         // Ready when it greets a connection with its INFO line.
         let deadline = std::time::Instant::now() + Duration::from_secs(20);
         loop {
@@ -91,9 +105,25 @@ pub fn nats_url() -> String {
             );
             std::thread::sleep(Duration::from_millis(20));
         }
-        format!("nats://127.0.0.1:{port}")
-    })
-    .clone()
+        Nats { child, port }
+    }
+
+    /// `nats://127.0.0.1:PORT`.
+    pub fn url(&self) -> String {
+        format!("nats://127.0.0.1:{}", self.port)
+    }
+
+    /// Kills it (`kill -9`).
+    pub fn kill(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+impl Drop for Nats {
+    fn drop(&mut self) {
+        self.kill();
+    }
 }
 
 /// Writes a file only its owner may read (a `--config` file with secrets must be).
@@ -109,6 +139,9 @@ pub fn write_private(path: &Path, text: &str) {
     file.write_all(text.as_bytes()).expect("written");
 }
 
+/// The PostgreSQL server the suite runs on instead of SQLite, when
+/// `JOBGRAPH_TEST_DATABASE_URL` is set (`postgres://USER@HOST:PORT/DB` of a throwaway cluster:
+/// `scripts/pg-cluster.sh`).
 pub fn postgres_url() -> Option<String> {
     std::env::var("JOBGRAPH_TEST_DATABASE_URL")
         .ok()

@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
-use crate::common::Server;
+use crate::common::{Server, free_port};
 use crate::intake::{DD_KEY, HEC_KEY, OTLP_KEY, integrations, numbered, peer};
 use crate::receiver::Receiver;
 use crate::runner::{Restartable, create_job, job, rows, wait_state};
@@ -391,15 +391,6 @@ fn one_service_delivers_into_another_services_intake() {
             got[0]
         );
     }
-}
-
-/// A port nothing listens on (yet).
-fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port()
 }
 
 /// The vendor is down: delivery retries and says so; asked to stop meanwhile, the job stops

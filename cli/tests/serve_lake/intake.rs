@@ -74,7 +74,12 @@ pub(crate) fn peer(script: &str, args: &[&str]) -> Value {
 
 /// A dataset and a streaming job reading `integration`'s agents (`source` type) into it,
 /// running: (dataset, job id).
-fn agent_job(server: &Server, token: &str, source: &str, integration: &str) -> (String, String) {
+pub(crate) fn agent_job(
+    server: &Server,
+    token: &str,
+    source: &str,
+    integration: &str,
+) -> (String, String) {
     let out = create_dataset(server, token, &format!("{integration}-out"), json!({}));
     let job = json!({
         "name": format!("{integration}-to-lake"), "execution": "ASYNCHRONOUS", "processing": "STREAMING",
@@ -91,7 +96,7 @@ fn agent_job(server: &Server, token: &str, source: &str, integration: &str) -> (
     (out, id)
 }
 
-fn messages(rows: &[Value]) -> Vec<String> {
+pub(crate) fn messages(rows: &[Value]) -> Vec<String> {
     let mut m: Vec<String> = rows
         .iter()
         .map(|r| r["message"].as_str().unwrap_or_default().to_owned())
@@ -107,7 +112,7 @@ pub(crate) fn numbered(prefix: &str, n: usize) -> Vec<String> {
 }
 
 /// Every event of `dataset` once there are `n` (and no more after a last checkpoint).
-fn settled(server: &Server, token: &str, dataset: &str, n: usize) -> Vec<Value> {
+pub(crate) fn settled(server: &Server, token: &str, dataset: &str, n: usize) -> Vec<Value> {
     wait_rows(server, token, dataset, n);
     std::thread::sleep(Duration::from_millis(500));
     rows(server, token, dataset)

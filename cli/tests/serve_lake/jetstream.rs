@@ -4,11 +4,12 @@
 //! only JetStream does: a full stream refuses with 429, and nothing is left in the data folder.
 
 use std::sync::OnceLock;
+use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
-use crate::common::{Server, nats_url};
-use crate::intake::{self, DD_KEY, integrations, peer};
+use crate::common::{Nats, Server, free_port, nats_url};
+use crate::intake::{self, DD_KEY, integrations, numbered, peer};
 
 /// `intake.nats` on the shared NATS server, in a stream and subjects of its own.
 pub(crate) fn nats(name: &str) -> Value {
@@ -116,4 +117,83 @@ fn on_jetstream_a_full_stream_answers_429_and_keeps_what_it_took() {
         "the intake log is on JetStream, not in {}",
         data.display()
     );
+}
+
+/// The NATS server killed under a running intake and job: each request is answered 503 with
+/// `Retry-After` at once (nothing is queued to be stored after the refusal), the job is not
+/// failed; the server started again on its port and store, intake and the job go on, and the
+/// lake holds every acknowledged event once.
+#[test]
+fn on_jetstream_nats_down_answers_503_and_both_go_on_when_it_is_back() {
+    let dir = tempfile::tempdir().unwrap();
+    let (port, store) = (free_port(), dir.path().join("nats"));
+    let mut nats = Nats::start(port, &store);
+    let mut settings = crate::settings(None);
+    settings["intake"] =
+        json!({"nats": {"url": nats.url(), "stream": "JG_DOWN", "subjectPrefix": "jg.down"}});
+    let server = Server::start_with_config(&settings, &crate::CLIENTS);
+    let token = server.token("alice", "alice-secret");
+    let (out, id) = intake::agent_job(&server, &token, "datadog-log-agent-source", "dd-agents");
+    let send = |count: &str, prefix: &str| {
+        peer(
+            "send_datadog.py",
+            &[
+                "--url",
+                &server.url(),
+                "--api-key",
+                DD_KEY,
+                "--count",
+                count,
+                "--batch",
+                "100",
+                "--message-prefix",
+                prefix,
+                "--allow-status",
+                "503",
+            ],
+        )
+    };
+    assert_eq!(send("500", "before")["statuses"], json!(vec![202; 5]));
+    intake::settled(&server, &token, &out, 500);
+    nats.kill();
+    let started = Instant::now();
+    let down = send("300", "down");
+    assert_eq!(down["statuses"], json!(vec![503; 3]), "{down}");
+    assert!(
+        down["retry_afters"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|r| r == "5"),
+        "{down}"
+    );
+    assert!(
+        started.elapsed() < Duration::from_secs(20),
+        "{:?}",
+        started.elapsed()
+    );
+    let _nats = Nats::start(port, &store);
+    // The service reconnects by itself: requests are taken again within a few seconds.
+    let deadline = Instant::now() + Duration::from_secs(30);
+    let mut taken = Vec::new();
+    for attempt in 0.. {
+        let prefix = format!("after-{attempt}");
+        if send("100", &prefix)["statuses"] == json!([202]) {
+            taken.push(prefix);
+            if taken.len() == 3 {
+                break;
+            }
+        }
+        assert!(Instant::now() < deadline, "never taken again");
+        std::thread::sleep(Duration::from_millis(200));
+    }
+    let mut expected = numbered("before", 500);
+    for prefix in &taken {
+        expected.extend(numbered(prefix, 100));
+    }
+    expected.sort();
+    let rows = intake::settled(&server, &token, &out, expected.len());
+    assert_eq!(intake::messages(&rows), expected);
+    let state = crate::runner::job(&server, &token, &id, None);
+    assert_eq!(state["state"], "RUNNING", "{state}");
 }

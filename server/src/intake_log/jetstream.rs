@@ -169,6 +169,13 @@ impl JetStreamLog {
         ndjson: Vec<u8>,
         events: u32,
     ) -> Result<u64, IntakeLogError> {
+        // Not connected: refused now rather than queued by the client, which would send it when
+        // the connection is back, after the agent was told to retry (a duplicate).
+        if self.inner.js.client().connection_state() != async_nats::connection::State::Connected {
+            return Err(IntakeLogError::Nats {
+                message: "not connected to the NATS server (reconnecting)".into(),
+            });
+        }
         let subject = self.subject(stream);
         let now = crate::ids::now_ms();
         let chunks = cut(&ndjson, self.inner.max_message);

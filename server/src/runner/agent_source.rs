@@ -9,7 +9,7 @@ use jobgraph_core::pipeline::LogEvent;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
-use crate::intake_log::{Intake, Reader};
+use crate::intake_log::{Intake, IntakeLogError, Reader};
 use crate::runner::source::Read;
 use crate::state::AppState;
 
@@ -117,13 +117,29 @@ impl AgentFeed {
             .filter(|p| p.stream == self.position.stream)
             .map(|p| p.seq);
         self.position.seq = at.unwrap_or(0).max(info.first.saturating_sub(1));
-        let reader = self
+        self.reader = None;
+        self.open().await
+    }
+
+    /// Opens its reader at its position. A JetStream log that cannot be reached now is not
+    /// the job's failure: the reader is opened again at the next read (a warning is logged).
+    async fn open(&mut self) -> Result<(), String> {
+        let after = (self.position.seq > 0).then_some(self.position.seq);
+        match self
             .log
-            .reader(&self.position.stream, &self.name, at)
+            .reader(&self.position.stream, &self.name, after)
             .await
-            .map_err(|e| format!("vertex {}: {e}", self.vertex))?;
-        self.reader = Some(reader);
-        Ok(())
+        {
+            Ok(reader) => {
+                self.reader = Some(reader);
+                Ok(())
+            }
+            Err(e @ IntakeLogError::Nats { .. }) => {
+                tracing::warn!(vertex = %self.vertex, "runner: {e} (trying again)");
+                Ok(())
+            }
+            Err(e) => Err(format!("vertex {}: {e}", self.vertex)),
+        }
     }
 
     /// Its position is checkpointed: a JetStream reader acknowledges what it read.
@@ -150,13 +166,22 @@ impl AgentFeed {
 
     /// Events: the next entries of the stream, about `runner.batchEvents` of them.
     pub(crate) async fn read(&mut self) -> Result<Read, String> {
+        if self.reader.is_none() {
+            self.open().await?;
+        }
         let Some(reader) = &mut self.reader else {
             return Ok(Read::Idle);
         };
-        let entries = reader
-            .read(self.position.seq, self.max_events)
-            .await
-            .map_err(|e| format!("vertex {}: {e}", self.vertex))?;
+        let entries = match reader.read(self.position.seq, self.max_events).await {
+            Ok(entries) => entries,
+            Err(e @ IntakeLogError::Nats { .. }) => {
+                // Opened again at the position at the next read.
+                tracing::warn!(vertex = %self.vertex, "runner: {e} (trying again)");
+                self.reader = None;
+                return Ok(Read::Idle);
+            }
+            Err(e) => return Err(format!("vertex {}: {e}", self.vertex)),
+        };
         let Some(last) = entries.last().map(|e| e.seq) else {
             return Ok(Read::Idle);
         };
