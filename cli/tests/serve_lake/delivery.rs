@@ -147,6 +147,20 @@ fn a_datadog_sink_delivers_what_the_datadog_client_model_reads_and_retries_a_503
     assert_eq!(delivery["delivered"], 1500, "{delivery}");
     assert_eq!(delivery["retries"], 2, "{delivery}");
     assert_eq!(delivery["deadLetters"], 0, "{delivery}");
+    // The same in /metrics, with the intake's counters, in a text promtool accepts.
+    let text = server.call("GET", "/metrics", Some(&token), None).body;
+    let sink = format!("job_id=\"{id}\",job_name=\"relay\",version=\"1\",vertex=\"vendor\"");
+    for line in [
+        format!("jobgraph_delivery_events_total{{{sink}}} 1500"),
+        format!("jobgraph_delivery_retries_total{{{sink}}} 2"),
+        format!("jobgraph_delivery_dead_letters_total{{{sink}}} 0"),
+        format!("jobgraph_delivery_failing{{{sink}}} 0"),
+        "jobgraph_intake_events_total{integration=\"dd-agents\"} 1500".to_owned(),
+        "jobgraph_intake_requests_refused_total{integration=\"dd-agents\"} 0".to_owned(),
+    ] {
+        assert!(text.lines().any(|l| l == line), "{line}\n{text}");
+    }
+    crate::runner_live::promtool_accepts(&text);
 }
 
 /// `sumologic-log-sink` delivers OTLP/HTTP protobuf (Sumo Logic's OTLP source), read by

@@ -55,6 +55,18 @@ fn metrics_of_a_running_job_pass_promtool_and_stay_in_the_organization() {
         expected.len()
     );
     assert!(text.lines().any(|l| l == sink_line), "{sink_line}\n{text}");
+    promtool_accepts(&text);
+    // Another organization sees none of it.
+    let other = crate::bob_on(server);
+    let r = server.call("GET", "/metrics", Some(&other), None);
+    assert_eq!(r.status, 200, "{}", r.body);
+    assert!(!r.body.contains(&id), "{}", r.body);
+    let r = server.call("GET", "/metrics", None, None);
+    assert_eq!(r.status, 401, "{}", r.body);
+}
+
+/// Asserts that `promtool check metrics` (Debian's `prometheus`) accepts `text`.
+pub(crate) fn promtool_accepts(text: &str) {
     let mut promtool = std::process::Command::new("promtool")
         .args(["check", "metrics"])
         .stdin(std::process::Stdio::piped())
@@ -70,13 +82,6 @@ fn metrics_of_a_running_job_pass_promtool_and_stay_in_the_organization() {
         String::from_utf8_lossy(&checked.stdout),
         String::from_utf8_lossy(&checked.stderr)
     );
-    // Another organization sees none of it.
-    let other = crate::bob_on(server);
-    let r = server.call("GET", "/metrics", Some(&other), None);
-    assert_eq!(r.status, 200, "{}", r.body);
-    assert!(!r.body.contains(&id), "{}", r.body);
-    let r = server.call("GET", "/metrics", None, None);
-    assert_eq!(r.status, 401, "{}", r.body);
 }
 
 /// Loads a few events every 200 ms until `done` (at most 100 times): what a tap waits for.

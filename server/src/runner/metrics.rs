@@ -1,17 +1,21 @@
 //! The runs' counters in the Prometheus text format (`GET /metrics`, version 0.0.4): per job
 //! and per vertex, events and bytes in and out, errors, checkpoints, lag, and each run's
-//! state, of the runs this replica drives for the caller's organization (scrape every replica
-//! and sum).
+//! state, of the runs this replica drives for the caller's organization; per vendor sink, what
+//! it delivered, retried and dead-lettered; per integration the organization sees, what this
+//! replica's intake took and refused and what the intake log holds (scrape every replica and
+//! sum).
 
 use prometheus::core::Collector;
 use prometheus::{Encoder, GaugeVec, IntCounterVec, IntGauge, Opts, Registry, TextEncoder};
 
 use crate::ids::now_ms;
-use crate::runs::Runs;
+use crate::state::AppState;
 
 const JOB: &[&str] = &["job_id", "job_name", "version"];
 const VERTEX: &[&str] = &["job_id", "job_name", "version", "vertex", "vertex_type"];
 const STATE: &[&str] = &["job_id", "job_name", "version", "state"];
+const SINK: &[&str] = &["job_id", "job_name", "version", "vertex"];
+const INTEGRATION: &[&str] = &["integration"];
 
 fn counter(name: &str, help: &str, labels: &[&str]) -> IntCounterVec {
     IntCounterVec::new(Opts::new(name, help).namespace("jobgraph"), labels)
@@ -23,8 +27,9 @@ fn gauge(name: &str, help: &str, labels: &[&str]) -> GaugeVec {
         .expect("a valid metric name and labels")
 }
 
-/// The metrics of `organization`'s runs on this replica, as Prometheus text.
-pub(crate) fn render(runs: &Runs, organization: &str) -> String {
+/// The metrics of `organization`'s runs and integrations on this replica, as Prometheus text.
+pub(crate) fn render(app: &AppState, organization: &str) -> String {
+    let runs = &app.runs;
     let running = IntGauge::with_opts(
         Opts::new(
             "runs",
@@ -89,6 +94,26 @@ pub(crate) fn render(runs: &Runs, organization: &str) -> String {
         "Bytes of events (message, attributes, tags) that reached a sink of the run",
         VERTEX,
     );
+    let delivered = counter(
+        "delivery_events_total",
+        "Events a vendor sink of the run delivered (the vendor answered 2xx)",
+        SINK,
+    );
+    let retries = counter(
+        "delivery_retries_total",
+        "Requests of a vendor sink of the run that failed and were sent again",
+        SINK,
+    );
+    let dead_letters = counter(
+        "delivery_dead_letters_total",
+        "Events a vendor refused for good (written to the dead-letters dataset)",
+        SINK,
+    );
+    let failing = gauge(
+        "delivery_failing",
+        "1 while a vendor sink of the run is failing to deliver, else 0",
+        SINK,
+    );
     let now = now_ms();
     let mut driven = runs.driven();
     driven.sort_by(|a, b| a.0.cmp(&b.0));
@@ -131,6 +156,21 @@ pub(crate) fn render(runs: &Runs, organization: &str) -> String {
         state
             .with_label_values(&[labels[0], labels[1], labels[2], status.state.as_str()])
             .set(1.0);
+        for (vertex, d) in &status.delivery {
+            let labels = [labels[0], labels[1], labels[2], vertex.as_str()];
+            delivered.with_label_values(&labels).inc_by(d.delivered);
+            retries.with_label_values(&labels).inc_by(d.retries);
+            dead_letters
+                .with_label_values(&labels)
+                .inc_by(d.dead_letters);
+            failing
+                .with_label_values(&labels)
+                .set(if d.failing_since_ms.is_some() {
+                    1.0
+                } else {
+                    0.0
+                });
+        }
         for (vertex, counts) in &status.vertices {
             let labels = [
                 labels[0],
@@ -152,8 +192,9 @@ pub(crate) fn render(runs: &Runs, organization: &str) -> String {
             }
         }
     }
+    let intake = intake_metrics(app, organization);
     let registry = Registry::new();
-    let collectors: Vec<Box<dyn Collector>> = vec![
+    let mut collectors: Vec<Box<dyn Collector>> = vec![
         Box::new(running),
         Box::new(state),
         Box::new(source_events),
@@ -167,7 +208,12 @@ pub(crate) fn render(runs: &Runs, organization: &str) -> String {
         Box::new(vertex_in),
         Box::new(vertex_out),
         Box::new(vertex_bytes),
+        Box::new(delivered),
+        Box::new(retries),
+        Box::new(dead_letters),
+        Box::new(failing),
     ];
+    collectors.extend(intake);
     for collector in collectors {
         // Each name is registered once.
         let _ = registry.register(collector);
@@ -176,4 +222,53 @@ pub(crate) fn render(runs: &Runs, organization: &str) -> String {
     // Encoding into memory cannot fail.
     let _ = TextEncoder::new().encode(&registry.gather(), &mut out);
     String::from_utf8(out).unwrap_or_default()
+}
+
+/// Per integration the organization sees that takes agents' logs: this replica's intake
+/// counters and what the intake log holds.
+fn intake_metrics(state: &AppState, organization: &str) -> Vec<Box<dyn Collector>> {
+    let taken = counter(
+        "intake_events_total",
+        "Events this replica's intake took for the integration (2xx answered)",
+        INTEGRATION,
+    );
+    let refused = counter(
+        "intake_requests_refused_total",
+        "Requests this replica's intake refused for the integration (any 4xx or 5xx)",
+        INTEGRATION,
+    );
+    let buffered_events = gauge(
+        "intake_buffered_events",
+        "Events the intake log holds for the integration (JetStream: messages)",
+        INTEGRATION,
+    );
+    let buffered_bytes = gauge(
+        "intake_buffered_bytes",
+        "Bytes the intake log holds for the integration",
+        INTEGRATION,
+    );
+    for spec in &state.config.integrations {
+        if spec.ingest_key.is_none() || !spec.visible_to(organization) {
+            continue;
+        }
+        let labels = [spec.id.as_str()];
+        let counts = state.intake_stats.of(&spec.id);
+        taken.with_label_values(&labels).inc_by(counts.events);
+        refused.with_label_values(&labels).inc_by(counts.refused);
+        if let Some(log) = &state.intake {
+            let info = log.info(&spec.id);
+            buffered_events
+                .with_label_values(&labels)
+                .set(info.events as f64);
+            buffered_bytes
+                .with_label_values(&labels)
+                .set(info.bytes as f64);
+        }
+    }
+    vec![
+        Box::new(taken),
+        Box::new(refused),
+        Box::new(buffered_events),
+        Box::new(buffered_bytes),
+    ]
 }
