@@ -12,6 +12,10 @@ pub struct IntakeConfig {
     /// pipeline that reads them. Past it, intake answers 429 (Splunk: 503) with `Retry-After`
     /// until the pipelines catch up. Default 1 GiB.
     pub max_buffered_bytes: u64,
+    /// The share of that budget one integration may hold, so that agents of one integration
+    /// whose pipelines are behind do not turn away the others' (429 for that integration
+    /// only). Default: the whole budget.
+    pub max_buffered_bytes_per_integration: Option<u64>,
     /// Largest request body once decompressed, in bytes (the body as sent is bounded by
     /// `maxBodyBytes`). Default 32 MiB.
     pub max_decoded_bytes: usize,
@@ -33,6 +37,7 @@ impl Default for IntakeConfig {
     fn default() -> Self {
         IntakeConfig {
             max_buffered_bytes: 1 << 30,
+            max_buffered_bytes_per_integration: None,
             max_decoded_bytes: 32 << 20,
             max_events_per_request: 100_000,
             retry_after_seconds: 5,

@@ -205,6 +205,15 @@ async fn take(
             limits.max_buffered_bytes
         )));
     }
+    if let Some(share) = limits.max_buffered_bytes_per_integration {
+        let mine = log.info(&spec.id).bytes;
+        if mine.saturating_add(ndjson.len() as u64) > share {
+            return Err(Refusal::Busy(format!(
+                "the pipelines reading integration {:?} are behind: the intake log holds {mine} bytes of it not yet read, its share is {share} (intake.maxBufferedBytesPerIntegration); retry later",
+                spec.id
+            )));
+        }
+    }
     let bytes = ndjson.len();
     log.append(&spec.id, &batch, ndjson, n as u32)
         .await

@@ -330,3 +330,38 @@ async fn past_the_disk_budget_intake_says_retry_later_and_takes_nothing() {
     );
     assert_eq!(events(&f, "dd-prod").len(), kept);
 }
+
+#[tokio::test]
+async fn one_integration_past_its_share_is_refused_and_the_others_are_taken() {
+    let f = fixture(|c| c.intake.max_buffered_bytes_per_integration = Some(400));
+    let body = json!([{"message": "x".repeat(100)}])
+        .to_string()
+        .into_bytes();
+    let mut statuses = Vec::new();
+    for _ in 0..6 {
+        statuses.push(call(&f, "/api/v2/logs", &[("dd-api-key", DD_KEY)], body.clone()).await);
+    }
+    let refused = statuses
+        .iter()
+        .find(|(status, _, _)| *status != StatusCode::ACCEPTED)
+        .expect("refused once its share is reached");
+    assert_eq!(refused.0, StatusCode::TOO_MANY_REQUESTS);
+    assert_eq!(refused.1.as_deref(), Some("5"));
+    let detail = serde_json::from_slice::<Value>(&refused.2).unwrap()["errors"][0]["detail"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    assert!(
+        detail.contains("\"dd-prod\"") && detail.contains("maxBufferedBytesPerIntegration"),
+        "{detail}"
+    );
+    // Another integration is still taken.
+    let hec = call(
+        &f,
+        "/services/collector/event",
+        &[("authorization", &format!("Splunk {HEC_KEY}"))],
+        json!({"event": "from splunk"}).to_string().into_bytes(),
+    )
+    .await;
+    assert_eq!(hec.0, StatusCode::OK);
+}
