@@ -134,6 +134,11 @@ pub struct Health {
     pub status: &'static str,
     /// The store it runs on and found answering: `sqlite` or `postgres`.
     pub database: &'static str,
+    /// Where agents' logs are kept: `embedded` (the data folder's intake log), `jetstream`
+    /// (`intake.nats`, connected), `jetstream-unreachable` (not connected now: intake answers
+    /// 503 until it is; the rest of the API works), or absent (no intake log).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub intake: Option<&'static str>,
 }
 
 #[cfg(test)]

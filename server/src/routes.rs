@@ -47,6 +47,7 @@ pub async fn health(State(state): State<AppState>) -> Result<Json<Health>, ApiEr
     Ok(Json(Health {
         status: "ok",
         database: state.store.kind(),
+        intake: state.intake.as_ref().map(crate::intake_log::Intake::health),
     }))
 }
 

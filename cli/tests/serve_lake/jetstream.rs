@@ -155,7 +155,23 @@ fn on_jetstream_nats_down_answers_503_and_both_go_on_when_it_is_back() {
     };
     assert_eq!(send("500", "before")["statuses"], json!(vec![202; 5]));
     intake::settled(&server, &token, &out, 500);
+    let health = |want: &str| {
+        let deadline = Instant::now() + Duration::from_secs(10);
+        loop {
+            let r = server.call("GET", "/healthz", None, None);
+            assert_eq!(r.status, 200, "{}", r.body);
+            if r.json()["intake"] == want || Instant::now() > deadline {
+                return r.json();
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    };
+    assert_eq!(health("jetstream")["intake"], "jetstream");
     nats.kill();
+    assert_eq!(
+        health("jetstream-unreachable")["intake"],
+        "jetstream-unreachable"
+    );
     let started = Instant::now();
     let down = send("300", "down");
     assert_eq!(down["statuses"], json!(vec![503; 3]), "{down}");
@@ -173,6 +189,7 @@ fn on_jetstream_nats_down_answers_503_and_both_go_on_when_it_is_back() {
         started.elapsed()
     );
     let _nats = Nats::start(port, &store);
+    assert_eq!(health("jetstream")["intake"], "jetstream");
     // The service reconnects by itself: requests are taken again within a few seconds.
     let deadline = Instant::now() + Duration::from_secs(30);
     let mut taken = Vec::new();

@@ -109,6 +109,15 @@ impl Intake {
         }
     }
 
+    /// What `/healthz` says of it: `embedded`, `jetstream` or `jetstream-unreachable`.
+    pub fn health(&self) -> &'static str {
+        match self {
+            Intake::Local(_) => "embedded",
+            Intake::JetStream(log) if log.connected() => "jetstream",
+            Intake::JetStream(_) => "jetstream-unreachable",
+        }
+    }
+
     /// Where it is, for the service's first lines.
     pub fn describe(&self) -> String {
         match self {

@@ -171,7 +171,7 @@ impl JetStreamLog {
     ) -> Result<u64, IntakeLogError> {
         // Not connected: refused now rather than queued by the client, which would send it when
         // the connection is back, after the agent was told to retry (a duplicate).
-        if self.inner.js.client().connection_state() != async_nats::connection::State::Connected {
+        if !self.connected() {
             return Err(IntakeLogError::Nats {
                 message: "not connected to the NATS server (reconnecting)".into(),
             });
@@ -412,6 +412,11 @@ impl JetStreamLog {
             }
         }
         Ok(found)
+    }
+
+    /// Whether the client is connected to the NATS server now.
+    pub fn connected(&self) -> bool {
+        self.inner.js.client().connection_state() == async_nats::connection::State::Connected
     }
 
     /// Resolves after any replica appended.
