@@ -73,6 +73,8 @@ async fn trim(state: &AppState, log: &Intake) -> Result<(), String> {
             tracing::debug!(stream = %stream, upto, deleted, "intake: trimmed");
         }
     }
+    // What is left (JetStream: the budget check reads it until the next pass).
+    log.refresh().await.map_err(|e| e.to_string())?;
     Ok(())
 }
 
