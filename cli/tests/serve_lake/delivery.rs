@@ -218,9 +218,18 @@ fn a_sumo_logic_sink_delivers_otlp_that_opentelemetry_proto_reads() {
     }
     let delivery = delivered(&server, &token, &id, 1200);
     assert_eq!(delivery["delivered"], 1200, "{delivery}");
+    // At most 1000 events a request (how many requests depends on how the job's reads fell).
+    let mut per_request = std::collections::BTreeMap::<u64, usize>::new();
+    for item in &items {
+        *per_request
+            .entry(item["request"].as_u64().unwrap())
+            .or_default() += 1;
+    }
+    assert!(per_request.values().all(|n| *n <= 1000), "{per_request:?}");
     assert_eq!(
-        delivery["requests"], 2,
-        "1000 events per request: {delivery}"
+        delivery["requests"],
+        per_request.len(),
+        "{delivery} {per_request:?}"
     );
 }
 

@@ -5,6 +5,9 @@ use async_nats::jetstream::{self, consumer};
 use futures_util::StreamExt;
 
 use super::{EVENTS, RECEIVED, nats_error};
+
+/// How long a fetch may wait for its answer.
+const FETCH_WAIT: std::time::Duration = std::time::Duration::from_secs(5);
 use crate::intake_log::{Entry, IntakeLogError};
 
 /// A run's reader: a durable pull consumer on its integration's subject.
@@ -69,17 +72,33 @@ impl Reader {
         Ok(out)
     }
 
+    /// Fetches what there is now. A fetch whose answer never comes (the connection lost while
+    /// it waits) would wait for ever: past 5 s it is a [`IntakeLogError::Nats`], and the
+    /// source opens its reader again at its position.
     async fn fetch(&mut self) -> Result<(), IntakeLogError> {
-        let mut batch = self
-            .consumer
-            .fetch()
-            .max_messages(64)
-            .max_bytes(64 << 20)
-            .messages()
-            .await
-            .map_err(|e| nats_error("cannot read the intake stream")(&e))?;
-        while let Some(message) = batch.next().await {
-            let message = message.map_err(|e| nats_error("cannot read the intake stream")(&e))?;
+        let consumer = &self.consumer;
+        let fetched = tokio::time::timeout(FETCH_WAIT, async {
+            let mut batch = consumer
+                .fetch()
+                .max_messages(64)
+                .max_bytes(64 << 20)
+                .messages()
+                .await
+                .map_err(|e| nats_error("cannot read the intake stream")(&e))?;
+            let mut fetched = Vec::new();
+            while let Some(message) = batch.next().await {
+                fetched.push(message.map_err(|e| nats_error("cannot read the intake stream")(&e))?);
+            }
+            Ok::<_, IntakeLogError>(fetched)
+        })
+        .await
+        .map_err(|_| IntakeLogError::Nats {
+            message: format!(
+                "no answer to a fetch from the intake stream within {} s",
+                FETCH_WAIT.as_secs()
+            ),
+        })??;
+        for message in fetched {
             if let Ok(info) = message.info() {
                 self.pending = info.pending;
             }
