@@ -332,24 +332,17 @@ impl IntakeLog {
         self.inner
             .streams
             .lock()
-            .ok()
-            .and_then(|s| s.get(stream).copied())
-            .unwrap_or(StreamInfo {
-                first: 1,
-                ..StreamInfo::default()
-            })
+            .map(|s| info_in(&s, stream))
+            .unwrap_or_default()
     }
 
     /// Every stream and what is known of it.
     pub fn streams(&self) -> Vec<(String, StreamInfo)> {
-        let mut out: Vec<_> = self
-            .inner
+        self.inner
             .streams
             .lock()
-            .map(|s| s.iter().map(|(k, v)| (k.clone(), *v)).collect())
-            .unwrap_or_default();
-        out.sort_by(|a, b| a.0.cmp(&b.0));
-        out
+            .map(|s| by_name(&s))
+            .unwrap_or_default()
     }
 
     /// The bytes of every stream's entries kept.
@@ -365,6 +358,21 @@ impl IntakeLog {
     pub async fn appended(&self) {
         self.inner.appended.notified().await
     }
+}
+
+/// What `streams` knows of `stream` (one never written: `first` 1, nothing kept).
+fn info_in(streams: &HashMap<String, StreamInfo>, stream: &str) -> StreamInfo {
+    streams.get(stream).copied().unwrap_or(StreamInfo {
+        first: 1,
+        ..StreamInfo::default()
+    })
+}
+
+/// Every stream of `streams`, by name.
+fn by_name(streams: &HashMap<String, StreamInfo>) -> Vec<(String, StreamInfo)> {
+    let mut out: Vec<_> = streams.iter().map(|(k, v)| (k.clone(), *v)).collect();
+    out.sort_by(|a, b| a.0.cmp(&b.0));
+    out
 }
 
 /// An entry's header: its event count and the time it was taken.

@@ -328,24 +328,17 @@ impl JetStreamLog {
         self.inner
             .known
             .lock()
-            .ok()
-            .and_then(|k| k.streams.get(stream).copied())
-            .unwrap_or(StreamInfo {
-                first: 1,
-                ..StreamInfo::default()
-            })
+            .map(|k| super::info_in(&k.streams, stream))
+            .unwrap_or_default()
     }
 
     /// Every subject and what is known of it.
     pub fn streams(&self) -> Vec<(String, StreamInfo)> {
-        let mut out: Vec<_> = self
-            .inner
+        self.inner
             .known
             .lock()
-            .map(|k| k.streams.iter().map(|(k, v)| (k.clone(), *v)).collect())
-            .unwrap_or_default();
-        out.sort_by(|a, b| a.0.cmp(&b.0));
-        out
+            .map(|k| super::by_name(&k.streams))
+            .unwrap_or_default()
     }
 
     /// The stream's bytes (at the last refresh, plus this replica's appends since).
