@@ -256,6 +256,21 @@ fn read_file(path: &Path) -> Result<FileConfig, ConfigError> {
     }
     let file: FileConfig = serde_json::from_value(value).map_err(|e| invalid(e.to_string()))?;
     crate::integration_spec::check_integrations(&file.service.integrations).map_err(invalid)?;
+    if file.service.intake.nats.is_some() {
+        // An integration's events go to subject `{prefix}.{id}[.{partition}]`: one token.
+        for (i, spec) in file.service.integrations.iter().enumerate() {
+            if !spec
+                .id
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+            {
+                return Err(invalid(format!(
+                    "integrations[{i}].id {:?}: with intake.nats an integration's id names a NATS subject token, so it may hold only letters, digits, `-` and `_`",
+                    spec.id
+                )));
+            }
+        }
+    }
     for (i, client) in file.clients.iter().enumerate() {
         // The organization names a folder of the data lake (docs/lake.md, "Names").
         jobgraph_core::names::check_path_name("organization", &client.organization)

@@ -65,6 +65,23 @@ pub struct NatsConfig {
     /// Copies JetStream keeps of each message (1, 3 or 5 in a cluster). Default 1.
     #[serde(default = "default_replicas")]
     pub replicas: usize,
+    /// Partitions of each integration's events (`docs/intake.md`, "Partitions"): above 1, an
+    /// event goes to `{prefix}.{integration}.{p}` with `p` = a hash of its `partitionByTags`
+    /// mod `partitions`, and a pipeline whose reducers partition by those tags runs as that
+    /// many partitions, each claimed by a replica of its own. Fixed for the stream's life.
+    /// Default 1.
+    #[serde(default = "default_partitions")]
+    pub partitions: u32,
+    /// The tags an event's partition is a hash of. Default `["service"]`.
+    #[serde(default = "default_partition_tags")]
+    pub partition_by_tags: Vec<String>,
+}
+
+impl NatsConfig {
+    /// The partitions, at least 1.
+    pub fn partition_count(&self) -> u32 {
+        self.partitions.max(1)
+    }
 }
 
 impl std::fmt::Debug for NatsConfig {
@@ -74,6 +91,8 @@ impl std::fmt::Debug for NatsConfig {
             .field("stream", &self.stream)
             .field("subject_prefix", &self.subject_prefix)
             .field("replicas", &self.replicas)
+            .field("partitions", &self.partitions)
+            .field("partition_by_tags", &self.partition_by_tags)
             .finish_non_exhaustive()
     }
 }
@@ -86,4 +105,10 @@ fn default_prefix() -> String {
 }
 fn default_replicas() -> usize {
     1
+}
+fn default_partitions() -> u32 {
+    1
+}
+fn default_partition_tags() -> Vec<String> {
+    vec!["service".into()]
 }

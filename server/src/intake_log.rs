@@ -29,6 +29,7 @@ use std::sync::{Arc, Mutex};
 
 mod backend;
 pub mod jetstream;
+pub mod partition;
 mod writer;
 
 pub use backend::{Intake, Reader};
@@ -362,10 +363,33 @@ impl IntakeLog {
 
 /// What `streams` knows of `stream` (one never written: `first` 1, nothing kept).
 fn info_in(streams: &HashMap<String, StreamInfo>, stream: &str) -> StreamInfo {
-    streams.get(stream).copied().unwrap_or(StreamInfo {
-        first: 1,
-        ..StreamInfo::default()
-    })
+    if let Some(info) = streams.get(stream) {
+        return *info;
+    }
+    // An integration whose events are partitioned (JetStream): its partitions together.
+    let mut parts = streams
+        .iter()
+        .filter(|(name, _)| matches!(partition::integration_of(name), (i, Some(_)) if i == stream))
+        .map(|(_, info)| *info)
+        .peekable();
+    if parts.peek().is_none() {
+        return StreamInfo {
+            first: 1,
+            ..StreamInfo::default()
+        };
+    }
+    parts.fold(
+        StreamInfo {
+            first: u64::MAX,
+            ..StreamInfo::default()
+        },
+        |all, p| StreamInfo {
+            first: all.first.min(p.first),
+            head: all.head.max(p.head),
+            bytes: all.bytes + p.bytes,
+            events: all.events + p.events,
+        },
+    )
 }
 
 /// Every stream of `streams`, by name.

@@ -20,6 +20,7 @@ use serde::Deserialize;
 use serde_json::Value;
 
 use crate::ids::{new_id, now_ms};
+use crate::intake_log::partition::{partition_of, stream_of};
 use crate::integration_spec::IntegrationSpec;
 use crate::state::AppState;
 
@@ -183,7 +184,11 @@ async fn take(
     }
     let batch = new_id().map_err(|e| Refusal::Unavailable(format!("no random id: {e}")))?;
     let now = now_ms();
-    let mut ndjson = Vec::with_capacity(n * 256);
+    // One NDJSON text per partition of the integration (one, unless JetStream partitions it).
+    let partitions = log.partitions();
+    let mut parts: Vec<(Vec<u8>, u32)> = (0..partitions)
+        .map(|_| (Vec::with_capacity(n * 256 / partitions as usize), 0))
+        .collect();
     for (i, mut event) in events.into_iter().enumerate() {
         event
             .entry("id")
@@ -194,12 +199,16 @@ async fn take(
         // hears of a problem, and written as read (the same JSON).
         let event = jobgraph_model::LogEvent::from_value(Value::Object(event))
             .map_err(|e| Refusal::Invalid(format!("event {i}: {e}")))?;
-        serde_json::to_writer(&mut ndjson, &event)
+        let p = partition_of(&event, log.partition_tags(), partitions) as usize;
+        let (ndjson, count) = &mut parts[p];
+        serde_json::to_writer(&mut *ndjson, &event)
             .map_err(|e| Refusal::Invalid(format!("event {i}: {e}")))?;
         ndjson.push(b'\n');
+        *count += 1;
     }
+    let size: usize = parts.iter().map(|(ndjson, _)| ndjson.len()).sum();
     let kept = log.buffered_bytes();
-    if kept.saturating_add(ndjson.len() as u64) > limits.max_buffered_bytes {
+    if kept.saturating_add(size as u64) > limits.max_buffered_bytes {
         return Err(Refusal::Busy(format!(
             "the pipelines are behind: the intake log holds {kept} bytes not yet read, its budget is {} (intake.maxBufferedBytes); retry later",
             limits.max_buffered_bytes
@@ -207,17 +216,28 @@ async fn take(
     }
     if let Some(share) = limits.max_buffered_bytes_per_integration {
         let mine = log.info(&spec.id).bytes;
-        if mine.saturating_add(ndjson.len() as u64) > share {
+        if mine.saturating_add(size as u64) > share {
             return Err(Refusal::Busy(format!(
                 "the pipelines reading integration {:?} are behind: the intake log holds {mine} bytes of it not yet read, its share is {share} (intake.maxBufferedBytesPerIntegration); retry later",
                 spec.id
             )));
         }
     }
-    let bytes = ndjson.len();
-    log.append(&spec.id, &batch, ndjson, n as u32)
-        .await
-        .map_err(|e| match e {
+    // Every partition's part is durable before the answer (concurrently: one round trip).
+    let appends = parts
+        .into_iter()
+        .enumerate()
+        .filter(|(_, (_, count))| *count > 0)
+        .map(|(p, (ndjson, count))| {
+            let (stream, batch) = if partitions > 1 {
+                (stream_of(&spec.id, Some(p as u32)), format!("{batch}-p{p}"))
+            } else {
+                (spec.id.clone(), batch.clone())
+            };
+            async move { log.append(&stream, &batch, ndjson, count).await }
+        });
+    for result in futures_util::future::join_all(appends).await {
+        result.map_err(|e| match e {
             crate::intake_log::IntakeLogError::Full => Refusal::Busy(format!(
                 "the pipelines are behind: the intake stream is at its budget of {} bytes (intake.maxBufferedBytes); retry later",
                 limits.max_buffered_bytes
@@ -227,6 +247,8 @@ async fn take(
                 Refusal::Unavailable("the intake log could not keep the events; retry later".into())
             }
         })?;
+    }
+    let bytes = size;
     tracing::debug!(integration = %spec.id, events = n, bytes, "intake: taken");
     state.intake_stats.count(&spec.id, Some(n));
     Ok(n)

@@ -66,6 +66,24 @@ fn with_server_tags(
     tags
 }
 
+/// The shards a new version runs as (`docs/intake.md`, "Partitions").
+fn shards(state: &AppState, execution: &str, processing: &str, resolved: &Value) -> u32 {
+    let Ok(graph) = serde_json::from_value::<jobgraph_model::JobGraph>(resolved.clone()) else {
+        return 1;
+    };
+    let shards =
+        crate::runs::partitions::of_version(state.intake.as_ref(), execution, processing, &graph);
+    if execution == "ASYNCHRONOUS" {
+        tracing::info!(
+            shards = shards.count,
+            "jobs: the version runs as {} shard(s): {}",
+            shards.count,
+            shards.why
+        );
+    }
+    shards.count
+}
+
 async fn create_job(
     state: AppState,
     caller: Caller,
@@ -97,6 +115,7 @@ async fn create_job(
     let (resolved, templates) = scripts::resolve(&state, &caller, definition.clone()).await?;
     runnable(&execution, &resolved)?;
     let id = new_id().map_err(|e| ApiError::Internal(e.to_string()))?;
+    let shards = shards(&state, &execution, &processing, &resolved);
     let fields = JobFields {
         meta: JobMeta {
             name,
@@ -108,6 +127,7 @@ async fn create_job(
             templates,
             edited_by: caller.client_id.clone(),
         },
+        shards,
         definition,
         resolved,
         rollback: false,
@@ -394,6 +414,7 @@ pub async fn update(
     meta.templates = templates;
     meta.edited_by = caller.client_id.clone();
     let fields = JobFields {
+        shards: shards(&state, &meta.execution, &meta.processing, &resolved),
         meta,
         definition,
         resolved,

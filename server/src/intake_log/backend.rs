@@ -30,7 +30,25 @@ impl Intake {
         }
     }
 
-    /// What is known of `stream`.
+    /// The partitions of each integration's events: 1 on the embedded log (one machine runs
+    /// a pipeline whole), `intake.nats.partitions` on JetStream.
+    pub fn partitions(&self) -> u32 {
+        match self {
+            Intake::Local(_) => 1,
+            Intake::JetStream(log) => log.partitions(),
+        }
+    }
+
+    /// The tags an event's partition is a hash of (none with one partition).
+    pub fn partition_tags(&self) -> &[String] {
+        match self {
+            Intake::Local(_) => &[],
+            Intake::JetStream(log) => log.partition_tags(),
+        }
+    }
+
+    /// What is known of `stream` (an integration's partitions together when it names the
+    /// integration).
     pub fn info(&self, stream: &str) -> StreamInfo {
         match self {
             Intake::Local(log) => log.info(stream),

@@ -7,7 +7,11 @@
 //!   at line ends into messages the server's `max_payload` takes) and answers once JetStream
 //!   acknowledged every message: stored (file storage, `replicas` copies). Each message has a
 //!   `Nats-Msg-Id`, so a publish retried within the duplicate window is stored once.
-//! - Positions are stream sequences: per subject they grow like the embedded log's.
+//! - Positions are stream sequences: per subject they grow like the embedded log's. With
+//!   `partitions` above 1, an integration's events are on `{prefix}.{integration}.{p}`
+//!   ([`super::partition`]); a partitioned run's reader filters its partition's subject, a
+//!   whole run's reader all of them (sequences are the stream's, so a position means the same
+//!   point on either).
 //! - Readers are durable pull consumers, one per job version and source vertex
 //!   ([`JetStreamLog::reader`]), made at the run's checkpointed position and acknowledged
 //!   (`AckPolicy::All`) at each checkpoint; a replica taking a run over makes it again at the
@@ -36,6 +40,13 @@ const DUPLICATE_WINDOW: Duration = Duration::from_secs(120);
 
 /// A reader not used for this long is removed by the server (a job deleted, a replica gone).
 const READER_INACTIVE: Duration = Duration::from_secs(3600);
+
+/// The stream's metadata key that records its partition count.
+const PARTITIONS: &str = "jobgraph.partitions";
+
+fn partition_metadata(config: &NatsConfig) -> HashMap<String, String> {
+    HashMap::from([(PARTITIONS.to_owned(), config.partition_count().to_string())])
+}
 
 /// Headers of a message: its event count and when it was taken.
 const EVENTS: &str = "Jobgraph-Events";
@@ -104,20 +115,43 @@ impl JetStreamLog {
             duplicate_window: DUPLICATE_WINDOW,
             num_replicas: config.replicas.max(1),
             allow_direct: true,
+            metadata: partition_metadata(config),
             ..Default::default()
         };
         let stream = match js.get_stream(&config.stream).await {
             Ok(mut found) => {
-                let current = found
+                let info = found
                     .info()
                     .await
-                    .map_err(|e| nats_error("cannot read the intake stream")(&e))?
-                    .config
-                    .clone();
-                if current.max_bytes != wanted.max_bytes || !current.allow_direct {
+                    .map_err(|e| nats_error("cannot read the intake stream")(&e))?;
+                let current = info.config.clone();
+                let made_with = current
+                    .metadata
+                    .get(PARTITIONS)
+                    .and_then(|p| p.parse::<u32>().ok())
+                    .unwrap_or(1);
+                // Events are where their partition count put them: another count would read
+                // them from the wrong subjects. An empty stream may change it.
+                if made_with != config.partition_count() && info.state.messages > 0 {
+                    return Err(IntakeLogError::Nats {
+                        message: format!(
+                            "intake.nats.partitions is {} but the stream {} holds events in {made_with} partition(s): stop the pipelines reading it, let them drain and purge the stream (`nats stream purge {}`), or use a new stream name (intake.nats.stream)",
+                            config.partition_count(),
+                            config.stream,
+                            config.stream
+                        ),
+                    });
+                }
+                if current.max_bytes != wanted.max_bytes
+                    || !current.allow_direct
+                    || made_with != config.partition_count()
+                {
+                    let mut metadata = current.metadata.clone();
+                    metadata.extend(wanted.metadata.clone());
                     js.update_stream(stream::Config {
                         max_bytes: wanted.max_bytes,
                         allow_direct: true,
+                        metadata,
                         ..current
                     })
                     .await
@@ -158,6 +192,25 @@ impl JetStreamLog {
 
     fn subject(&self, stream: &str) -> String {
         format!("{}.{stream}", self.inner.config.subject_prefix)
+    }
+
+    /// The partitions of each integration's events (1: none).
+    pub fn partitions(&self) -> u32 {
+        self.inner.config.partition_count()
+    }
+
+    /// The tags an event's partition is a hash of.
+    pub fn partition_tags(&self) -> &[String] {
+        &self.inner.config.partition_by_tags
+    }
+
+    /// The subjects a reader of `stream` reads: an integration's partitions all, when its
+    /// events are partitioned and the reader reads it whole.
+    fn reader_subject(&self, stream: &str) -> String {
+        match super::partition::integration_of(stream) {
+            (_, None) if self.partitions() > 1 => format!("{}.*", self.subject(stream)),
+            _ => self.subject(stream),
+        }
     }
 
     /// Publishes `ndjson` (`events` events, `batch` names the request) to `stream`; answers
@@ -247,7 +300,7 @@ impl JetStreamLog {
             .stream
             .create_consumer(consumer::pull::Config {
                 durable_name: Some(name.clone()),
-                filter_subject: self.subject(stream),
+                filter_subject: self.reader_subject(stream),
                 deliver_policy,
                 ack_policy: consumer::AckPolicy::All,
                 // A run acknowledges at its checkpoints; never sooner than this is delivered

@@ -9,6 +9,7 @@ use jobgraph_core::pipeline::LogEvent;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
+use crate::intake_log::partition::{integration_of, stream_of};
 use crate::intake_log::{Intake, IntakeLogError, Reader};
 use crate::runner::source::Read;
 use crate::state::AppState;
@@ -30,6 +31,14 @@ pub(crate) struct AgentPosition {
     pub seq: u64,
 }
 
+/// Whether the agent position `a` is before `b` (anything else is never before).
+pub(crate) fn before(a: &Value, b: &Value) -> bool {
+    match (AgentPosition::deserialize(a), AgentPosition::deserialize(b)) {
+        (Ok(a), Ok(b)) => a.seq < b.seq,
+        _ => false,
+    }
+}
+
 /// An agent source of a running job.
 pub(crate) struct AgentFeed {
     /// The vertex.
@@ -44,11 +53,14 @@ pub(crate) struct AgentFeed {
 }
 
 impl AgentFeed {
-    /// The source `vertex` (of type `kind`) of a job of `organization`.
+    /// The source `vertex` (of type `kind`) of a job of `organization`, in the run (shard)
+    /// named `run`; `partition`: the shard's partition of the integration's events (`None`:
+    /// it reads them all).
     pub(crate) fn plan(
         state: &AppState,
         organization: &str,
         run: &str,
+        partition: Option<u32>,
         vertex: &str,
         kind: &str,
         fields: &Map<String, Value>,
@@ -99,7 +111,7 @@ impl AgentFeed {
             reader: None,
             name: format!("{run}-{vertex}"),
             position: AgentPosition {
-                stream: id.to_owned(),
+                stream: stream_of(id, partition),
                 seq: 0,
             },
             max_events: state.config.runner.batch_events.max(1),
@@ -108,13 +120,14 @@ impl AgentFeed {
 
     /// Starts where a checkpoint left it, or (`None`, or a checkpoint of another
     /// integration's) at the oldest event the log keeps. What the log no longer keeps is
-    /// skipped.
+    /// skipped. A checkpoint of another partition of the same integration, or of all of it,
+    /// is a place in the same stream of sequences: it starts there.
     pub(crate) async fn start_at(&mut self, position: Option<&Value>) -> Result<(), String> {
         let _ = self.log.refresh().await;
         let info = self.log.info(&self.position.stream);
         let at = position
             .and_then(|p| serde_json::from_value::<AgentPosition>(p.clone()).ok())
-            .filter(|p| p.stream == self.position.stream)
+            .filter(|p| integration_of(&p.stream).0 == integration_of(&self.position.stream).0)
             .map(|p| p.seq);
         self.position.seq = at.unwrap_or(0).max(info.first.saturating_sub(1));
         self.reader = None;

@@ -67,6 +67,8 @@ pub(super) async fn drive(
         poked: driven.poked,
         job_id: run.job_id.clone(),
         version: run.version,
+        shard: run.shard,
+        shards: run.shards,
         organization: run.organization.clone(),
         lease_until: 0,
     };
@@ -95,7 +97,11 @@ pub(super) async fn drive(
             }
         }
         Err(Stop::Failed(message)) => {
-            tracing::warn!(job = %driver.job_id, version = driver.version, "runner: the run failed: {message}");
+            if message.is_empty() {
+                tracing::warn!(job = %driver.job_id, version = driver.version, shard = driver.shard, "runner: another shard of the run failed: this one ends too");
+            } else {
+                tracing::warn!(job = %driver.job_id, version = driver.version, "runner: the run failed: {message}");
+            }
             if let Err(e) = driver
                 .change(JobState::Failed, "UNHEALTHY", &message, false, true)
                 .await
@@ -153,6 +159,9 @@ struct Driver<'a> {
     poked: Arc<tokio::sync::Notify>,
     job_id: String,
     version: u64,
+    /// Which shard of the run this is, of `shards` (`docs/intake.md`, "Partitions").
+    shard: u32,
+    shards: u32,
     organization: String,
     lease_until: i64,
 }
@@ -216,6 +225,7 @@ impl Driver<'_> {
         let change = RunChange {
             job_id: self.job_id.clone(),
             version: self.version,
+            shard: self.shard,
             owner: self.owner.to_owned(),
             state: state.as_str().to_owned(),
             health: health.to_owned(),
@@ -241,6 +251,7 @@ impl Driver<'_> {
             .renew_run(
                 self.job_id.clone(),
                 self.version,
+                self.shard,
                 self.owner.to_owned(),
                 until,
                 status.then(|| self.status_json()),
@@ -249,6 +260,8 @@ impl Driver<'_> {
         self.lease_until = until;
         Ok(match control {
             RunControl::Lost => return Err(Stop::Lost("the lease was taken over".into())),
+            // Another shard of the run failed: the run has (its message is the job's).
+            RunControl::Held { failed: true, .. } => return Err(Stop::Failed(String::new())),
             RunControl::Held { deleted: true, .. } => Next::End,
             RunControl::Held {
                 superseded: true, ..

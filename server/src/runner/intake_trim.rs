@@ -10,6 +10,7 @@ use serde_json::Value;
 
 use crate::ids::now_ms;
 use crate::intake_log::Intake;
+use crate::intake_log::partition::integration_of;
 use crate::runner::agent_source::AgentPosition;
 use crate::state::AppState;
 
@@ -51,6 +52,21 @@ fn readers(positions: &[String]) -> HashMap<String, u64> {
     least
 }
 
+/// The slowest reader of `stream`: of its own (a partitioned run's reader of one partition)
+/// or of its whole integration (`{integration}` reads every `{integration}.{p}`; positions
+/// are the stream's sequences either way).
+fn slowest(least: &HashMap<String, u64>, stream: &str) -> Option<u64> {
+    let own = least.get(stream).copied();
+    let whole = match integration_of(stream) {
+        (integration, Some(_)) => least.get(integration).copied(),
+        _ => None,
+    };
+    match (own, whole) {
+        (Some(a), Some(b)) => Some(a.min(b)),
+        (a, b) => a.or(b),
+    }
+}
+
 async fn trim(state: &AppState, log: &Intake) -> Result<(), String> {
     let positions = state
         .store
@@ -61,8 +77,8 @@ async fn trim(state: &AppState, log: &Intake) -> Result<(), String> {
     log.refresh().await.map_err(|e| e.to_string())?;
     let cutoff = now_ms() - state.config.intake.unread_retention_ms as i64;
     for (stream, info) in log.streams() {
-        let upto = match least.get(&stream) {
-            Some(seq) => Some(*seq),
+        let upto = match slowest(&least, &stream) {
+            Some(seq) => Some(seq),
             None => log
                 .last_taken_before(&stream, cutoff)
                 .await
@@ -80,7 +96,7 @@ async fn trim(state: &AppState, log: &Intake) -> Result<(), String> {
 
 #[cfg(test)]
 mod tests {
-    use super::readers;
+    use super::{readers, slowest};
 
     #[test]
     fn the_slowest_reader_of_each_stream_holds_it_and_lake_positions_are_ignored() {
@@ -94,5 +110,19 @@ mod tests {
         assert_eq!(least.get("dd"), Some(&3));
         assert_eq!(least.get("otel"), Some(&12));
         assert_eq!(least.len(), 2);
+    }
+
+    #[test]
+    fn a_partition_is_held_by_its_own_readers_and_by_the_readers_of_its_whole_integration() {
+        let positions = [
+            r#"{"agent": {"stream": "dd.0", "seq": 40}}"#.to_owned(),
+            r#"{"agent": {"stream": "dd.1", "seq": 55}}"#.to_owned(),
+            r#"{"whole": {"stream": "dd", "seq": 47}}"#.to_owned(),
+        ];
+        let least = readers(&positions);
+        assert_eq!(slowest(&least, "dd.0"), Some(40));
+        assert_eq!(slowest(&least, "dd.1"), Some(47));
+        assert_eq!(slowest(&least, "dd.2"), Some(47));
+        assert_eq!(slowest(&least, "otel.0"), None);
     }
 }

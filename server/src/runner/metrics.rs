@@ -117,7 +117,7 @@ pub(crate) fn render(app: &AppState, organization: &str) -> String {
     let now = now_ms();
     let mut driven = runs.driven();
     driven.sort_by(|a, b| a.0.cmp(&b.0));
-    for ((job, version), run) in driven {
+    for ((job, version, _), run) in driven {
         if run.organization != organization {
             continue;
         }

@@ -16,11 +16,12 @@
 //! What the handlers share with it (its settings, the runs driven here, their counters and
 //! taps) is `crate::runs`, which depends on none of this.
 
+use std::collections::HashMap;
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use crate::ids::{new_id, now_ms};
-use crate::runs::Driven;
+use crate::runs::{Driven, RunKey};
 use crate::state::AppState;
 
 mod agent_source;
@@ -48,8 +49,9 @@ pub(crate) fn start(state: AppState) {
     tracing::info!(owner = %owner, "runner: started");
     tokio::spawn(async move {
         let poll = Duration::from_millis(state.config.runner.poll_ms.max(10));
+        let mut waiting = HashMap::new();
         loop {
-            if let Err(e) = claim(&state, &owner).await {
+            if let Err(e) = claim(&state, &owner, &mut waiting).await {
                 tracing::warn!("runner: could not look for runs to claim (trying again): {e}");
             }
             let _ = tokio::time::timeout(poll, state.runs.wake.notified()).await;
@@ -57,15 +59,34 @@ pub(crate) fn start(state: AppState) {
     });
 }
 
-/// Claims what this replica has room for, and drives each run claimed.
-async fn claim(state: &AppState, owner: &str) -> Result<(), crate::store::StoreError> {
+/// Claims what this replica has room for, and drives each run claimed. A shard of a run
+/// that has another shard driven here is left to the other replicas for `3 × pollMs` after
+/// it was first seen claimable (`waiting`), so that a run's shards spread over the replicas;
+/// after that this replica takes it too (no other replica is there to).
+async fn claim(
+    state: &AppState,
+    owner: &str,
+    waiting: &mut HashMap<RunKey, Instant>,
+) -> Result<(), crate::store::StoreError> {
     let config = &state.config.runner;
     let now = now_ms();
     let candidates = state.store.claimable_runs(now, 64).await?;
+    let spread = Duration::from_millis(config.poll_ms.max(10) * 3);
+    waiting.retain(|key, _| {
+        candidates
+            .iter()
+            .any(|r| (&r.job_id, r.version, r.shard) == (&key.0, key.1, key.2))
+    });
     for run in candidates {
-        let key = (run.job_id.clone(), run.version);
+        let key = (run.job_id.clone(), run.version, run.shard);
         if state.runs.contains(&key) {
             continue;
+        }
+        if run.shards > 1 && state.runs.drives_a_sibling(&key) {
+            let since = waiting.entry(key.clone()).or_insert_with(Instant::now);
+            if since.elapsed() < spread {
+                continue;
+            }
         }
         let (all, of_organization) = state.runs.count(&run.organization);
         if all >= config.max_jobs || of_organization >= config.jobs_per_organization {
@@ -85,6 +106,7 @@ async fn claim(state: &AppState, owner: &str) -> Result<(), crate::store::StoreE
             taps: Arc::default(),
             poked: Arc::default(),
         };
+        waiting.remove(&key);
         state.runs.insert(key.clone(), driven.clone());
         let state = state.clone();
         let owner = owner.to_owned();

@@ -9,6 +9,7 @@ use std::sync::{Arc, Mutex};
 use serde::Deserialize;
 use tokio::sync::Notify;
 
+pub(crate) mod partitions;
 pub(crate) mod status;
 pub(crate) mod tap;
 
@@ -92,10 +93,13 @@ impl RunnerConfig {
     }
 }
 
+/// A run (a shard of one) driven here: its job, version and shard.
+pub(crate) type RunKey = (String, u64, u32);
+
 /// What the runner shares with the handlers: the runs it drives, and the signals that wake it.
 #[derive(Debug, Default)]
 pub(crate) struct Runs {
-    driven: Mutex<HashMap<(String, u64), Driven>>,
+    driven: Mutex<HashMap<RunKey, Driven>>,
     /// Per organization, its places in the engine.
     engine: Mutex<HashMap<String, Arc<tokio::sync::Semaphore>>>,
     /// Wakes the runner: a job was created or changed here.
@@ -106,7 +110,7 @@ pub(crate) struct Runs {
 
 impl Runs {
     /// The runs driven here, with their counters.
-    pub(crate) fn driven(&self) -> Vec<((String, u64), Driven)> {
+    pub(crate) fn driven(&self) -> Vec<(RunKey, Driven)> {
         self.driven
             .lock()
             .map(|d| d.iter().map(|(k, v)| (k.clone(), v.clone())).collect())
@@ -124,8 +128,8 @@ impl Runs {
         let driven = self.driven.lock().ok()?;
         let (version, run) = driven
             .iter()
-            .filter(|((job, _), _)| job == job_id)
-            .map(|((_, version), run)| (*version, run))
+            .filter(|((job, _, _), _)| job == job_id)
+            .map(|((_, version, _), run)| (*version, run))
             .max_by_key(|(version, _)| *version)?;
         Some((version, run.taps.add(vertex, limit)))
     }
@@ -152,12 +156,24 @@ impl Runs {
     /// deletion): they renew their lease at once and learn it.
     pub(crate) fn poke(&self, job_id: &str) {
         if let Ok(driven) = self.driven.lock() {
-            for ((job, _), run) in driven.iter() {
+            for ((job, _, _), run) in driven.iter() {
                 if job == job_id {
                     run.poked.notify_one();
                 }
             }
         }
+    }
+
+    /// Whether another shard of the run `key` is driven here.
+    pub(crate) fn drives_a_sibling(&self, key: &RunKey) -> bool {
+        self.driven
+            .lock()
+            .map(|d| {
+                d.keys().any(|(job, version, shard)| {
+                    job == &key.0 && *version == key.1 && *shard != key.2
+                })
+            })
+            .unwrap_or(true)
     }
 
     pub(crate) fn count(&self, organization: &str) -> (usize, usize) {
@@ -174,20 +190,20 @@ impl Runs {
             .unwrap_or((usize::MAX, usize::MAX))
     }
 
-    pub(crate) fn contains(&self, key: &(String, u64)) -> bool {
+    pub(crate) fn contains(&self, key: &RunKey) -> bool {
         self.driven
             .lock()
             .map(|d| d.contains_key(key))
             .unwrap_or(true)
     }
 
-    pub(crate) fn insert(&self, key: (String, u64), driven: Driven) {
+    pub(crate) fn insert(&self, key: RunKey, driven: Driven) {
         if let Ok(mut d) = self.driven.lock() {
             d.insert(key, driven);
         }
     }
 
-    pub(crate) fn remove(&self, key: &(String, u64)) {
+    pub(crate) fn remove(&self, key: &RunKey) {
         if let Ok(mut d) = self.driven.lock() {
             d.remove(key);
         }

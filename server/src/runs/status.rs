@@ -39,6 +39,8 @@ pub(crate) struct RunStatus {
     pub name: String,
     /// The replica driving it (its runner's id, logged when it starts).
     pub replica: String,
+    /// The partition it reads, when the run is partitioned (one shard of several).
+    pub partition: Option<u32>,
     pub vertices: IndexMap<String, VertexCounts>,
     /// Events read by the sources.
     pub events_in: u64,
@@ -98,7 +100,7 @@ impl RunStatus {
                        "eventsOut": c.events_out, "bytesIn": c.bytes_in, "bytesOut": c.bytes_out})
             })
             .collect();
-        json!({
+        let mut out = json!({
             "replica": self.replica,
             "eventsIn": self.events_in,
             "bytesIn": self.bytes_in,
@@ -118,6 +120,169 @@ impl RunStatus {
                 "failingSince": d.failing_since_ms.map(crate::ids::iso8601),
                 "lastError": d.last_error,
             })).collect::<Vec<_>>(),
+        });
+        if let (Some(p), Value::Object(map)) = (self.partition, &mut out) {
+            map.insert("partition".into(), p.into());
+        }
+        out
+    }
+}
+
+/// The `pipelineStatus` counters of a run of several shards, from each shard's
+/// ([`RunStatus::to_json`]): the counters summed, per vertex and per vendor sink too; the
+/// times the latest, the lags the largest; and `partitions`, each shard's own summary.
+pub(crate) fn merge_shards(shards: &[Value]) -> Value {
+    let sum = |key: &str| -> u64 { shards.iter().filter_map(|s| s[key].as_u64()).sum() };
+    let max_text = |get: &dyn Fn(&Value) -> &Value| -> Value {
+        shards
+            .iter()
+            .filter_map(|s| get(s).as_str())
+            .max()
+            .map_or(Value::Null, |t| t.into())
+    };
+    let max_number = |get: &dyn Fn(&Value) -> &Value| -> Value {
+        shards
+            .iter()
+            .filter_map(|s| get(s).as_i64())
+            .max()
+            .map_or(Value::Null, |t| t.into())
+    };
+    let mut vertices: IndexMap<String, Value> = IndexMap::new();
+    let mut delivery: IndexMap<String, Value> = IndexMap::new();
+    for shard in shards {
+        for vertex in shard["vertices"].as_array().into_iter().flatten() {
+            let name = vertex["name"].as_str().unwrap_or_default().to_owned();
+            match vertices.get_mut(&name) {
+                None => {
+                    vertices.insert(name, vertex.clone());
+                }
+                Some(entry) => add(
+                    entry,
+                    vertex,
+                    &["eventsIn", "eventsOut", "bytesIn", "bytesOut"],
+                ),
+            }
+        }
+        for sink in shard["delivery"].as_array().into_iter().flatten() {
+            let name = sink["vertex"].as_str().unwrap_or_default().to_owned();
+            match delivery.get_mut(&name) {
+                None => {
+                    delivery.insert(name, sink.clone());
+                }
+                Some(entry) => {
+                    add(
+                        entry,
+                        sink,
+                        &["delivered", "requests", "retries", "deadLetters"],
+                    );
+                    for (key, pick_min) in [("failingSince", true), ("lastError", false)] {
+                        let (kept, other) = (&entry[key], &sink[key]);
+                        let take = match (kept.as_str(), other.as_str()) {
+                            (None, Some(_)) => true,
+                            (Some(a), Some(b)) => pick_min && b < a,
+                            _ => false,
+                        };
+                        if take {
+                            entry[key] = other.clone();
+                        }
+                    }
+                }
+            }
+        }
+    }
+    let mut partitions: Vec<Value> = shards
+        .iter()
+        .enumerate()
+        .map(|(i, s)| {
+            json!({
+                "partition": s["partition"].as_u64().unwrap_or(i as u64),
+                "replica": s["replica"],
+                "eventsIn": s["eventsIn"].as_u64().unwrap_or(0),
+                "eventsOut": s["eventsOut"].as_u64().unwrap_or(0),
+                "checkpoints": s["checkpoints"].as_u64().unwrap_or(0),
+                "lastCheckpointAt": s["lastCheckpointAt"],
+            })
         })
+        .collect();
+    partitions.sort_by_key(|p| p["partition"].as_u64());
+    json!({
+        "replica": partitions.first().map_or(Value::Null, |p| p["replica"].clone()),
+        "eventsIn": sum("eventsIn"),
+        "bytesIn": sum("bytesIn"),
+        "eventsOut": sum("eventsOut"),
+        "bytesOut": sum("bytesOut"),
+        "errors": sum("errors"),
+        "checkpoints": sum("checkpoints"),
+        "lastCheckpointAt": max_text(&|s| &s["lastCheckpointAt"]),
+        "lag": {
+            "eventTimeMs": max_number(&|s| &s["lag"]["eventTimeMs"]),
+            "processingTimeMs": max_number(&|s| &s["lag"]["processingTimeMs"]),
+        },
+        "vertices": vertices.into_values().collect::<Vec<_>>(),
+        "delivery": delivery.into_values().collect::<Vec<_>>(),
+        "partitions": partitions,
+    })
+}
+
+/// Adds `other`'s counters `keys` to `into`'s.
+fn add(into: &mut Value, other: &Value, keys: &[&str]) {
+    for key in keys {
+        let total = into[*key].as_u64().unwrap_or(0) + other[*key].as_u64().unwrap_or(0);
+        into[*key] = total.into();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn shard(partition: u32, events: u64, at: &str, lag: i64) -> Value {
+        let status = RunStatus {
+            replica: format!("replica-{partition}"),
+            partition: Some(partition),
+            events_in: events,
+            events_out: events / 2,
+            checkpoints: 3,
+            vertices: IndexMap::from([(
+                "r".to_owned(),
+                VertexCounts {
+                    type_name: "log-reducer".into(),
+                    events_in: events,
+                    ..VertexCounts::default()
+                },
+            )]),
+            delivery: IndexMap::from([(
+                "out".to_owned(),
+                DeliveryCounts {
+                    delivered: events / 2,
+                    ..DeliveryCounts::default()
+                },
+            )]),
+            newest_event_ms: Some(1_000 - lag),
+            ..RunStatus::default()
+        };
+        let mut json = status.to_json(1_000);
+        json["lastCheckpointAt"] = at.into();
+        json
+    }
+
+    #[test]
+    fn shards_counters_add_up_and_each_partition_is_listed() {
+        let merged = merge_shards(&[
+            shard(1, 40, "2026-11-28T00:00:02Z", 5),
+            shard(0, 100, "2026-11-28T00:00:01Z", 9),
+        ]);
+        assert_eq!(merged["eventsIn"], 140);
+        assert_eq!(merged["eventsOut"], 70);
+        assert_eq!(merged["checkpoints"], 6);
+        assert_eq!(merged["lastCheckpointAt"], "2026-11-28T00:00:02Z");
+        assert_eq!(merged["lag"]["eventTimeMs"], 9);
+        assert_eq!(merged["vertices"][0]["eventsIn"], 140);
+        assert_eq!(merged["vertices"].as_array().map(Vec::len), Some(1));
+        assert_eq!(merged["delivery"][0]["delivered"], 70);
+        assert_eq!(merged["partitions"][0]["partition"], 0);
+        assert_eq!(merged["partitions"][0]["replica"], "replica-0");
+        assert_eq!(merged["partitions"][1]["eventsIn"], 40);
+        assert_eq!(merged["replica"], "replica-0");
     }
 }

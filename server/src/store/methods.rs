@@ -20,7 +20,7 @@ use super::PostgresStore;
 use super::sql::postgres::PgDb;
 use super::sql::run_now;
 use super::sql::sqlite::SqliteDb;
-use super::{Checkpoint, RunChange, RunControl, RunRecord};
+use super::{Checkpoint, RunChange, RunControl, RunRecord, ShardCheckpoint};
 use super::{
     ClientRecord, DatasetFields, DatasetRecord, GraphForm, JobFields, JobFilter, JobRecord,
     LakeFileRecord, NewTemplateVersion, PageRequest, Paged, SqliteStore, Store, StoreFuture,
@@ -167,12 +167,12 @@ store_methods! {
     read fn claimable_runs(now_ms: i64, limit: i64) -> Vec<RunRecord> = ops::runs::claimable;
     auto fn claim_run(run: RunRecord, owner: String, lease_until_ms: i64) -> bool
         = ops::runs::claim;
-    write fn renew_run(job_id: String, version: u64, owner: String, lease_until_ms: i64,
-        status: Option<String>) -> RunControl = ops::runs::renew;
+    write fn renew_run(job_id: String, version: u64, shard: u32, owner: String,
+        lease_until_ms: i64, status: Option<String>) -> RunControl = ops::runs::renew;
     write fn change_run(change: RunChange) -> bool = ops::runs::change;
     write fn checkpoint_run(checkpoint: Checkpoint) -> bool = ops::runs::checkpoint;
     read_point fn previous_checkpoint(job_id: String, before_version: u64)
-        -> Option<(String, Option<Vec<u8>>)> = ops::runs::previous_checkpoint;
+        -> Vec<ShardCheckpoint> = ops::runs::previous_checkpoint;
     read fn reading_positions() -> Vec<String> = ops::runs::reading_positions;
     read_point fn latest_run(organization: String, job_id: String) -> Option<RunRecord>
         = ops::runs::latest;

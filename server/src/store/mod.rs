@@ -32,7 +32,7 @@ pub use records::{
     ClientRecord, GraphForm, JobFields, JobFilter, JobMeta, JobRecord, NewTemplateVersion, RunInfo,
     TemplateFields, TemplateRecord, TokenRecord, TriggerRecord,
 };
-pub use runs::{Checkpoint, RunChange, RunControl, RunRecord, SinkCommit};
+pub use runs::{Checkpoint, RunChange, RunControl, RunRecord, ShardCheckpoint, SinkCommit};
 pub use sqlite::{Access, OpenError, SqliteStore, Synchronous};
 
 /// The future every [`Store`] method returns.
@@ -305,6 +305,7 @@ pub trait Store: Send + Sync + 'static {
         &self,
         job_id: String,
         version: u64,
+        shard: u32,
         owner: String,
         lease_until_ms: i64,
         status: Option<String>,
@@ -317,13 +318,13 @@ pub trait Store: Send + Sync + 'static {
     /// still owns the run: `false` and nothing written otherwise.
     fn checkpoint_run(&self, checkpoint: Checkpoint) -> StoreFuture<'_, bool>;
 
-    /// The last checkpoint (positions, snapshot) of a version of the job before
-    /// `before_version`.
+    /// The last checkpoint of each shard of the newest version of the job before
+    /// `before_version` that checkpointed (empty: none did).
     fn previous_checkpoint(
         &self,
         job_id: String,
         before_version: u64,
-    ) -> StoreFuture<'_, Option<(String, Option<Vec<u8>>)>>;
+    ) -> StoreFuture<'_, Vec<ShardCheckpoint>>;
 
     /// The checkpointed positions of every run not ended nor stopped.
     fn reading_positions(&self) -> StoreFuture<'_, Vec<String>>;

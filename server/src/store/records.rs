@@ -148,6 +148,9 @@ pub struct JobFields {
     /// An asynchronous version that fails is followed by a version made from the one before
     /// it (`PUT …?rollbackEnabled=true`).
     pub rollback: bool,
+    /// An asynchronous version's shards: above 1, it runs as that many partitions of its
+    /// integration's events (`docs/intake.md`, "Partitions").
+    pub shards: u32,
 }
 
 /// Which of a job version's two graphs a read returns.

@@ -31,6 +31,31 @@ pub struct RunRecord {
     pub started_at_ms: Option<i64>,
     /// Whether a failure rolls the job back to the version before.
     pub rollback: bool,
+    /// Which shard of the run this is (0 when it is one), of `shards`: each reads one
+    /// partition of its integration's events (`docs/intake.md`, "Partitions").
+    pub shard: u32,
+    /// The run's shards.
+    pub shards: u32,
+}
+
+/// One shard's last checkpoint.
+#[derive(Clone)]
+pub struct ShardCheckpoint {
+    /// The shard.
+    pub shard: u32,
+    /// Its sources' positions (JSON text).
+    pub positions: String,
+    /// Its engine's snapshot.
+    pub snapshot: Option<Vec<u8>>,
+}
+
+impl std::fmt::Debug for ShardCheckpoint {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ShardCheckpoint")
+            .field("shard", &self.shard)
+            .field("positions", &self.positions)
+            .finish_non_exhaustive()
+    }
 }
 
 impl std::fmt::Debug for RunRecord {
@@ -38,6 +63,7 @@ impl std::fmt::Debug for RunRecord {
         f.debug_struct("RunRecord")
             .field("job_id", &self.job_id)
             .field("version", &self.version)
+            .field("shard", &self.shard)
             .field("state", &self.state)
             .field("owner", &self.owner)
             .field("checkpoints", &self.checkpoints)
@@ -58,6 +84,8 @@ pub enum RunControl {
         superseded: bool,
         /// Whether the job was deleted (this run ends).
         deleted: bool,
+        /// Whether the version failed (another shard of the run did: this one ends too).
+        failed: bool,
     },
 }
 
@@ -69,6 +97,8 @@ pub struct RunChange {
     pub job_id: String,
     /// The version.
     pub version: u64,
+    /// The shard.
+    pub shard: u32,
     /// The owner that writes.
     pub owner: String,
     /// The new state.
@@ -104,6 +134,8 @@ pub struct Checkpoint {
     pub job_id: String,
     /// The version.
     pub version: u64,
+    /// The shard.
+    pub shard: u32,
     /// The job's organization (the datasets').
     pub organization: String,
     /// The owner that writes.

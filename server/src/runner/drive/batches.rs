@@ -170,6 +170,7 @@ impl Driver<'_> {
         let checkpoint = Checkpoint {
             job_id: self.job_id.clone(),
             version: self.version,
+            shard: self.shard,
             organization: self.organization.clone(),
             owner: self.owner.to_owned(),
             lease_until_ms: until,

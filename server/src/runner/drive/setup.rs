@@ -126,7 +126,8 @@ impl Driver<'_> {
                 AgentFeed::plan(
                     self.state,
                     &self.organization,
-                    &format!("{}-v{}", self.job_id, self.version),
+                    &self.run_name(),
+                    (self.shards > 1).then_some(self.shard),
                     name,
                     kind,
                     fields,
@@ -147,15 +148,12 @@ impl Driver<'_> {
         let (positions, snapshot) = if run.checkpoints > 0 {
             (run.positions.clone(), run.snapshot.clone())
         } else {
-            match self
+            let previous = self
                 .state
                 .store
                 .previous_checkpoint(self.job_id.clone(), self.version)
-                .await?
-            {
-                Some(previous) => previous,
-                None => ("{}".to_owned(), None),
-            }
+                .await?;
+            take_over(previous, run.shard, run.shards)
         };
         let positions: BTreeMap<String, serde_json::Value> =
             serde_json::from_str(&positions).unwrap_or_default();
@@ -177,8 +175,10 @@ impl Driver<'_> {
             None => pipeline.start(options),
         };
         let (replica, name) = (self.owner.to_owned(), record.meta.name.clone());
+        let partition = (self.shards > 1).then_some(self.shard);
         self.set_status(|s| {
             s.checkpoints = run.checkpoints.max(0) as u64;
+            s.partition = partition;
             s.replica = replica;
             s.name = name;
         });
@@ -252,6 +252,15 @@ impl Driver<'_> {
     }
 
     /// The job's newest version, compiled: what this one hands over to.
+    /// The run's name: `{job}-v{version}`, with `-p{shard}` when it has shards.
+    fn run_name(&self) -> String {
+        match self.shards {
+            0 | 1 => format!("{}-v{}", self.job_id, self.version),
+            _ => format!("{}-v{}-p{}", self.job_id, self.version, self.shard),
+        }
+    }
+
+    /// The next version's pipeline, when it carries this run's state on: the same shards.
     pub(super) async fn next_pipeline(&self) -> Option<Pipeline> {
         let next = self
             .state
@@ -265,6 +274,56 @@ impl Driver<'_> {
             .await
             .ok()?;
         let graph = serde_json::from_str::<JobGraph>(next.graph.get()).ok()?;
+        let next_shards = crate::runs::partitions::of_version(
+            self.state.intake.as_ref(),
+            &next.meta.execution,
+            &next.meta.processing,
+            &graph,
+        );
+        // Other partitions: the next version's shards hold other keys; nothing carries on.
+        if next_shards.count != self.shards {
+            return None;
+        }
         Pipeline::compile(&graph).ok()
     }
+}
+
+/// Where a new version's shard `shard` of `shards` starts, from the previous version's
+/// shards' checkpoints: the same shard's positions and snapshot when it had as many shards;
+/// otherwise each source's smallest position over them (read again from there: at least once)
+/// and no snapshot (the previous version closed its windows, `next_pipeline`).
+fn take_over(
+    mut previous: Vec<crate::store::ShardCheckpoint>,
+    shard: u32,
+    shards: u32,
+) -> (String, Option<Vec<u8>>) {
+    if previous.is_empty() {
+        return ("{}".to_owned(), None);
+    }
+    if previous.len() == shards as usize
+        && let Some(at) = previous.iter().position(|p| p.shard == shard)
+    {
+        let same = previous.swap_remove(at);
+        return (same.positions, same.snapshot);
+    }
+    let mut merged: BTreeMap<String, serde_json::Value> = BTreeMap::new();
+    for p in previous {
+        let Ok(positions) =
+            serde_json::from_str::<BTreeMap<String, serde_json::Value>>(&p.positions)
+        else {
+            continue;
+        };
+        for (vertex, position) in positions {
+            match merged.get(&vertex) {
+                Some(kept) if !crate::runner::agent_source::before(&position, kept) => {}
+                _ => {
+                    merged.insert(vertex, position);
+                }
+            }
+        }
+    }
+    (
+        serde_json::to_string(&merged).unwrap_or_else(|_| "{}".into()),
+        None,
+    )
 }

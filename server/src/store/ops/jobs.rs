@@ -18,9 +18,13 @@ macro_rules! job_select {
              v.name, v.execution, v.processing, v.state, v.desired_state, v.tags, v.templates, \
              v.edited_by, ",
             $graph,
-            ", r.started_at, r.ended_at, r.health, r.message, r.status \
+            ", r.started_at, r.ended_at, r.health, \
+             (SELECT MAX(s.message) FROM job_runs s \
+              WHERE s.job_id = v.job_id AND s.version = v.version), \
+             (SELECT {shard_statuses} FROM job_runs s \
+              WHERE s.job_id = v.job_id AND s.version = v.version) \
              FROM jobs j JOIN job_versions v ON v.job_id = j.id \
-             LEFT JOIN job_runs r ON r.job_id = v.job_id AND r.version = v.version \
+             LEFT JOIN job_runs r ON r.job_id = v.job_id AND r.version = v.version AND r.shard = 0 \
              WHERE j.deleted_at IS NULL"
         )
     };
@@ -59,6 +63,22 @@ static DELETE: Sql =
     Sql::new("UPDATE jobs SET deleted_at = ?1 WHERE id = ?2 AND org = ?3 AND deleted_at IS NULL");
 static ORGANIZATION: Sql = Sql::new("SELECT org FROM jobs WHERE id = ?1 AND deleted_at IS NULL");
 
+/// A run's `pipelineStatus` counters from its shards' (joined by U+001E): one shard's as
+/// stored, several merged.
+fn run_status(text: String) -> Result<Box<RawValue>, StoreError> {
+    let bad = |e: serde_json::Error| StoreError::Backend(format!("stored run status: {e}"));
+    if !text.contains('\u{1e}') {
+        return RawValue::from_string(text).map_err(bad);
+    }
+    let shards = text
+        .split('\u{1e}')
+        .map(serde_json::from_str)
+        .collect::<Result<Vec<serde_json::Value>, _>>()
+        .map_err(bad)?;
+    let merged = crate::runs::status::merge_shards(&shards);
+    RawValue::from_string(merged.to_string()).map_err(bad)
+}
+
 /// A job version with one graph, kept as JSON text, and its stored size (graph and name).
 fn job(row: &RowRef<'_>) -> Result<(JobRecord, usize), StoreError> {
     let (v, latest): (i64, i64) = (row.get(2)?, row.get(3)?);
@@ -89,8 +109,7 @@ fn job(row: &RowRef<'_>) -> Result<(JobRecord, usize), StoreError> {
                 ended_at_ms: row.get(16)?,
                 health,
                 message: row.get(18)?,
-                status: RawValue::from_string(row.get(19)?)
-                    .map_err(|e| StoreError::Backend(format!("stored run status: {e}")))?,
+                status: run_status(row.get(19)?)?,
             }),
         },
     };
@@ -129,7 +148,8 @@ async fn insert_version(
     ];
     db.execute(INSERT_VERSION.text(db.dialect()), &args).await?;
     if meta.execution == "ASYNCHRONOUS" {
-        super::runs::insert(db, id, version, &meta.processing, fields.rollback).await?;
+        let (processing, rollback) = (&meta.processing, fields.rollback);
+        super::runs::insert(db, id, version, processing, rollback, fields.shards).await?;
     }
     Ok(())
 }

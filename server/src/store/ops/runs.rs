@@ -5,21 +5,21 @@
 use super::{datasets, sql_version, version};
 use crate::ids::now_ms;
 use crate::store::StoreError;
-use crate::store::runs::{Checkpoint, RunChange, RunControl, RunRecord};
+use crate::store::runs::{Checkpoint, RunChange, RunControl, RunRecord, ShardCheckpoint};
 use crate::store::sql::{Db, RowRef, Sql};
 
 static INSERT: Sql = Sql::new(
-    "INSERT INTO job_runs (job_id, version, org, processing, state, health, message, owner, \
-     lease_until, checkpoints, positions, status, rollback, updated_at) \
-     SELECT ?1, ?2, org, ?3, 'PENDING', 'UNKNOWN', '', '', 0, 0, '{}', '{}', ?5, ?4 \
+    "INSERT INTO job_runs (job_id, version, shard, shards, org, processing, state, health, \
+     message, owner, lease_until, checkpoints, positions, status, rollback, updated_at) \
+     SELECT ?1, ?2, ?6, ?7, org, ?3, 'PENDING', 'UNKNOWN', '', '', 0, 0, '{}', '{}', ?5, ?4 \
      FROM jobs WHERE id = ?1",
 );
-/// Runs no live replica owns, that have something to do: not ended, the lease past, every
-/// older version of the job ended (a version takes over from the one before it), and not
-/// stopped unless asked to run again, superseded or deleted.
+/// Runs (shards of runs) no live replica owns, that have something to do: not ended, the
+/// lease past, every older version of the job ended (a version takes over from the one before
+/// it), and not stopped unless asked to run again, superseded or deleted.
 static CLAIMABLE: Sql = Sql::new(
     "SELECT r.job_id, r.version, r.org, r.processing, r.state, r.owner, r.lease_until, \
-     r.checkpoints, r.positions, r.snapshot, r.started_at, r.rollback \
+     r.checkpoints, r.positions, r.snapshot, r.started_at, r.rollback, r.shard, r.shards \
      FROM job_runs r JOIN job_versions v ON v.job_id = r.job_id AND v.version = r.version \
      JOIN jobs j ON j.id = r.job_id \
      WHERE r.ended_at IS NULL AND r.lease_until < ?1 \
@@ -27,41 +27,48 @@ static CLAIMABLE: Sql = Sql::new(
           OR j.latest_version <> r.version) \
      AND NOT EXISTS (SELECT 1 FROM job_runs o WHERE o.job_id = r.job_id \
                      AND o.version < r.version AND o.ended_at IS NULL) \
-     ORDER BY r.lease_until, r.job_id, r.version LIMIT ?2",
+     ORDER BY r.lease_until, r.job_id, r.version, r.shard LIMIT ?2",
 );
 static CLAIM: Sql = Sql::new(
     "UPDATE job_runs SET owner = ?1, lease_until = ?2, updated_at = ?3 \
-     WHERE job_id = ?4 AND version = ?5 AND lease_until = ?6 AND ended_at IS NULL",
+     WHERE job_id = ?4 AND version = ?5 AND shard = ?7 AND lease_until = ?6 \
+     AND ended_at IS NULL",
 );
 static RENEW: Sql = Sql::new(
     "UPDATE job_runs SET lease_until = ?1, status = COALESCE(?5, status) \
-     WHERE job_id = ?2 AND version = ?3 AND owner = ?4 AND ended_at IS NULL",
+     WHERE job_id = ?2 AND version = ?3 AND shard = ?6 AND owner = ?4 AND ended_at IS NULL",
 );
 static CONTROL: Sql = Sql::new(
-    "SELECT v.desired_state, j.latest_version, j.deleted_at FROM jobs j \
+    "SELECT v.desired_state, j.latest_version, j.deleted_at, v.state FROM jobs j \
      JOIN job_versions v ON v.job_id = j.id WHERE j.id = ?1 AND v.version = ?2",
 );
 static CHANGE: Sql = Sql::new(
     "UPDATE job_runs SET state = ?1, health = ?2, message = ?3, \
      started_at = COALESCE(started_at, ?4), ended_at = COALESCE(?5, ended_at), \
      owner = ?6, lease_until = CASE WHEN ?6 = '' THEN 0 ELSE lease_until END, updated_at = ?7 \
-     WHERE job_id = ?8 AND version = ?9 AND owner = ?10",
+     WHERE job_id = ?8 AND version = ?9 AND shard = ?11 AND owner = ?10",
 );
-static VERSION_STATE: Sql =
-    Sql::new("UPDATE job_versions SET state = ?1 WHERE job_id = ?2 AND version = ?3");
+/// The version's state: a failed version stays failed (a shard's failure ends its siblings).
+static VERSION_STATE: Sql = Sql::new(
+    "UPDATE job_versions SET state = ?1 WHERE job_id = ?2 AND version = ?3 AND state <> 'FAILED'",
+);
 static CHECKPOINT: Sql = Sql::new(
     "UPDATE job_runs SET lease_until = ?1, checkpoints = checkpoints + 1, positions = ?2, \
      snapshot = ?3, status = ?4, updated_at = ?5 \
-     WHERE job_id = ?6 AND version = ?7 AND owner = ?8 AND ended_at IS NULL",
+     WHERE job_id = ?6 AND version = ?7 AND shard = ?9 AND owner = ?8 AND ended_at IS NULL",
 );
+/// Every shard of the newest earlier version that checkpointed.
 static PREVIOUS: Sql = Sql::new(
-    "SELECT positions, snapshot FROM job_runs WHERE job_id = ?1 AND version < ?2 \
-     AND checkpoints > 0 ORDER BY version DESC LIMIT 1",
+    "SELECT shard, positions, snapshot FROM job_runs WHERE job_id = ?1 AND version = \
+     (SELECT MAX(version) FROM job_runs WHERE job_id = ?1 AND version < ?2 AND checkpoints > 0) \
+     ORDER BY shard",
 );
+static SHARDS: Sql = Sql::new("SELECT COUNT(*) FROM job_runs WHERE job_id = ?1 AND version = ?2");
 static RUN: Sql = Sql::new(
     "SELECT r.job_id, r.version, r.org, r.processing, r.state, r.owner, r.lease_until, \
-     r.checkpoints, r.positions, r.snapshot, r.started_at, r.rollback FROM job_runs r \
-     WHERE r.job_id = ?1 AND r.org = ?2 ORDER BY r.version DESC LIMIT 1",
+     r.checkpoints, r.positions, r.snapshot, r.started_at, r.rollback, r.shard, r.shards \
+     FROM job_runs r WHERE r.job_id = ?1 AND r.org = ?2 AND r.shard = 0 \
+     ORDER BY r.version DESC LIMIT 1",
 );
 /// The positions of the runs that hold what they read: not ended, not stopped.
 static READING: Sql = Sql::new(
@@ -96,25 +103,34 @@ fn run(row: &RowRef<'_>) -> Result<RunRecord, StoreError> {
         snapshot: row.get(9)?,
         started_at_ms: row.get(10)?,
         rollback: row.get::<i64>(11)? != 0,
+        shard: u32::try_from(row.get::<i64>(12)?).unwrap_or(0),
+        shards: u32::try_from(row.get::<i64>(13)?).unwrap_or(1).max(1),
     })
 }
 
-/// Makes the run of a new asynchronous job version (`PENDING`, owned by no one).
+/// Makes the run of a new asynchronous job version (`PENDING`, owned by no one): `shards`
+/// rows, each claimed on its own.
 pub(super) async fn insert(
     db: &impl Db,
     job_id: &str,
     version: u64,
     processing: &str,
     rollback: bool,
+    shards: u32,
 ) -> Result<(), StoreError> {
-    let args = [
-        job_id.into(),
-        sql_version(version).into(),
-        processing.into(),
-        now_ms().into(),
-        i64::from(rollback).into(),
-    ];
-    db.execute(INSERT.text(db.dialect()), &args).await?;
+    let shards = shards.max(1);
+    for shard in 0..shards {
+        let args = [
+            job_id.into(),
+            sql_version(version).into(),
+            processing.into(),
+            now_ms().into(),
+            i64::from(rollback).into(),
+            i64::from(shard).into(),
+            i64::from(shards).into(),
+        ];
+        db.execute(INSERT.text(db.dialect()), &args).await?;
+    }
     Ok(())
 }
 
@@ -143,6 +159,7 @@ pub(crate) async fn claim(
         (&run.job_id).into(),
         sql_version(run.version).into(),
         run.lease_until_ms.into(),
+        i64::from(run.shard).into(),
     ];
     Ok(db.execute(CLAIM.text(db.dialect()), &args).await? == 1)
 }
@@ -153,6 +170,7 @@ pub(crate) async fn renew(
     db: &impl Db,
     job_id: String,
     run_version: u64,
+    shard: u32,
     owner: String,
     lease_until_ms: i64,
     status: Option<String>,
@@ -166,6 +184,7 @@ pub(crate) async fn renew(
         v.into(),
         (&owner).into(),
         status.into(),
+        i64::from(shard).into(),
     ];
     if db.execute(RENEW.text(d), &args).await? == 0 {
         return Ok(RunControl::Lost);
@@ -176,6 +195,7 @@ pub(crate) async fn renew(
                 desired_state: row.get(0)?,
                 superseded: version(row.get(1)?) > run_version,
                 deleted: row.get::<Option<i64>>(2)?.is_some(),
+                failed: row.get::<String>(3)? == "FAILED",
             })
         })
         .await?;
@@ -204,12 +224,16 @@ pub(crate) async fn change(db: &impl Db, change: RunChange) -> Result<bool, Stor
         (&change.job_id).into(),
         v.into(),
         (&change.owner).into(),
+        i64::from(change.shard).into(),
     ];
     if db.execute(CHANGE.text(d), &args).await? == 0 {
         return Ok(false);
     }
-    let args = [(&change.state).into(), (&change.job_id).into(), v.into()];
-    db.execute(VERSION_STATE.text(d), &args).await?;
+    // The version shows shard 0's state, and any shard's failure.
+    if change.shard == 0 || change.state == "FAILED" {
+        let args = [(&change.state).into(), (&change.job_id).into(), v.into()];
+        db.execute(VERSION_STATE.text(d), &args).await?;
+    }
     Ok(true)
 }
 
@@ -226,6 +250,7 @@ pub(crate) async fn checkpoint(db: &impl Db, checkpoint: Checkpoint) -> Result<b
         (&checkpoint.job_id).into(),
         sql_version(checkpoint.version).into(),
         (&checkpoint.owner).into(),
+        i64::from(checkpoint.shard).into(),
     ];
     if db.execute(CHECKPOINT.text(d), &args).await? == 0 {
         return Ok(false);
@@ -243,16 +268,20 @@ pub(crate) async fn checkpoint(db: &impl Db, checkpoint: Checkpoint) -> Result<b
     Ok(true)
 }
 
-/// The last checkpoint (positions, snapshot) of an earlier version of the job: where a new
-/// version takes over.
+/// The last checkpoint of every shard of the newest earlier version of the job that
+/// checkpointed, by shard: where a new version takes over.
 pub(crate) async fn previous_checkpoint(
     db: &impl Db,
     job_id: String,
     before_version: u64,
-) -> Result<Option<(String, Option<Vec<u8>>)>, StoreError> {
+) -> Result<Vec<ShardCheckpoint>, StoreError> {
     let args = [(&job_id).into(), sql_version(before_version).into()];
-    db.row(PREVIOUS.text(db.dialect()), &args, |row| {
-        Ok((row.get(0)?, row.get(1)?))
+    db.rows(PREVIOUS.text(db.dialect()), &args, |row| {
+        Ok(ShardCheckpoint {
+            shard: u32::try_from(row.get::<i64>(0)?).unwrap_or(0),
+            positions: row.get(1)?,
+            snapshot: row.get(2)?,
+        })
     })
     .await
 }
@@ -305,8 +334,15 @@ pub(crate) async fn rollback(
     if db.execute(COPY_VERSION.text(d), &args).await? == 0 {
         return Ok(None);
     }
+    // Run as the version it copies was.
+    let args = [(&job_id).into(), sql_version(failed - 1).into()];
+    let shards = db
+        .row(SHARDS.text(d), &args, |row| row.get::<i64>(0))
+        .await?
+        .and_then(|n| u32::try_from(n).ok())
+        .unwrap_or(1);
     let args = [sql_version(next).into(), (&job_id).into()];
     db.execute(SET_LATEST.text(d), &args).await?;
-    insert(db, &job_id, next, &processing, false).await?;
+    insert(db, &job_id, next, &processing, false, shards).await?;
     Ok(Some(next))
 }

@@ -87,6 +87,44 @@ pub(crate) const MIGRATIONS: &[Migration] = &[
     CREATE INDEX lake_files_by_run ON lake_files (organization, dataset_id, run_id);
     ",
     ),
+    // 7: a run is made of shards (issue 39, docs/intake.md "Partitions"): a version whose
+    // source is a partitioned JetStream integration runs as `shards` rows, each claimed,
+    // leased and checkpointed on its own. The key gains `shard`: the table is made again.
+    Migration::Portable(
+        "
+    CREATE TABLE job_runs_sharded (
+        job_id         TEXT NOT NULL,
+        version        BIGINT NOT NULL,
+        shard          BIGINT NOT NULL,
+        shards         BIGINT NOT NULL,
+        org            TEXT NOT NULL,
+        processing     TEXT NOT NULL,
+        state          TEXT NOT NULL,
+        health         TEXT NOT NULL,
+        message        TEXT NOT NULL,
+        started_at     BIGINT,
+        ended_at       BIGINT,
+        owner          TEXT NOT NULL,
+        lease_until    BIGINT NOT NULL,
+        checkpoints    BIGINT NOT NULL,
+        positions      TEXT NOT NULL,
+        snapshot       {blob},
+        status         TEXT NOT NULL,
+        rollback       BIGINT NOT NULL,
+        updated_at     BIGINT NOT NULL,
+        PRIMARY KEY (job_id, version, shard)
+    );
+    INSERT INTO job_runs_sharded (job_id, version, shard, shards, org, processing, state, \
+        health, message, started_at, ended_at, owner, lease_until, checkpoints, positions, \
+        snapshot, status, rollback, updated_at) \
+        SELECT job_id, version, 0, 1, org, processing, state, health, message, started_at, \
+        ended_at, owner, lease_until, checkpoints, positions, snapshot, status, rollback, \
+        updated_at FROM job_runs;
+    DROP TABLE job_runs;
+    ALTER TABLE job_runs_sharded RENAME TO job_runs;
+    CREATE INDEX job_runs_live ON job_runs (lease_until) WHERE ended_at IS NULL;
+    ",
+    ),
 ];
 
 const fn split(index: usize) -> Migration {

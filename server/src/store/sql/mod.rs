@@ -40,14 +40,21 @@ pub(crate) enum Dialect {
 /// `{for_update}` (a row lock: ` FOR UPDATE` on PostgreSQL, nothing on SQLite, whose writer
 /// holds the database in `BEGIN IMMEDIATE`) and `{bytes}` (text compared byte by byte: nothing on
 /// SQLite, whose default collation does, ` COLLATE "C"` on PostgreSQL whatever its locale) are
-/// replaced, and so is `{blob}` in DDL (`BLOB` / `BYTEA`). Statements hold no string literal
+/// replaced, and so is `{blob}` in DDL (`BLOB` / `BYTEA`); `{shard_statuses}` is the
+/// statuses of the run shards `s`, joined by the record separator (U+001E). Statements hold no string literal
 /// with `?` or `{` in it.
 pub(crate) fn render(text: &str, dialect: Dialect) -> String {
-    let (for_update, bytes, blob) = match dialect {
-        Dialect::Sqlite => ("", "", "BLOB"),
-        Dialect::Postgres => (" FOR UPDATE", r#" COLLATE "C""#, "BYTEA"),
+    let (for_update, bytes, blob, statuses) = match dialect {
+        Dialect::Sqlite => ("", "", "BLOB", "group_concat(s.status, char(30))"),
+        Dialect::Postgres => (
+            " FOR UPDATE",
+            r#" COLLATE "C""#,
+            "BYTEA",
+            "string_agg(s.status, chr(30) ORDER BY s.shard)",
+        ),
     };
     let text = text
+        .replace("{shard_statuses}", statuses)
         .replace("{for_update}", for_update)
         .replace("{bytes}", bytes)
         .replace("{blob}", blob);
