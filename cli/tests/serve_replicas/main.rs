@@ -9,6 +9,7 @@
 
 #[path = "../common/mod.rs"]
 mod common;
+mod partitions;
 #[allow(dead_code)]
 #[path = "../serve_lake/stream.rs"]
 mod stream;

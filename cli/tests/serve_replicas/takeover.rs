@@ -9,7 +9,7 @@ use crate::common::{self, Server};
 use crate::{database, replicas, serial, stream};
 
 /// The replica driving a job, from its `pipelineStatus`.
-fn driver_of(server: &Server, token: &str, job: &str) -> (String, Value) {
+pub(crate) fn driver_of(server: &Server, token: &str, job: &str) -> (String, Value) {
     let r = server.call("GET", &format!("/v1/jobs/{job}"), Some(token), None);
     assert_eq!(r.status, 200, "{}", r.body);
     let job = r.json();
@@ -23,7 +23,7 @@ fn driver_of(server: &Server, token: &str, job: &str) -> (String, Value) {
 }
 
 /// The runner id a replica logged when it started.
-fn runner_id(server: &Server) -> String {
+pub(crate) fn runner_id(server: &Server) -> String {
     let log = server.log();
     let line = log
         .lines()
@@ -168,7 +168,11 @@ fn the_owner_of_a_running_job_killed_another_replica_takes_it_over_exactly() {
 
 /// Two replicas on database `url` with `settings` as their `--config` and one lake folder,
 /// both in `dir`.
-fn replicas_sharing_a_lake(url: &str, dir: &std::path::Path, settings: Value) -> (Server, Server) {
+pub(crate) fn replicas_sharing_a_lake(
+    url: &str,
+    dir: &std::path::Path,
+    settings: Value,
+) -> (Server, Server) {
     let config = dir.join("config.json");
     common::write_private(&config, &settings.to_string());
     let lake_url = format!("file://{}", dir.join("lake").display());
@@ -186,7 +190,13 @@ fn replicas_sharing_a_lake(url: &str, dir: &std::path::Path, settings: Value) ->
 
 /// The `field` of every event of `dataset` (read by a synchronous query on `server`), sorted,
 /// once there are `n` (or after 30 s).
-fn read_back(server: &Server, token: &str, dataset: &str, field: &str, n: usize) -> Vec<String> {
+pub(crate) fn read_back(
+    server: &Server,
+    token: &str,
+    dataset: &str,
+    field: &str,
+    n: usize,
+) -> Vec<String> {
     let read = json!({
         "name": "read", "execution": "SYNCHRONOUS", "processing": "BATCH",
         "jobGraph": {"vertices": [
@@ -213,11 +223,16 @@ fn read_back(server: &Server, token: &str, dataset: &str, field: &str, n: usize)
     }
 }
 
-const DD_KEY: &str = "dd-ingest-key-0123456789abcdef";
+pub(crate) const DD_KEY: &str = "dd-ingest-key-0123456789abcdef";
 
 /// `count` Datadog log items from `datadog-api-client` (tests/peers/send_datadog.py) to
 /// `server`, 1000 a request, messages `{prefix} {i}`.
 fn send_datadog(server: &Server, count: usize, prefix: &str) {
+    send_datadog_as(server, count, prefix, None);
+}
+
+/// [`send_datadog`] with the items' `service` (tagged `service:{service}`).
+pub(crate) fn send_datadog_as(server: &Server, count: usize, prefix: &str, service: Option<&str>) {
     let workspace = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..");
     let python = std::env::var_os("JOBGRAPH_PEERS_PYTHON")
         .map(std::path::PathBuf::from)
@@ -233,6 +248,7 @@ fn send_datadog(server: &Server, count: usize, prefix: &str) {
             &count.to_string(),
         ])
         .args(["--batch", "1000", "--gzip", "--message-prefix", prefix])
+        .args(service.map(|s| ["--service", s]).into_iter().flatten())
         .output()
         .unwrap_or_else(|e| panic!("{} (scripts/setup.sh makes it): {e}", python.display()));
     assert!(
@@ -351,7 +367,7 @@ fn agents_logs_sent_to_either_replica_on_jetstream_survive_the_owner_killed() {
 }
 
 /// Waits until `job` runs, driven by `by` (any replica: `None`); its driver.
-fn wait_driven(server: &Server, token: &str, job: &str, by: Option<&str>) -> String {
+pub(crate) fn wait_driven(server: &Server, token: &str, job: &str, by: Option<&str>) -> String {
     let deadline = Instant::now() + Duration::from_secs(30);
     loop {
         let (driver, answer) = driver_of(server, token, job);
