@@ -9,7 +9,9 @@ with `taskset`; a second, unpinned service (B) takes what they deliver.
      `datadog-log-agent-source -> log-reducer -> datadog-log-sink` (to B): the intake rate,
      the job's read rate, p99; then paced at 25 000 events/s: p50/p99;
   2. two replicas (taskset -c 0 and -c 1) on one database: the same senders split between
-     them; the same figures (the job runs on one replica, which reads what both take).
+     them; the same figures (the job runs on one replica, which reads what both take);
+  3. the same two replicas with the stream in 2 partitions by `service` and the reducer
+     partitioning by `service`: the job runs as two shards, one on each replica (core).
 
 Usage: python3 bench/intake_jetstream.py [S] [C]
   needs target/release/jobgraph (cargo build --release -p jobgraph-cli --bin jobgraph),
@@ -53,12 +55,13 @@ def database(url):
     return url.rsplit("/", 1)[0] + "/" + name
 
 
-def replica_config(nats_url, port_b, stream):
+def replica_config(nats_url, port_b, stream, partitions=1):
     return {"integrations": [
         {"id": "dd-in", "name": "in", "type": "datadog", "ingestKey": base.KEY_A},
         {"id": "dd-out", "name": "out", "type": "datadog", "deliveryUrl": f"http://127.0.0.1:{port_b}",
          "deliveryKey": base.KEY_B}],
-        "intake": {"nats": {"url": nats_url, "stream": stream, "subjectPrefix": stream.lower()}}}
+        "intake": {"nats": {"url": nats_url, "stream": stream, "subjectPrefix": stream.lower(),
+                            "partitions": partitions, "partitionByTags": ["service"]}}}
 
 
 def start_replica(work, name, port, config, core, db=None):
@@ -127,12 +130,12 @@ def scenario(label, ports, payloads, tok, job):
     time.sleep(2)
 
 
-def reduce_job(port, tok):
+def reduce_job(port, tok, partition_by=()):
     job = base.call(port, "POST", "/v1/jobs", tok, {
         "name": "reduce-and-forward", "execution": "ASYNCHRONOUS", "processing": "STREAMING",
         "jobGraph": {"vertices": [
             {"type": "datadog-log-agent-source", "name": "agents", "integrationId": "dd-in"},
-            {"type": "log-reducer", "name": "reduce"},
+            {"type": "log-reducer", "name": "reduce", "partitionByTags": list(partition_by)},
             {"type": "datadog-log-sink", "name": "datadog", "integrationId": "dd-out"}],
             "edges": ["agents -> reduce", "reduce -> datadog"]}})["id"]
     while base.call(port, "GET", f"/v1/jobs/{job}", tok)["state"] != "RUNNING":
@@ -171,6 +174,23 @@ def main():
             procs.append(start_replica(work, f"r{i}", p, config, i, db))
         tok = base.token(ports[0])
         scenario("2 replicas (cores 0 and 1)", ports, payloads, tok, reduce_job(ports[0], tok))
+        for p in procs[2:]:
+            p.kill()
+        db = database(url)
+        ports = [base.free_port(), base.free_port()]
+        config = replica_config(nats_url, port_b, "PARTS", partitions=2)
+        for i, p in enumerate(ports):
+            procs.append(start_replica(work, f"p{i}", p, config, i, db))
+        tok = base.token(ports[0])
+        job = reduce_job(ports[0], tok, partition_by=["service"])
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            parts = base.status_of(ports[0], tok, job).get("partitions", [])
+            if len({p.get("replica") for p in parts}) == 2:
+                break
+            time.sleep(0.2)
+        print(f"  shards: {[(p['partition'], p['replica']) for p in parts]}")
+        scenario("2 replicas, 2 partitions (one shard on each core)", ports, payloads, tok, job)
     finally:
         for p in procs:
             p.kill()
