@@ -13,7 +13,7 @@ with `taskset`; a second, unpinned service (B) takes what they deliver.
   3. the same two replicas with the stream in 2 partitions by `service` and the reducer
      partitioning by `service`: the job runs as two shards, one on each replica (core).
 
-Usage: python3 bench/intake_jetstream.py [S] [C]
+Usage: [BENCH_ONLY=partitions] python3 bench/intake_jetstream.py [S] [C]
   needs target/release/jobgraph (cargo build --release -p jobgraph-cli --bin jobgraph),
   target/peers-venv/bin/nats-server (scripts/setup.sh) and, for 2, JOBGRAPH_TEST_DATABASE_URL
   (bash scripts/pg-cluster.sh start /tmp/pgc prints it).
@@ -31,6 +31,8 @@ import intake as base  # noqa: E402  (the loads, the calls, the service starter)
 S = int(sys.argv[1]) if len(sys.argv) > 1 else 60
 C = int(sys.argv[2]) if len(sys.argv) > 2 else 4
 NATS = os.path.join(base.ROOT, "target/peers-venv/bin/nats-server")
+# BENCH_ONLY=partitions: only the third scenario.
+PARTITIONS_ONLY = os.environ.get("BENCH_ONLY") == "partitions"
 
 
 def nats(work):
@@ -157,23 +159,25 @@ def main():
     print(f"# {C} senders, {base.PER_REQUEST} events a request (gzip); nats-server -js, replicas pinned with taskset")
     procs = [b, nats_proc]
     try:
-        port = base.free_port()
-        one = start_replica(work, "one", port, replica_config(nats_url, port_b, "ONE"), 0)
-        procs.append(one)
-        tok = base.token(port)
-        scenario("1 replica (core 0)", [port], payloads, tok, reduce_job(port, tok))
-        one.kill()
+        if not PARTITIONS_ONLY:
+            port = base.free_port()
+            one = start_replica(work, "one", port, replica_config(nats_url, port_b, "ONE"), 0)
+            procs.append(one)
+            tok = base.token(port)
+            scenario("1 replica (core 0)", [port], payloads, tok, reduce_job(port, tok))
+            one.kill()
         url = os.environ.get("JOBGRAPH_TEST_DATABASE_URL")
         if not url:
             print("2 replicas: skipped (no JOBGRAPH_TEST_DATABASE_URL)")
             return
-        db = database(url)
-        ports = [base.free_port(), base.free_port()]
-        config = replica_config(nats_url, port_b, "TWO")
-        for i, p in enumerate(ports):
-            procs.append(start_replica(work, f"r{i}", p, config, i, db))
-        tok = base.token(ports[0])
-        scenario("2 replicas (cores 0 and 1)", ports, payloads, tok, reduce_job(ports[0], tok))
+        if not PARTITIONS_ONLY:
+            db = database(url)
+            ports = [base.free_port(), base.free_port()]
+            config = replica_config(nats_url, port_b, "TWO")
+            for i, p in enumerate(ports):
+                procs.append(start_replica(work, f"r{i}", p, config, i, db))
+            tok = base.token(ports[0])
+            scenario("2 replicas (cores 0 and 1)", ports, payloads, tok, reduce_job(ports[0], tok))
         for p in procs[2:]:
             p.kill()
         db = database(url)
@@ -186,11 +190,13 @@ def main():
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
             parts = base.status_of(ports[0], tok, job).get("partitions", [])
-            if len({p.get("replica") for p in parts}) == 2:
+            if len({p.get("replica") for p in parts if p.get("replica")}) == 2:
                 break
             time.sleep(0.2)
         print(f"  shards: {[(p['partition'], p['replica']) for p in parts]}")
         scenario("2 replicas, 2 partitions (one shard on each core)", ports, payloads, tok, job)
+        parts = base.status_of(ports[0], tok, job).get("partitions", [])
+        print(f"  per shard: {[(p['partition'], p['replica'], p['eventsIn']) for p in parts]}")
     finally:
         for p in procs:
             p.kill()
