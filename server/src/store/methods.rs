@@ -26,6 +26,7 @@ use super::{
     LakeFileRecord, NewTemplateVersion, PageRequest, Paged, SqliteStore, Store, StoreFuture,
     TemplateRecord, TokenRecord, TriggerRecord, ops,
 };
+use super::{CodeRecord, RefreshRecord, Taken, UserRecord};
 
 /// One SQLite method: the operation on the connection its mode picks.
 macro_rules! sqlite_call {
@@ -107,6 +108,15 @@ store_methods! {
     write fn delete_client(client_id: String) -> u64 = ops::clients::delete;
     auto fn delete_client_tokens(client_id: String) -> u64 = ops::clients::delete_tokens;
     auto fn delete_token(token_hash: [u8; 32]) -> bool = ops::clients::delete_token;
+    auto fn put_user(user: UserRecord) -> () = ops::people::put_user;
+    read_point fn user(organization: String, name: String) -> Option<UserRecord>
+        = ops::people::user;
+    auto fn put_code(code: CodeRecord) -> () = ops::people::put_code;
+    write fn take_code(code_hash: [u8; 32]) -> Taken<CodeRecord> = ops::people::take_code;
+    auto fn put_refresh(token: RefreshRecord) -> () = ops::people::put_refresh;
+    write fn take_refresh(token_hash: [u8; 32]) -> Taken<RefreshRecord>
+        = ops::people::take_refresh;
+    write fn revoke_family(family: String) -> Vec<[u8; 32]> = ops::people::revoke_family;
 
     write fn create_template(id: String, new: NewTemplateVersion) -> TemplateRecord
         = ops::templates::create;

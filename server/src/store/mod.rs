@@ -12,6 +12,7 @@ mod datasets;
 mod methods;
 mod ops;
 mod paging;
+mod people;
 #[cfg(feature = "postgres")]
 mod postgres;
 mod records;
@@ -26,6 +27,7 @@ use std::pin::Pin;
 pub use datasets::{DatasetFields, DatasetRecord, FileKey, LakeFileRecord};
 pub(crate) use paging::PageFill;
 pub use paging::{PageKey, PageRequest, Paged};
+pub use people::{CodeRecord, RefreshRecord, Taken, UserRecord};
 #[cfg(feature = "postgres")]
 pub use postgres::{PostgresOptions, PostgresStore};
 pub use records::{
@@ -95,6 +97,26 @@ pub trait Store: Send + Sync + 'static {
     fn delete_client_tokens(&self, client_id: String) -> StoreFuture<'_, u64>;
     /// Removes one token (revocation): whether it existed.
     fn delete_token(&self, token_hash: [u8; 32]) -> StoreFuture<'_, bool>;
+    /// Adds a user of an organization, or replaces their password hash and role.
+    fn put_user(&self, user: UserRecord) -> StoreFuture<'_, ()>;
+
+    /// A user of an organization.
+    fn user(&self, organization: String, name: String) -> StoreFuture<'_, Option<UserRecord>>;
+
+    /// Stores an authorization code of the login form.
+    fn put_code(&self, code: CodeRecord) -> StoreFuture<'_, ()>;
+
+    /// Takes an authorization code: once, before it expires.
+    fn take_code(&self, code_hash: [u8; 32]) -> StoreFuture<'_, Taken<CodeRecord>>;
+
+    /// Stores a refresh token.
+    fn put_refresh(&self, token: RefreshRecord) -> StoreFuture<'_, ()>;
+
+    /// Takes a refresh token: once, before it expires.
+    fn take_refresh(&self, token_hash: [u8; 32]) -> StoreFuture<'_, Taken<RefreshRecord>>;
+
+    /// Revokes a login's family of tokens; answers its access tokens' hashes.
+    fn revoke_family(&self, family: String) -> StoreFuture<'_, Vec<[u8; 32]>>;
 
     /// Creates a template at version 1 under a new id.
     fn create_template(

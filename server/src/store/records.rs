@@ -40,6 +40,9 @@ pub struct TokenRecord {
     pub organization: String,
     /// Expiry, milliseconds since the epoch.
     pub expires_at_ms: i64,
+    /// A person's token: the family of the login it came from (revoked with it). `None`: a
+    /// client's (client credentials).
+    pub family: Option<String>,
 }
 
 impl std::fmt::Debug for TokenRecord {

@@ -15,9 +15,11 @@ static COUNT: Sql = Sql::new("SELECT COUNT(*) FROM clients");
 static IDS: Sql = Sql::new("SELECT client_id FROM clients ORDER BY client_id");
 static DELETE: Sql = Sql::new("DELETE FROM clients WHERE client_id = ?1");
 static FORGET_EXPIRED: Sql = Sql::new("DELETE FROM tokens WHERE expires_at < ?1");
-static PUT_TOKEN: Sql =
-    Sql::new("INSERT INTO tokens (token_hash, client_id, org, expires_at) VALUES (?1, ?2, ?3, ?4)");
-static TOKEN: Sql = Sql::new("SELECT client_id, org, expires_at FROM tokens WHERE token_hash = ?1");
+static PUT_TOKEN: Sql = Sql::new(
+    "INSERT INTO tokens (token_hash, client_id, org, expires_at, family) VALUES (?1, ?2, ?3, ?4, ?5)",
+);
+static TOKEN: Sql =
+    Sql::new("SELECT client_id, org, expires_at, family FROM tokens WHERE token_hash = ?1");
 static DELETE_TOKENS: Sql = Sql::new("DELETE FROM tokens WHERE client_id = ?1");
 static DELETE_TOKEN: Sql = Sql::new("DELETE FROM tokens WHERE token_hash = ?1");
 
@@ -80,6 +82,7 @@ pub(crate) async fn put_token(db: &impl Db, token: TokenRecord) -> Result<(), St
         (&token.client_id).into(),
         (&token.organization).into(),
         token.expires_at_ms.into(),
+        token.family.as_deref().into(),
     ];
     db.execute(PUT_TOKEN.text(d), &args).await?;
     Ok(())
@@ -99,6 +102,7 @@ pub(crate) async fn token(
                 client_id: row.get(0)?,
                 organization: row.get(1)?,
                 expires_at_ms: row.get(2)?,
+                family: row.get(3)?,
             })
         },
     )

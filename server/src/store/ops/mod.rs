@@ -6,6 +6,7 @@ pub(super) mod clients;
 pub(super) mod datasets;
 pub(super) mod events;
 pub(super) mod jobs;
+pub(super) mod people;
 pub(super) mod runs;
 pub(super) mod templates;
 

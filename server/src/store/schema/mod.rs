@@ -125,6 +125,44 @@ pub(crate) const MIGRATIONS: &[Migration] = &[
     CREATE INDEX job_runs_live ON job_runs (lease_until) WHERE ended_at IS NULL;
     ",
     ),
+    // 8: people log in (issue 40, docs/api.md "People, login and roles"): users of an
+    // organization, the login form's authorization codes, refresh tokens by family; an access
+    // token given to a person names its family (revoked with it).
+    Migration::Portable(
+        "
+    CREATE TABLE users (
+        org            TEXT NOT NULL,
+        name           TEXT NOT NULL,
+        secret_hash    TEXT NOT NULL,
+        role           TEXT NOT NULL,
+        created_at     BIGINT NOT NULL,
+        PRIMARY KEY (org, name)
+    );
+    CREATE TABLE oauth_codes (
+        code_hash      {blob} PRIMARY KEY,
+        client_id      TEXT NOT NULL,
+        redirect_uri   TEXT NOT NULL,
+        challenge      TEXT NOT NULL,
+        org            TEXT NOT NULL,
+        user_name      TEXT NOT NULL,
+        family         TEXT NOT NULL,
+        expires_at     BIGINT NOT NULL,
+        used           BIGINT NOT NULL
+    );
+    CREATE TABLE refresh_tokens (
+        token_hash     {blob} PRIMARY KEY,
+        family         TEXT NOT NULL,
+        client_id      TEXT NOT NULL,
+        org            TEXT NOT NULL,
+        user_name      TEXT NOT NULL,
+        expires_at     BIGINT NOT NULL,
+        used           BIGINT NOT NULL
+    );
+    CREATE INDEX refresh_tokens_by_family ON refresh_tokens (family);
+    ALTER TABLE tokens ADD COLUMN family TEXT;
+    CREATE INDEX tokens_by_family ON tokens (family) WHERE family IS NOT NULL;
+    ",
+    ),
 ];
 
 const fn split(index: usize) -> Migration {
