@@ -3,11 +3,16 @@
 
 use std::sync::Arc;
 
-use jobgraph_sdk::client::{Client, ClientError, Credentials, DiskTokenStore, Secret};
+use jobgraph_sdk::client::{
+    Client, ClientError, Credentials, DiskTokenStore, Secret, TokenKey, TokenStore,
+};
 
 use crate::context::Context;
 use crate::failure::Failure;
 use crate::settings::{Settings, home_dir};
+
+/// The public client `jobgraph login` logs in as, unless the configuration names another.
+pub const PUBLIC_CLIENT: &str = "jobgraph-cli";
 
 /// The variable that holds the client secret.
 pub const SECRET_VAR: &str = "JOBGRAPH_CLIENT_SECRET";
@@ -26,8 +31,27 @@ impl Session {
     /// A client from the run's settings (resolved once: flags, environment, saved
     /// configuration, defaults).
     pub fn open(ctx: &Context) -> Result<Session, Failure> {
+        // No client configured: the person logged in with `jobgraph login`, if one did.
+        let settings = ctx.settings()?;
+        let logged_in = settings.client_id.is_none()
+            && settings.auth_cache
+            && DiskTokenStore::new(home_dir()?.join("auth"))
+                .load(&TokenKey {
+                    client_id: PUBLIC_CLIENT.into(),
+                    auth_base_url: settings.auth_base_url.trim_end_matches('/').to_owned(),
+                })
+                .is_some();
+        Self::open_with(ctx, logged_in.then_some(PUBLIC_CLIENT))
+    }
+
+    /// [`Session::open`], with `fallback_client` as the client id when none is configured
+    /// (`jobgraph login`: the public client `jobgraph-cli`).
+    pub fn open_with(ctx: &Context, fallback_client: Option<&str>) -> Result<Session, Failure> {
         let file = ctx.config_file()?;
-        let settings = ctx.settings()?.clone();
+        let mut settings = ctx.settings()?.clone();
+        if settings.client_id.is_none() {
+            settings.client_id = fallback_client.map(str::to_owned);
+        }
         let debug = ctx.global.debug;
         let trace = |line: &str| {
             if debug {
@@ -46,7 +70,7 @@ impl Session {
         }
         let Some(client_id) = settings.client_id.clone() else {
             return Err(Failure::usage(
-                "no client id: pass --client-id, set JOBGRAPH_CLIENT_ID, or save a configuration (jobgraph config:save NAME --client-id ID)",
+                "no client id: pass --client-id, set JOBGRAPH_CLIENT_ID, save a configuration (jobgraph config:save NAME --client-id ID), or log in as a person (jobgraph login)",
             ));
         };
         let secret = std::env::var(SECRET_VAR).ok().filter(|s| !s.is_empty());
@@ -138,7 +162,7 @@ pub fn failure(error: ClientError, settings: &Settings) -> Failure {
             check()
         )),
         ClientError::MissingSecret { client_id } => Failure::usage(format!(
-            "a new access token is needed for client {client_id:?} and no secret is given: set {SECRET_VAR}"
+            "a new access token is needed for client {client_id:?} and no secret is given: set {SECRET_VAR}, or log in as a person with `jobgraph login`"
         )),
         ClientError::Api {
             status: 404,

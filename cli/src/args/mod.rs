@@ -205,6 +205,19 @@ pub enum Command {
         after_help = "Examples:\n  jobgraph query --dataset-name prod --query 'service:checkout AND (level:warn OR level:error)'\n  jobgraph query --dataset-id 3fJ2kV8qLm0pXw1a --start 2026-11-25T10:00:00Z --end 2026-11-25T11:00:00Z --limit 1000 -f raw\n  jobgraph query --dataset-name prod -f csv -o last-10-minutes.csv\n  jobgraph query --dataset-name prod --start 2026-11-24T00:00:00Z --order desc --limit 20 --query level:error"
     )]
     Query(QueryArgs),
+    /// Log in as a person (the authorization code flow with PKCE): the service's login form
+    /// opens in a browser (or its address is printed, --no-browser), comes back to a loopback
+    /// address of this machine, and the tokens are kept in ~/.jobgraph/auth/ (owner only),
+    /// refreshed by themselves; removing that folder, or `jobgraph logout`, forces a new
+    /// login. The client id is the configuration's (default `jobgraph-cli`, a public client
+    /// of the service: login.publicClients).
+    #[command(
+        after_help = "Examples:\n  jobgraph login --api-base-url http://127.0.0.1:8080\n  jobgraph login --conf prod --no-browser\n  jobgraph job:list   # as the person logged in"
+    )]
+    Login(LoginArgs),
+    /// Log out: the tokens kept for the configuration in ~/.jobgraph/auth/ are deleted.
+    #[command(after_help = "Examples:\n  jobgraph logout\n  jobgraph logout --conf prod")]
+    Logout,
     /// Configurations of ~/.jobgraph/cli-config.json.
     #[command(flatten)]
     Config(ConfigCommand),
@@ -454,4 +467,16 @@ mod tests {
     fn every_command_is_well_formed() {
         super::Cli::command().debug_assert();
     }
+}
+
+/// `jobgraph login`.
+#[derive(Debug, Clone, Args)]
+pub struct LoginArgs {
+    /// Print the login address instead of opening a browser (open it in a browser on this
+    /// machine: the login comes back to a loopback address).
+    #[arg(long)]
+    pub no_browser: bool,
+    /// Give up after this many seconds without a login.
+    #[arg(long, default_value_t = 300, value_name = "SECONDS")]
+    pub timeout: u64,
 }

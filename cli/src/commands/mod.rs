@@ -7,6 +7,7 @@ mod datasets;
 mod docs;
 mod grok;
 mod jobs;
+mod login;
 mod patterns;
 mod pipeline;
 mod query;
@@ -64,6 +65,8 @@ pub fn run(cli: Cli, matches: &clap::ArgMatches) -> Result<(), Failure> {
         #[cfg(feature = "docs")]
         Command::DocsGet(args) => docs::get(args, global),
         Command::Query(args) => query::run(args, &ctx),
+        Command::Login(args) => login::login(args, &ctx),
+        Command::Logout => login::logout(&ctx),
         Command::Config(command) => config::run(command, &ctx),
         Command::Job(command) => jobs::run(command, &ctx),
         Command::Template(command) => templates::run(command, &ctx),

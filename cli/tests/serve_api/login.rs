@@ -125,3 +125,157 @@ fn the_login_form_needs_no_script_and_allows_none() {
     assert!(!r.body.contains("<form"), "{}", r.body);
     assert!(r.body.contains("stranger"), "{}", r.body);
 }
+
+/// The login form at `url` (a path and query of `server`) filled in and posted as a browser
+/// would: the 303's `Location`.
+fn fill_the_form(server: &Server, url: &str, password: &str) -> String {
+    let page = crate::common::request(server.addr, "GET", url, &[], None);
+    assert_eq!(page.status, 200, "{}", page.body);
+    let cookie = page
+        .header("set-cookie")
+        .and_then(|c| c.split(';').next())
+        .expect("the CSRF cookie")
+        .to_owned();
+    let mut fields: Vec<(String, String)> = page
+        .body
+        .split("<input type=\"hidden\" ")
+        .skip(1)
+        .filter_map(|rest| {
+            let name = rest.split("name=\"").nth(1)?.split('"').next()?;
+            let value = rest.split("value=\"").nth(1)?.split('"').next()?;
+            Some((
+                name.to_owned(),
+                value.replace("&amp;", "&").replace("&quot;", "\""),
+            ))
+        })
+        .collect();
+    for (k, v) in [
+        ("organization", "acme"),
+        ("username", "alice"),
+        ("password", password),
+    ] {
+        fields.push((k.to_owned(), v.to_owned()));
+    }
+    let body = serde_urlencoded::to_string(&fields).unwrap();
+    let posted = crate::common::request(
+        server.addr,
+        "POST",
+        "/oauth/authorize",
+        &[
+            (
+                "Content-Type".into(),
+                "application/x-www-form-urlencoded".into(),
+            ),
+            ("Cookie".into(), cookie),
+        ],
+        Some(body.as_bytes()),
+    );
+    assert_eq!(posted.status, 303, "{}", posted.body);
+    posted.header("location").expect("a Location").to_owned()
+}
+
+/// `jobgraph` with `HOME` = `home` against `server`; (status, stdout, stderr).
+fn cli(home: &std::path::Path, server: &Server, args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_jobgraph"))
+        .env("HOME", home)
+        .env_remove("JOBGRAPH_CLIENT_SECRET")
+        .env_remove("JOBGRAPH_CLIENT_ID")
+        .args(["--api-base-url", &server.url()])
+        .args(args)
+        .output()
+        .expect("jobgraph runs");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// `jobgraph login --no-browser` in a terminal: the address it prints opened "in a browser"
+/// (the form filled and posted here), the redirect to its loopback listener, the tokens kept
+/// owner-only; then commands run as the person, refresh the expired token by themselves, and
+/// `jobgraph logout` forgets it.
+#[test]
+fn jobgraph_login_keeps_a_persons_tokens_and_every_command_uses_and_refreshes_them() {
+    use std::io::{BufRead, BufReader};
+    let server = login_server();
+    let home = tempfile::tempdir().unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_jobgraph"))
+        .env("HOME", home.path())
+        .env_remove("JOBGRAPH_CLIENT_SECRET")
+        .env_remove("JOBGRAPH_CLIENT_ID")
+        .args([
+            "--api-base-url",
+            &server.url(),
+            "login",
+            "--no-browser",
+            "--timeout",
+            "60",
+        ])
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("jobgraph login runs");
+    let mut lines = BufReader::new(child.stderr.take().unwrap()).lines();
+    let url = lines
+        .by_ref()
+        .map_while(Result::ok)
+        .find_map(|l| l.trim().strip_prefix(&server.url()).map(str::to_owned))
+        .expect("the login address on stderr");
+    assert!(
+        url.starts_with("/oauth/authorize?response_type=code&client_id=jobgraph-cli"),
+        "{url}"
+    );
+    let location = fill_the_form(&server, &url, PASSWORD);
+    let rest = location
+        .strip_prefix("http://127.0.0.1:")
+        .expect("a loopback redirect");
+    let (port, path) = rest.split_once('/').unwrap();
+    let addr: std::net::SocketAddr = format!("127.0.0.1:{port}").parse().unwrap();
+    let back = crate::common::request(addr, "GET", &format!("/{path}"), &[], None);
+    assert_eq!(back.status, 200);
+    assert!(back.body.contains("Logged in"), "{}", back.body);
+    let status = child.wait().unwrap();
+    let rest: Vec<String> = lines.map_while(Result::ok).collect();
+    assert!(status.success(), "login failed: {rest:?}");
+
+    let auth = home.path().join(".jobgraph/auth");
+    let files: Vec<_> = std::fs::read_dir(&auth)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    assert_eq!(files.len(), 1, "{files:?}");
+    let file = &files[0];
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = std::fs::metadata(file).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode, 0o600, "the token file is owner-only");
+        let mode = std::fs::metadata(&auth).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode, 0o700);
+    }
+    let saved: Value = serde_json::from_slice(&std::fs::read(file).unwrap()).unwrap();
+    assert!(saved["refreshToken"].is_string(), "{saved}");
+
+    // A command as the person, with no client secret anywhere.
+    let (code, _, err) = cli(home.path(), &server, &["job:list", "-f", "raw"]);
+    assert_eq!(code, 0, "{err}");
+
+    // The access token expired: the next command refreshes it (a new refresh token).
+    let mut expired = saved.clone();
+    expired["expiresAt"] = json!(1000);
+    expired["issuedAt"] = json!(0);
+    std::fs::write(file, serde_json::to_vec(&expired).unwrap()).unwrap();
+    let (code, _, err) = cli(home.path(), &server, &["-d", "job:list", "-f", "raw"]);
+    assert_eq!(code, 0, "{err}");
+    let now: Value = serde_json::from_slice(&std::fs::read(file).unwrap()).unwrap();
+    assert_ne!(now["refreshToken"], saved["refreshToken"], "rotated");
+    assert_ne!(now["accessToken"], saved["accessToken"]);
+
+    // Logged out: the next command cannot act as anyone and says how to log in.
+    let (code, _, err) = cli(home.path(), &server, &["logout"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(!file.exists());
+    let (code, _, err) = cli(home.path(), &server, &["job:list"]);
+    assert_ne!(code, 0);
+    assert!(err.contains("jobgraph login"), "{err}");
+}

@@ -31,6 +31,9 @@ struct TokenFile {
     issued_at: u64,
     /// Unix time in milliseconds.
     expires_at: u64,
+    /// A person's refresh token (from a login).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    refresh_token: Option<String>,
 }
 
 fn ms(time: SystemTime) -> u64 {
@@ -95,11 +98,15 @@ impl TokenStore for DiskTokenStore {
         if file.client_id != key.client_id || file.auth_base_url != key.auth_base_url {
             return None;
         }
-        Some(AccessToken::new(
+        let token = AccessToken::new(
             file.access_token,
             from_ms(file.issued_at),
             from_ms(file.expires_at),
-        ))
+        );
+        Some(match file.refresh_token {
+            Some(refresh) => token.with_refresh_token(refresh),
+            None => token,
+        })
     }
 
     fn save(&self, key: &TokenKey, token: &AccessToken) -> std::io::Result<()> {
@@ -111,6 +118,7 @@ impl TokenStore for DiskTokenStore {
             access_token: token.secret().expose().to_owned(),
             issued_at: ms(token.issued_at()),
             expires_at: ms(token.expires_at()),
+            refresh_token: token.refresh_token().map(|r| r.expose().to_owned()),
         };
         let bytes = serde_json::to_vec_pretty(&file).map_err(std::io::Error::other)?;
         let name = path

@@ -33,6 +33,7 @@ mod error;
 mod grok;
 mod http;
 mod jobs;
+mod login;
 mod pages;
 mod source;
 mod templates;
@@ -51,6 +52,7 @@ pub use disk::DiskTokenStore;
 pub use error::ClientError;
 pub use http::{RetryPolicy, Trace};
 pub use jobs::{JobFilter, JobVersion, SyncRecord, SyncStream};
+pub use login::Login;
 pub use source::{RemoteSource, SourceStats};
 pub use templates::TemplateVersions;
 pub use token::{AccessToken, DEFAULT_LIFETIME, MAX_REFRESH_MARGIN, TokenKey, TokenStore};
@@ -321,6 +323,40 @@ impl Client {
     /// the store): the token endpoint's method.
     pub async fn token(&self) -> Result<AccessToken, ClientError> {
         Ok(self.inner.tokens.get(&self.inner.http).await?.token)
+    }
+
+    /// Starts a person's login (the authorization code flow with PKCE, `docs/api.md` "People,
+    /// login and roles"): the address to open in a browser, and what [`Client::finish_login`]
+    /// needs. `redirect_uri` is where the browser comes back (a loopback listener of the
+    /// caller's).
+    pub fn begin_login(&self, redirect_uri: &str) -> Result<Login, ClientError> {
+        Login::new(
+            &self.inner.tokens.key.auth_base_url,
+            self.client_id(),
+            redirect_uri,
+        )
+    }
+
+    /// Ends a login: `code` and `state` as the redirect brought them. The state must be the
+    /// login's; the code is exchanged (with the login's verifier) for a token and a refresh
+    /// token, used from now on and saved to the token store.
+    pub async fn finish_login(
+        &self,
+        login: &Login,
+        code: &str,
+        state: &str,
+    ) -> Result<AccessToken, ClientError> {
+        if state != login.state {
+            return Err(ClientError::TokenRejected {
+                url: self.token_url().to_owned(),
+                status: 400,
+                message: "the login came back with another state than it was sent with: it was not this login's (start it again)".into(),
+            });
+        }
+        self.inner
+            .tokens
+            .exchange_code(&self.inner.http, code, &login.redirect_uri, &login.verifier)
+            .await
     }
 
     /// How many tokens this client (and its clones) fetched from the token endpoint.

@@ -1,6 +1,8 @@
 //! Access tokens: OAuth 2.0 client credentials (`POST {authBaseUrl}/oauth/token`), kept in
 //! memory and optionally in a [`TokenStore`], refreshed shortly before they expire, one
-//! refresh at a time.
+//! refresh at a time. A person's token (from a login: the CLI's `jobgraph login`) carries a
+//! refresh token instead of a client secret: it is refreshed with the `refresh_token` grant,
+//! and the new refresh token replaces the spent one in the store.
 
 use std::fmt;
 use std::sync::Arc;
@@ -26,6 +28,7 @@ pub struct AccessToken {
     value: Secret,
     issued_at: SystemTime,
     expires_at: SystemTime,
+    refresh: Option<Secret>,
 }
 
 impl AccessToken {
@@ -35,7 +38,19 @@ impl AccessToken {
             value: value.into(),
             issued_at,
             expires_at,
+            refresh: None,
         }
+    }
+
+    /// The same token with the refresh token that gets the next one (a person's login).
+    pub fn with_refresh_token(mut self, refresh: impl Into<Secret>) -> Self {
+        self.refresh = Some(refresh.into());
+        self
+    }
+
+    /// The refresh token, for a person's token.
+    pub fn refresh_token(&self) -> Option<&Secret> {
+        self.refresh.as_ref()
     }
 
     /// The token itself (for the `Authorization` header).
@@ -87,6 +102,7 @@ impl fmt::Debug for AccessToken {
             .field("value", &self.value)
             .field("issued_at", &self.issued_at)
             .field("expires_at", &self.expires_at)
+            .field("refresh", &self.refresh.as_ref().map(|_| "<redacted>"))
             .finish()
     }
 }
@@ -116,6 +132,8 @@ struct TokenReply {
     access_token: String,
     #[serde(default)]
     expires_in: Option<serde_json::Value>,
+    #[serde(default)]
+    refresh_token: Option<String>,
 }
 
 /// `expires_in` as seconds: a number or a string of digits; anything else is `None`.
@@ -202,7 +220,10 @@ impl Tokens {
                 reused: true,
             });
         }
-        let token = self.fetch(http).await?;
+        let stale = current
+            .take()
+            .or_else(|| self.store.as_ref().and_then(|s| s.load(&self.key)));
+        let token = self.fetch(http, stale.as_ref()).await?;
         *current = Some(token.clone());
         Ok(Lease {
             token,
@@ -224,25 +245,79 @@ impl Tokens {
         {
             return Ok(token.clone());
         }
-        let token = self.fetch(http).await?;
+        let stale = current.take().unwrap_or_else(|| rejected.clone());
+        let token = self.fetch(http, Some(&stale)).await?;
         *current = Some(token.clone());
         Ok(token)
     }
 
-    /// One token from the token endpoint (retried like an idempotent request: asking again
-    /// for a token is harmless), saved to the store.
-    async fn fetch(&self, http: &Http) -> Result<AccessToken, ClientError> {
-        let Some(secret) = &self.credentials.secret else {
-            return Err(ClientError::MissingSecret {
-                client_id: self.credentials.client_id.clone(),
-            });
-        };
+    /// A person's login finished: the authorization code (with its PKCE verifier) exchanged
+    /// for a token and its refresh token, kept in memory and saved to the store.
+    pub async fn exchange_code(
+        &self,
+        http: &Http,
+        code: &str,
+        redirect_uri: &str,
+        verifier: &Secret,
+    ) -> Result<AccessToken, ClientError> {
         let body = json!({
             "client_id": self.credentials.client_id,
-            "client_secret": secret.expose(),
-            "audience": "service",
-            "grant_type": "client_credentials",
+            "grant_type": "authorization_code",
+            "code": code,
+            "redirect_uri": redirect_uri,
+            "code_verifier": verifier.expose(),
         });
+        let token = self.request(http, body, false).await?;
+        *self.current.lock().await = Some(token.clone());
+        Ok(token)
+    }
+
+    /// One token from the token endpoint, saved to the store: with the client secret (client
+    /// credentials, retried like an idempotent request: asking again is harmless), else with
+    /// the refresh token of `stale` (a person's; sent once: a refresh token is spent by its
+    /// use, and a second use would revoke the login).
+    async fn fetch(
+        &self,
+        http: &Http,
+        stale: Option<&AccessToken>,
+    ) -> Result<AccessToken, ClientError> {
+        let (body, idempotent) = match (
+            &self.credentials.secret,
+            stale.and_then(AccessToken::refresh_token),
+        ) {
+            (Some(secret), _) => (
+                json!({
+                    "client_id": self.credentials.client_id,
+                    "client_secret": secret.expose(),
+                    "audience": "service",
+                    "grant_type": "client_credentials",
+                }),
+                true,
+            ),
+            (None, Some(refresh)) => (
+                json!({
+                    "client_id": self.credentials.client_id,
+                    "grant_type": "refresh_token",
+                    "refresh_token": refresh.expose(),
+                }),
+                false,
+            ),
+            (None, None) => {
+                return Err(ClientError::MissingSecret {
+                    client_id: self.credentials.client_id.clone(),
+                });
+            }
+        };
+        self.request(http, body, idempotent).await
+    }
+
+    /// `body` posted to the token endpoint; its token, saved to the store.
+    async fn request(
+        &self,
+        http: &Http,
+        body: serde_json::Value,
+        idempotent: bool,
+    ) -> Result<AccessToken, ClientError> {
         let issued_at = SystemTime::now();
         http.trace(&format!(
             "token: requesting a new token for client {} from {}",
@@ -254,7 +329,7 @@ impl Tokens {
                 url: self.token_url.clone(),
                 body: Some((body.to_string().into_bytes(), "application/json")),
                 bearer: None,
-                idempotent: true,
+                idempotent,
             })
             .await?;
         let url = self.token_url.to_string();
@@ -274,7 +349,10 @@ impl Tokens {
             })?;
         let lifetime = expires_in_seconds(reply.expires_in.as_ref())
             .map_or(DEFAULT_LIFETIME, Duration::from_secs);
-        let token = AccessToken::new(reply.access_token, issued_at, issued_at + lifetime);
+        let mut token = AccessToken::new(reply.access_token, issued_at, issued_at + lifetime);
+        if let Some(refresh) = reply.refresh_token {
+            token = token.with_refresh_token(refresh);
+        }
         self.fetched.fetch_add(1, Ordering::Relaxed);
         http.trace(&format!(
             "token: got a token valid for {} s",
