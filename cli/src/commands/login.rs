@@ -37,9 +37,12 @@ pub fn login(args: LoginArgs, ctx: &Context) -> Result<(), Failure> {
         .client
         .begin_login(&redirect)
         .map_err(|e| session.failure(e))?;
+    let to = match &session.settings.conf {
+        Some(name) => format!("{} (configuration {name:?})", session.client.api_base_url()),
+        None => session.client.api_base_url().to_owned(),
+    };
     eprintln!(
-        "Log in to {} in a browser on this machine:\n\n  {}\n",
-        session.settings.describe(),
+        "Log in to {to} in a browser on this machine:\n\n  {}\n",
         started.url()
     );
     if !args.no_browser && !open_browser(started.url()) {
@@ -81,7 +84,7 @@ pub fn logout(ctx: &Context) -> Result<(), Failure> {
             eprintln!(
                 "Not logged in ({} has no token for {}).",
                 store.dir().display(),
-                session.settings.describe()
+                session.client.api_base_url()
             );
             Ok(())
         }
