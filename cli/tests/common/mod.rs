@@ -19,6 +19,50 @@ use std::time::Duration;
 
 use serde_json::{Value, json};
 
+/// The workspace's root.
+pub fn workspace() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+/// The peers' Python (scripts/setup.sh makes it; `JOBGRAPH_PEERS_PYTHON` overrides it).
+pub fn peers_python() -> PathBuf {
+    let python = std::env::var_os("JOBGRAPH_PEERS_PYTHON")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| workspace().join("target/peers-venv/bin/python"));
+    assert!(
+        python.exists(),
+        "{} is missing: run scripts/setup.sh (it installs the real peers of the tests)",
+        python.display()
+    );
+    python
+}
+
+/// Runs a peer script of `tests/peers`: its one-line JSON summary (asserting it succeeded).
+pub fn peer(script: &str, args: &[&str]) -> Value {
+    let out = Command::new(peers_python())
+        .arg(workspace().join("tests/peers").join(script))
+        .args(args)
+        .output()
+        .expect("the peer runs");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let summary: Value = stdout
+        .lines()
+        .rev()
+        .find_map(|l| serde_json::from_str(l).ok())
+        .unwrap_or_else(|| {
+            panic!(
+                "{script} printed no summary: {stdout}\n{}",
+                String::from_utf8_lossy(&out.stderr)
+            )
+        });
+    assert!(
+        out.status.success() && summary["ok"] == true,
+        "{script} failed: {summary}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    summary
+}
+
 /// Servers still running when the test binary exits are killed (the harness exits through
 /// `exit`, which runs `atexit` handlers): shared servers live in statics, never dropped.
 static RUNNING: Mutex<Vec<u32>> = Mutex::new(Vec::new());

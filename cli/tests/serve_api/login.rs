@@ -2,7 +2,6 @@
 //! client doing the authorization code flow with PKCE, refreshes, and the refusals
 //! (tests/peers/oauth_login.py); what a person writes is theirs (`editedBy`).
 
-use std::path::PathBuf;
 use std::process::Command;
 
 use serde_json::{Value, json};
@@ -11,39 +10,20 @@ use crate::common::Server;
 
 const PASSWORD: &str = "correct horse battery staple";
 
-fn workspace() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..")
-}
-
 /// Runs tests/peers/oauth_login.py against `server`; its summary.
 fn oauth_login(server: &Server) -> Value {
-    let python = std::env::var_os("JOBGRAPH_PEERS_PYTHON")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| workspace().join("target/peers-venv/bin/python"));
-    let out = Command::new(&python)
-        .arg(workspace().join("tests/peers/oauth_login.py"))
-        .args(["--url", &server.url(), "--org", "acme", "--user", "alice"])
-        .args(["--password", PASSWORD])
-        .output()
-        .unwrap_or_else(|e| panic!("{} (scripts/setup.sh makes it): {e}", python.display()));
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    let summary: Value = stdout
-        .lines()
-        .rev()
-        .find_map(|l| serde_json::from_str(l).ok())
-        .unwrap_or_else(|| {
-            panic!(
-                "oauth_login.py printed no summary: {stdout}\n{}",
-                String::from_utf8_lossy(&out.stderr)
-            )
-        });
-    assert!(
-        out.status.success() && summary["ok"] == true,
-        "oauth_login.py failed: {summary}\n{}\nserver log:\n{}",
-        String::from_utf8_lossy(&out.stderr),
-        server.log()
-    );
-    summary
+    let url = server.url();
+    let args = [
+        "--url",
+        &url,
+        "--org",
+        "acme",
+        "--user",
+        "alice",
+        "--password",
+        PASSWORD,
+    ];
+    crate::common::peer("oauth_login.py", &args)
 }
 
 fn login_server() -> Server {

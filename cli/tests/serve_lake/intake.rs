@@ -4,7 +4,6 @@
 //! file, and `splunk-hec-handler`. Each job reads its integration's agents into a dataset;
 //! the dataset is read back. `kill -9` right after the answers loses nothing acknowledged.
 
-use std::path::PathBuf;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
@@ -29,48 +28,7 @@ pub fn integrations() -> Value {
     ])
 }
 
-pub(crate) fn workspace() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..")
-}
-
-/// The peers' Python (scripts/setup.sh makes it).
-pub(crate) fn python() -> PathBuf {
-    let python = std::env::var_os("JOBGRAPH_PEERS_PYTHON")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| workspace().join("target/peers-venv/bin/python"));
-    assert!(
-        python.exists(),
-        "{} is missing: run scripts/setup.sh (it installs the real log senders)",
-        python.display()
-    );
-    python
-}
-
-/// Runs a peer script; its one-line JSON summary (asserting it succeeded).
-pub(crate) fn peer(script: &str, args: &[&str]) -> Value {
-    let out = Command::new(python())
-        .arg(workspace().join("tests/peers").join(script))
-        .args(args)
-        .output()
-        .expect("the peer runs");
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    let summary: Value = stdout
-        .lines()
-        .rev()
-        .find_map(|l| serde_json::from_str(l).ok())
-        .unwrap_or_else(|| {
-            panic!(
-                "{script} printed no summary: {stdout}\n{}",
-                String::from_utf8_lossy(&out.stderr)
-            )
-        });
-    assert!(
-        out.status.success() && summary["ok"] == true,
-        "{script} failed: {summary}\n{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    summary
-}
+pub(crate) use crate::common::{peer, peers_python as python, workspace};
 
 /// A dataset and a streaming job reading `integration`'s agents (`source` type) into it,
 /// running: (dataset, job id).

@@ -11,7 +11,8 @@ use serde_json::{Value, json};
 
 use crate::common::{self, Server};
 use crate::takeover::{
-    DD_KEY, driver_of, read_back, replicas_sharing_a_lake, runner_id, send_datadog_as,
+    DD_KEY, create_dataset, create_job, driver_of, read_back, replicas_sharing_a_lake, runner_id,
+    send_datadog_as,
 };
 use crate::{database, serial, stream};
 
@@ -115,22 +116,12 @@ fn a_pipeline_runs_as_partitions_on_two_replicas_reducing_each_service_on_one_an
         }),
     );
     let token = a.token("ci", "ci-secret");
-    let dataset = |name: &str| {
-        let r = a.call(
-            "POST",
-            "/v1/datasets",
-            Some(&token),
-            Some(&json!({"name": name})),
-        );
-        assert_eq!(r.status, 201, "{}", r.body);
-        r.json()["id"].as_str().unwrap().to_owned()
-    };
+    let dataset = |name: &str| create_dataset(&a, &token, name);
     let (raw, reduced) = (dataset("raw"), dataset("reduced"));
-    let r = a.call(
-        "POST",
-        "/v1/jobs",
-        Some(&token),
-        Some(&json!({
+    let job = create_job(
+        &a,
+        &token,
+        &json!({
             "name": "reduce", "execution": "ASYNCHRONOUS", "processing": "STREAMING",
             "jobGraph": {"vertices": [
                 {"type": "datadog-log-agent-source", "name": "agents", "integrationId": "dd-agents"},
@@ -138,10 +129,8 @@ fn a_pipeline_runs_as_partitions_on_two_replicas_reducing_each_service_on_one_an
                 {"type": "log-reducer", "name": "reduce", "partitionByTags": ["service"],
                  "dedupThreshold": 4, "reductionTimeWindow": "PT1H"},
                 {"type": "logs-iceberg-table-sink", "name": "reduced", "datasetId": reduced}],
-             "edges": ["agents -> raw", "agents -> reduce", "reduce -> reduced"]}})),
+             "edges": ["agents -> raw", "agents -> reduce", "reduce -> reduced"]}}),
     );
-    assert_eq!(r.status, 201, "{}", r.body);
-    let job = r.json()["id"].as_str().unwrap().to_owned();
 
     // One shard on each replica.
     let parts = partitions_running(&a, &token, &job);

@@ -8,6 +8,25 @@ use serde_json::{Value, json};
 use crate::common::{self, Server};
 use crate::{database, replicas, serial, stream};
 
+/// A dataset named `name` made on `server`: its id.
+pub(crate) fn create_dataset(server: &Server, token: &str, name: &str) -> String {
+    let r = server.call(
+        "POST",
+        "/v1/datasets",
+        Some(token),
+        Some(&json!({"name": name})),
+    );
+    assert_eq!(r.status, 201, "{}", r.body);
+    r.json()["id"].as_str().unwrap().to_owned()
+}
+
+/// The job `body` made on `server`: its id.
+pub(crate) fn create_job(server: &Server, token: &str, body: &Value) -> String {
+    let r = server.call("POST", "/v1/jobs", Some(token), Some(body));
+    assert_eq!(r.status, 201, "{}", r.body);
+    r.json()["id"].as_str().unwrap().to_owned()
+}
+
 /// The replica driving a job, from its `pipelineStatus`.
 pub(crate) fn driver_of(server: &Server, token: &str, job: &str) -> (String, Value) {
     let r = server.call("GET", &format!("/v1/jobs/{job}"), Some(token), None);
@@ -54,16 +73,7 @@ fn the_owner_of_a_running_job_killed_another_replica_takes_it_over_exactly() {
                "lake": {"batchRows": 250}}),
     );
     let token = a.token("ci", "ci-secret");
-    let dataset = |name: &str| {
-        let r = a.call(
-            "POST",
-            "/v1/datasets",
-            Some(&token),
-            Some(&json!({"name": name})),
-        );
-        assert_eq!(r.status, 201, "{}", r.body);
-        r.json()["id"].as_str().unwrap().to_owned()
-    };
+    let dataset = |name: &str| create_dataset(&a, &token, name);
     let (input, output) = (dataset("takeover-in"), dataset("takeover-out"));
     let r = a.call(
         "POST",
