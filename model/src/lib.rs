@@ -43,6 +43,7 @@ pub mod json;
 pub mod lifecycle;
 pub mod names;
 pub mod ops;
+pub mod permissions;
 mod problem;
 mod source;
 mod template;
