@@ -106,6 +106,8 @@ test("reduce-logs: the grok module when needed, reduction per stage, patterns, t
 
   // Opened: its samples, and the summary the reducer sent for it.
   await first.locator(".pattern-more > summary").click();
+  // The samples are built by the `toggle` event, which fires in a task after the click.
+  await first.locator(".pattern-samples").waitFor();
   const samples = await first.locator(".pattern-samples li").allTextContents();
   assert.deepEqual(samples, at70.reduce.patterns[0].samples);
   const all = await api.runJob(graph, events, { keep: 100_000, keepVertices: ["reduce"] });
