@@ -76,6 +76,62 @@ pub enum Resource {
     Templates,
 }
 
+impl TeamRole {
+    /// The role of its public name (`Leader`, `Member`).
+    pub fn parse(name: &str) -> Option<TeamRole> {
+        match name {
+            "Leader" => Some(TeamRole::Leader),
+            "Member" => Some(TeamRole::Member),
+            _ => None,
+        }
+    }
+}
+
+impl std::fmt::Display for OrgRole {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            OrgRole::Admin => "Admin",
+            OrgRole::Member => "Member",
+            OrgRole::Reader => "Reader",
+        })
+    }
+}
+
+impl std::fmt::Display for TeamRole {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            TeamRole::Leader => "Leader",
+            TeamRole::Member => "Member",
+        })
+    }
+}
+
+impl std::fmt::Display for Permission {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Permission::View => "View",
+            Permission::Edit => "Edit",
+            Permission::Write => "Write",
+        })
+    }
+}
+
+impl std::fmt::Display for Resource {
+    /// The resource's name as the documentation's table writes it (`jobs`, `organization
+    /// settings`).
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Resource::OrganizationSettings => "organization settings",
+            Resource::Users => "users",
+            Resource::Teams => "teams",
+            Resource::Integrations => "integrations",
+            Resource::Datasets => "datasets",
+            Resource::Jobs => "jobs",
+            Resource::Templates => "templates",
+        })
+    }
+}
+
 impl OrgRole {
     /// The role of its public name (`Admin`, `Member`, `Reader`).
     pub fn parse(name: &str) -> Option<OrgRole> {
@@ -109,6 +165,30 @@ impl Subject {
     pub fn with_team(mut self, team: &str, role: TeamRole) -> Subject {
         self.teams.insert(team.to_owned(), role);
         self
+    }
+
+    /// Its organization role.
+    pub fn role(&self) -> Option<OrgRole> {
+        self.role
+    }
+
+    /// Its team roles, by team.
+    pub fn teams(&self) -> &BTreeMap<String, TeamRole> {
+        &self.teams
+    }
+
+    /// Its roles in words, for a refusal: `organization role Reader, Leader of devops`.
+    pub fn describe(&self) -> String {
+        let mut parts = vec![match self.role {
+            Some(role) => format!("organization role {role}"),
+            None => "no organization role".to_owned(),
+        }];
+        parts.extend(
+            self.teams
+                .iter()
+                .map(|(team, role)| format!("{role} of team {team}")),
+        );
+        parts.join(", ")
     }
 
     /// Whether it may `permission` a `resource` scoped to `teams` (empty: the organization).

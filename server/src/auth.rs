@@ -40,8 +40,13 @@ pub use crate::guards::secrets::{HashError, hash_secret, verify_secret};
 pub struct Caller {
     /// Its organization: every record it reads or writes belongs to it.
     pub organization: String,
-    /// Its client id: `user.getName()` in scripts, `editedBy` of what it writes.
+    /// Its client id, or a person's name: `user.getName()` in scripts, `editedBy` of what it
+    /// writes.
     pub client_id: String,
+    /// Its roles (`access.rs` checks them).
+    pub subject: jobgraph_model::permissions::Subject,
+    /// Whether it is a person logged in (else a client: a service account).
+    pub person: bool,
     /// Its place among the requests its organization has being served (`fair`), held until
     /// the handler ends or [`Caller::leave_line`].
     turn: Arc<Mutex<Option<OwnedSemaphorePermit>>>,
@@ -118,12 +123,20 @@ impl FromRequestParts<AppState> for Caller {
                 true,
             ));
         }
+        let Some(grants) = &record.grants else {
+            return Err(unauthorized(
+                "the person or client this access token was issued to no longer exists",
+                true,
+            ));
+        };
         crate::layers::record_organization(&record.organization);
         // One organization's flood waits in its own line (bounded), not in everyone's.
         let turn = state.requests.enter(&record.organization).await?;
         Ok(Caller {
             organization: record.organization.clone(),
             client_id: record.client_id.clone(),
+            subject: grants.subject(),
+            person: record.family.is_some(),
             turn: Arc::new(Mutex::new(Some(turn))),
         })
     }
@@ -422,9 +435,10 @@ pub async fn issue_token(
         organization: organization.clone(),
         expires_at_ms: now_ms().saturating_add(ttl_ms),
         family: None,
+        grants: None,
     };
-    state.store.put_token(record.clone()).await?;
-    state.tokens.put(record);
+    // Not cached here: the first request reads the token with its client's roles.
+    state.store.put_token(record).await?;
     crate::layers::record_organization(&organization);
     // RFC 6749 §5.1: the answer carries a credential, so no cache may keep it.
     Ok((

@@ -21,6 +21,16 @@ pub struct ClientSpec {
     /// Its organization (default `default`).
     #[serde(default = "default_org", alias = "org")]
     pub organization: String,
+    /// Its organization role as a service account: `Admin` (default), `Member` or `Reader`.
+    #[serde(default = "admin")]
+    pub role: String,
+    /// Its team roles: team id → `Leader` or `Member`.
+    #[serde(default)]
+    pub teams: std::collections::BTreeMap<String, String>,
+}
+
+fn admin() -> String {
+    "Admin".into()
 }
 
 fn default_org() -> String {
@@ -33,6 +43,8 @@ impl std::fmt::Debug for ClientSpec {
             .field("id", &self.id)
             .field("secret", &"<redacted>")
             .field("organization", &self.organization)
+            .field("role", &self.role)
+            .field("teams", &self.teams)
             .finish()
     }
 }
@@ -55,6 +67,8 @@ impl FromStr for ClientSpec {
             id: id.to_owned(),
             secret: secret.to_owned(),
             organization,
+            role: admin(),
+            teams: Default::default(),
         })
     }
 }
@@ -276,6 +290,8 @@ fn read_file(path: &Path) -> Result<FileConfig, ConfigError> {
     for (i, client) in file.clients.iter().enumerate() {
         // The organization names a folder of the data lake (docs/lake.md, "Names").
         jobgraph_core::names::check_path_name("organization", &client.organization)
+            .map_err(|e| invalid(format!("clients[{i}] (client {:?}): {e}", client.id)))?;
+        crate::login_config::check_roles(&client.role, &client.teams)
             .map_err(|e| invalid(format!("clients[{i}] (client {:?}): {e}", client.id)))?;
     }
     if let Some(url) = &file.database {

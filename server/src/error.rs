@@ -44,6 +44,10 @@ pub enum ApiError {
         /// What is wrong.
         description: String,
     },
+    /// 403: the caller's roles do not grant a permission; the text names it, the caller's
+    /// roles and who can grant it.
+    #[error("{0}")]
+    Forbidden(String),
     /// 404.
     #[error("{0}")]
     NotFound(String),
@@ -105,6 +109,7 @@ impl ApiError {
             ApiError::BadRequest(_) | ApiError::Resolution { .. } => StatusCode::BAD_REQUEST,
             ApiError::Unauthorized { .. } => StatusCode::UNAUTHORIZED,
             ApiError::OAuth { status, .. } => *status,
+            ApiError::Forbidden(_) => StatusCode::FORBIDDEN,
             ApiError::NotFound(_) => StatusCode::NOT_FOUND,
             ApiError::MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
             ApiError::Conflict { .. } => StatusCode::CONFLICT,
@@ -147,6 +152,7 @@ impl ApiError {
                 body.error_description = Some(description.clone());
             }
             ApiError::Resolution { code, .. } => body.code = Some((*code).to_owned()),
+            ApiError::Forbidden(_) => body.code = Some("FORBIDDEN".to_owned()),
             ApiError::Conflict {
                 current_version, ..
             } => body.current_version = *current_version,

@@ -33,6 +33,7 @@
 
 #![warn(missing_docs)]
 
+pub mod access;
 pub mod auth;
 mod body;
 pub mod config;

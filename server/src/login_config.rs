@@ -42,6 +42,9 @@ pub struct UserSpec {
     /// `Admin`, `Member` (default) or `Reader`.
     #[serde(default = "member")]
     pub role: String,
+    /// Their team roles: team id → `Leader` or `Member`.
+    #[serde(default)]
+    pub teams: std::collections::BTreeMap<String, String>,
 }
 
 fn member() -> String {
@@ -55,12 +58,38 @@ impl std::fmt::Debug for UserSpec {
             .field("organization", &self.organization)
             .field("password", &"<redacted>")
             .field("role", &self.role)
+            .field("teams", &self.teams)
             .finish()
     }
 }
 
 /// The organization roles.
 pub const ROLES: &[&str] = &["Admin", "Member", "Reader"];
+
+/// The team roles.
+pub const TEAM_ROLES: &[&str] = &["Leader", "Member"];
+
+/// Checks an organization role and team roles given in the configuration.
+pub fn check_roles(
+    role: &str,
+    teams: &std::collections::BTreeMap<String, String>,
+) -> Result<(), String> {
+    if !ROLES.contains(&role) {
+        return Err(format!("role {role:?} is not one of {}", ROLES.join(", ")));
+    }
+    for (team, role) in teams {
+        if team.trim().is_empty() {
+            return Err("a team id in `teams` is empty".into());
+        }
+        if !TEAM_ROLES.contains(&role.as_str()) {
+            return Err(format!(
+                "teams.{team}: {role:?} is not a team role ({})",
+                TEAM_ROLES.join(", ")
+            ));
+        }
+    }
+    Ok(())
+}
 
 /// Checks `login.users`: names, organizations and roles given, passwords long enough, no one
 /// twice.
@@ -77,14 +106,8 @@ pub fn check_users(users: &[UserSpec]) -> Result<(), String> {
                 user.name
             ));
         }
-        if !ROLES.contains(&user.role.as_str()) {
-            return Err(format!(
-                "login.users[{i}] ({:?}): role {:?} is not one of {}",
-                user.name,
-                user.role,
-                ROLES.join(", ")
-            ));
-        }
+        check_roles(&user.role, &user.teams)
+            .map_err(|e| format!("login.users[{i}] ({:?}): {e}", user.name))?;
         if let Some(first) = users[..i]
             .iter()
             .position(|u| u.name == user.name && u.organization == user.organization)

@@ -98,6 +98,7 @@ fn api() -> (Router<AppState>, Router<AppState>, OpenApi) {
         SecurityScheme::Http(HttpBuilder::new().scheme(HttpAuthScheme::Bearer).build()),
     );
     every_operation_may_be_unavailable(&mut openapi);
+    every_guarded_operation_may_be_forbidden(&mut openapi);
     crate::guards::fair::document_429(&mut openapi);
     (router, streaming, openapi)
 }
@@ -134,6 +135,43 @@ fn every_operation_may_be_unavailable(openapi: &mut OpenApi) {
                 .responses
                 .entry("503".into())
                 .or_insert_with(|| RefOr::T(response.clone()));
+        }
+    }
+}
+
+/// Every operation behind a bearer token checks the caller's roles (`access.rs`): each may
+/// answer 403, documented once here.
+fn every_guarded_operation_may_be_forbidden(openapi: &mut OpenApi) {
+    use utoipa::openapi::{ContentBuilder, Ref, RefOr, ResponseBuilder};
+    let response = ResponseBuilder::new()
+        .description(
+            "The caller's roles do not grant the permission this needs: the message names the permission (View, Edit, Write), the resource and the caller's roles (docs/api.md, \"People, login and roles\")",
+        )
+        .content(
+            "application/json",
+            ContentBuilder::new()
+                .schema(Some(Ref::from_schema_name("ErrorBody")))
+                .build(),
+        )
+        .build();
+    for item in openapi.paths.paths.values_mut() {
+        for operation in [
+            &mut item.get,
+            &mut item.put,
+            &mut item.post,
+            &mut item.delete,
+            &mut item.patch,
+        ]
+        .into_iter()
+        .flatten()
+        {
+            if operation.security.as_ref().is_some_and(|s| !s.is_empty()) {
+                operation
+                    .responses
+                    .responses
+                    .entry("403".into())
+                    .or_insert_with(|| RefOr::T(response.clone()));
+            }
         }
     }
 }

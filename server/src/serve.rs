@@ -79,7 +79,7 @@ async fn bootstrap_users(store: &dyn Store, settings: &Settings) -> Result<(), S
             let same = tokio::task::spawn_blocking(move || verify_secret(&password, &hash))
                 .await
                 .map_err(|e| failed("hashing")(&e))?;
-            if same && stored.role == user.role {
+            if same && stored.grants == grants_of(&user.role, &user.teams) {
                 continue;
             }
         }
@@ -88,7 +88,7 @@ async fn bootstrap_users(store: &dyn Store, settings: &Settings) -> Result<(), S
                 organization: user.organization.clone(),
                 name: user.name.clone(),
                 secret_hash: hashed(&user.password).await?,
-                role: user.role.clone(),
+                grants: grants_of(&user.role, &user.teams),
             })
             .await
             .map_err(|e| failed("cannot store a user")(&e))?;
@@ -129,6 +129,21 @@ async fn bootstrap_clients(store: &dyn Store, settings: &Settings) -> Result<(),
                 .await
                 .map_err(|e| failed("hashing")(&e))?;
             if same_secret && stored.organization == client.organization {
+                if stored.grants != grants_of(&client.role, &client.teams) {
+                    // New roles apply to its tokens within a recheck of the token cache.
+                    store
+                        .put_client(ClientRecord {
+                            grants: grants_of(&client.role, &client.teams),
+                            ..stored.clone()
+                        })
+                        .await
+                        .map_err(|e| write(&e))?;
+                    let _ = writeln!(
+                        out,
+                        "client {:?}: its roles are now {} {:?}",
+                        client.id, client.role, client.teams
+                    );
+                }
                 continue;
             }
             let revoked = store
@@ -146,6 +161,7 @@ async fn bootstrap_clients(store: &dyn Store, settings: &Settings) -> Result<(),
                 client_id: client.id.clone(),
                 organization: client.organization.clone(),
                 secret_hash: hashed(&client.secret).await?,
+                grants: grants_of(&client.role, &client.teams),
             })
             .await
             .map_err(|e| write(&e))?;
@@ -176,6 +192,7 @@ async fn bootstrap_clients(store: &dyn Store, settings: &Settings) -> Result<(),
                 client_id: id.clone(),
                 organization: "default".into(),
                 secret_hash: hashed(&secret).await?,
+                grants: crate::store::Grants::role("Admin"),
             })
             .await
             .map_err(|e| write(&e))?;
@@ -187,6 +204,17 @@ async fn bootstrap_clients(store: &dyn Store, settings: &Settings) -> Result<(),
         let _ = writeln!(out, "{stored} API client(s) configured");
     }
     Ok(())
+}
+
+/// The roles of a configured client or user, as the store keeps them.
+fn grants_of(
+    role: &str,
+    teams: &std::collections::BTreeMap<String, String>,
+) -> crate::store::Grants {
+    crate::store::Grants {
+        role: role.to_owned(),
+        teams: teams.clone(),
+    }
 }
 
 async fn shutdown_signal() {

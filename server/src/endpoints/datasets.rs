@@ -18,6 +18,7 @@ use crate::ids::{iso8601, new_id};
 use crate::state::AppState;
 use crate::store::{DatasetFields, DatasetRecord, LakeFileRecord, StoreError};
 use crate::validate::{BodySchema, object, optional_version};
+use jobgraph_model::permissions::{Permission, Resource};
 use jobgraph_sdk::api::dataset_schema::dataset_input_schema;
 use jobgraph_sdk::api::{DEFAULT_PROMOTED_TAGS, DatasetFile, DatasetInput, DatasetOut, Items};
 
@@ -145,6 +146,7 @@ pub async fn create(
     caller: Caller,
     JsonBody(body): JsonBody,
 ) -> Result<(StatusCode, Json<DatasetOut>), ApiError> {
+    caller.require(Permission::Edit, Resource::Datasets, &[])?;
     let fields = dataset_fields(&state, &body)?;
     let id = new_id().map_err(|e| ApiError::Internal(e.to_string()))?;
     let record = state
@@ -178,6 +180,7 @@ pub async fn list(
     OriginalUri(uri): OriginalUri,
     query: QueryPairs,
 ) -> Result<Response, ApiError> {
+    caller.require(Permission::View, Resource::Datasets, &[])?;
     let scope = scope(&[&caller.organization, "datasets"]);
     let limits = &state.config.field_limits;
     let page = page_request_or(&query, limits, &scope, limits.max_page_size)?;
@@ -207,6 +210,7 @@ pub async fn get(
     caller: Caller,
     Path(id): Path<String>,
 ) -> Result<Json<DatasetOut>, ApiError> {
+    caller.require(Permission::View, Resource::Datasets, &[])?;
     let record = state
         .store
         .dataset(caller.organization, id.clone())
@@ -239,6 +243,7 @@ pub async fn update(
     Path(id): Path<String>,
     JsonBody(body): JsonBody,
 ) -> Result<Json<DatasetOut>, ApiError> {
+    caller.require(Permission::Edit, Resource::Datasets, &[])?;
     let expected = optional_version(object(&body, "the body")?, "/", "version")?;
     let fields = dataset_fields(&state, &body)?;
     let record = state
@@ -275,6 +280,7 @@ pub async fn delete(
     caller: Caller,
     Path(id): Path<String>,
 ) -> Result<StatusCode, ApiError> {
+    caller.require(Permission::Edit, Resource::Datasets, &[])?;
     state
         .store
         .delete_dataset(caller.organization, id.clone())
@@ -308,6 +314,7 @@ pub async fn files(
     OriginalUri(uri): OriginalUri,
     query: QueryPairs,
 ) -> Result<Response, ApiError> {
+    caller.require(Permission::View, Resource::Datasets, &[])?;
     let org = caller.organization;
     let scope = scope(&[&org, "dataset-files", &id]);
     let page = page_request(&query, &state.config.field_limits, &scope)?;

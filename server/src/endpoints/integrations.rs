@@ -22,6 +22,7 @@ use crate::ids::{iso8601, now_ms};
 use crate::integration_spec::{IntegrationSpec, PUBLIC_TYPES};
 use crate::state::AppState;
 use crate::store::{GraphForm, JobFilter, PageKey, PageRequest};
+use jobgraph_model::permissions::{Permission, Resource};
 use jobgraph_sdk::api::{IntegrationJob, IntegrationOut, IntegrationRead, Items};
 
 /// When this process read its configuration: the `createdAt` and `updatedAt` of every
@@ -151,6 +152,7 @@ pub async fn list(
     State(state): State<AppState>,
     caller: Caller,
 ) -> Result<Json<Items<IntegrationOut>>, ApiError> {
+    caller.require(Permission::View, Resource::Integrations, &[])?;
     let specs: Vec<&IntegrationSpec> = state
         .config
         .integrations
@@ -185,6 +187,7 @@ pub async fn get(
     caller: Caller,
     Path(id): Path<String>,
 ) -> Result<Response, ApiError> {
+    caller.require(Permission::View, Resource::Integrations, &[])?;
     if let Some(kind) = PUBLIC_TYPES.iter().find(|t| **t == id) {
         return Ok(Json(of_type(&state, &caller, kind).await?).into_response());
     }
@@ -283,6 +286,7 @@ pub async fn get_of_type(
     caller: Caller,
     Path((kind, id)): Path<(String, String)>,
 ) -> Result<Json<IntegrationRead>, ApiError> {
+    caller.require(Permission::View, Resource::Integrations, &[])?;
     let path = format!("GET /v1/integrations/{kind}/{id}");
     let Some(kind) = PUBLIC_TYPES.iter().find(|t| **t == kind) else {
         return Err(ApiError::NotFound(format!(

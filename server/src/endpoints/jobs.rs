@@ -22,6 +22,7 @@ use crate::store::{GraphForm, JobFields, JobFilter, JobMeta, StoreError};
 use crate::validate::{
     job_graph, object, one_of, optional_string, optional_version, required_string, string_map,
 };
+use jobgraph_model::permissions::{Permission, Resource};
 use jobgraph_sdk::api::request_docs::{CreateJobDoc, Execution, Processing, UpdateJobDoc};
 
 /// The state of a new job version: the runner moves an asynchronous one on.
@@ -64,6 +65,18 @@ fn with_server_tags(
         }
     }
     tags
+}
+
+/// What changing a job of `processing` takes (`docs/api.md`, "People, login and roles"): Edit
+/// on jobs for a pipeline (`STREAMING`); View for a batch job, a query or a backfill, which
+/// an organization Member may run (its sinks' Write is checked with its graph).
+fn require_job(caller: &Caller, processing: &str) -> Result<(), ApiError> {
+    let permission = if processing == "BATCH" {
+        Permission::View
+    } else {
+        Permission::Edit
+    };
+    caller.require(permission, Resource::Jobs, &[])
 }
 
 /// The shards a new version runs as (`docs/intake.md`, "Partitions").
@@ -112,8 +125,10 @@ async fn create_job(
     let tags = with_server_tags(string_map(map, "tags")?.unwrap_or_default(), &server_tags);
     let desired_state = desired_state(map, "RUNNING")?;
     state.config.field_limits.check_job(&name, &tags)?;
+    require_job(&caller, &processing)?;
     let (resolved, templates) = scripts::resolve(&state, &caller, definition.clone()).await?;
     runnable(&execution, &resolved)?;
+    crate::access::require_graph(&caller, &resolved)?;
     let id = new_id().map_err(|e| ApiError::Internal(e.to_string()))?;
     let shards = shards(&state, &execution, &processing, &resolved);
     let fields = JobFields {
@@ -269,6 +284,7 @@ pub async fn list(
     OriginalUri(uri): OriginalUri,
     query: QueryPairs,
 ) -> Result<Response, ApiError> {
+    caller.require(Permission::View, Resource::Jobs, &[])?;
     let (filter, form) = filter(&query)?;
     // The scope binds a cursor to the filters, but not to `since`: a duration (`PT6H`) moves
     // with the clock between two pages, and the keyset after the cursor stays well defined.
@@ -319,6 +335,7 @@ pub async fn get(
     Path(id): Path<String>,
     query: QueryPairs,
 ) -> Result<Json<JobView>, ApiError> {
+    caller.require(Permission::View, Resource::Jobs, &[])?;
     let version = query.positive("version")?;
     let form = graph_form(&query)?;
     let record = state
@@ -367,6 +384,7 @@ pub async fn update(
         .job(org.clone(), id.clone(), None, GraphForm::Submitted)
         .await
         .map_err(not_found(&id))?;
+    require_job(&caller, &current.meta.processing)?;
     if let Some(v) = from_version.filter(|v| *v != current.version) {
         return Err(conflict(&id, v, current.version));
     }
@@ -411,6 +429,7 @@ pub async fn update(
         .check_job(&meta.name, &meta.tags)?;
     let (resolved, templates) = scripts::resolve(&state, &caller, definition.clone()).await?;
     runnable(&meta.execution, &resolved)?;
+    crate::access::require_graph(&caller, &resolved)?;
     meta.templates = templates;
     meta.edited_by = caller.client_id.clone();
     let fields = JobFields {
@@ -520,6 +539,7 @@ pub async fn delete(
         )
         .await
         .map_err(not_found(&id))?;
+    require_job(&caller, &current.meta.processing)?;
     running_batch(&id, &current.meta, "deleted")?;
     state
         .store

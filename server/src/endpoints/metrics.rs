@@ -6,8 +6,9 @@ use axum::http::header;
 use axum::response::IntoResponse;
 
 use crate::auth::Caller;
-use crate::error::ErrorBody;
+use crate::error::{ApiError, ErrorBody};
 use crate::state::AppState;
+use jobgraph_model::permissions::{Permission, Resource};
 
 /// The text format's media type, as Prometheus asks for it.
 const TEXT_FORMAT: &str = "text/plain; version=0.0.4; charset=utf-8";
@@ -25,7 +26,11 @@ const TEXT_FORMAT: &str = "text/plain; version=0.0.4; charset=utf-8";
     ),
     security(("bearer" = []))
 )]
-pub async fn metrics(State(state): State<AppState>, caller: Caller) -> impl IntoResponse {
+pub async fn metrics(
+    State(state): State<AppState>,
+    caller: Caller,
+) -> Result<impl IntoResponse, ApiError> {
+    caller.require(Permission::View, Resource::Jobs, &[])?;
     let text = crate::runner::metrics::render(&state, &caller.organization);
-    ([(header::CONTENT_TYPE, TEXT_FORMAT)], text)
+    Ok(([(header::CONTENT_TYPE, TEXT_FORMAT)], text))
 }

@@ -26,6 +26,7 @@ use crate::lake::sink::LakeSinks;
 use crate::state::AppState;
 use crate::sync_stream::{Input, streamed};
 use crate::validate::{job_graph, object, required_string, string_map};
+use jobgraph_model::permissions::{Permission, Resource};
 use jobgraph_sdk::api::request_docs::CreateJobDoc;
 
 /// Run a synchronous batch job: its template operations resolved (as the caller), then every
@@ -70,7 +71,9 @@ pub async fn sync(
             .ok_or_else(|| ApiError::BadRequest("`jobGraph` is required".into()))?,
         "jobGraph",
     )?;
+    caller.require(Permission::View, Resource::Jobs, &[])?;
     let (resolved, _) = scripts::resolve(&state, &caller, definition).await?;
+    crate::access::require_graph(&caller, &resolved)?;
     let graph = JobGraph::from_value(resolved)
         .map_err(|e| ApiError::BadRequest(format!("Invalid job graph: {e}")))?;
     let pipeline = Pipeline::compile(&graph).map_err(|e| ApiError::BadRequest(e.to_string()))?;

@@ -15,6 +15,7 @@ use crate::body::QueryPairs;
 use crate::error::{ApiError, ErrorBody};
 use crate::state::AppState;
 use crate::store::{GraphForm, StoreError};
+use jobgraph_model::permissions::{Permission, Resource};
 
 /// Events a tap sends by default, and at most.
 const DEFAULT_LIMIT: u64 = 100;
@@ -49,6 +50,7 @@ pub async fn tap(
     Path(id): Path<String>,
     query: QueryPairs,
 ) -> Result<Response, ApiError> {
+    caller.require(Permission::View, Resource::Jobs, &[])?;
     let bounded = |key: &str, default: u64, max: u64| -> Result<u64, ApiError> {
         let value = query.positive(key)?.unwrap_or(default);
         if value == 0 || value > max {

@@ -19,6 +19,7 @@ use crate::model::{Items, TemplateOut, TemplateSummary};
 use crate::state::AppState;
 use crate::store::{NewTemplateVersion, StoreError, TemplateFields};
 use crate::validate::{object, optional_version, template_fields, test_request};
+use jobgraph_model::permissions::{Permission, Resource};
 use jobgraph_sdk::api::request_docs::{
     JobGraphDoc, TemplateCreateDoc, TemplateUpdateDoc, TestRequestDoc,
 };
@@ -63,6 +64,7 @@ pub async fn create(
     caller: Caller,
     JsonBody(body): JsonBody,
 ) -> Result<(StatusCode, Json<TemplateOut>), ApiError> {
+    caller.require(Permission::Edit, Resource::Templates, &[])?;
     let fields = template_fields(&body, "", true)?;
     state.config.field_limits.check_template(&fields, "")?;
     let id = new_id().map_err(|e| ApiError::Internal(e.to_string()))?;
@@ -94,6 +96,7 @@ pub async fn list(
     OriginalUri(uri): OriginalUri,
     query: QueryPairs,
 ) -> Result<Response, ApiError> {
+    caller.require(Permission::View, Resource::Templates, &[])?;
     let scope = scope(&[&caller.organization, "templates"]);
     let page = page_request(&query, &state.config.field_limits, &scope)?;
     let records = state
@@ -136,6 +139,7 @@ pub async fn get(
     OriginalUri(uri): OriginalUri,
     query: QueryPairs,
 ) -> Result<Response, ApiError> {
+    caller.require(Permission::View, Resource::Templates, &[])?;
     let version = query.positive("version")?;
     let latest = query.flag("latest")?.unwrap_or(false);
     let org = caller.organization;
@@ -224,6 +228,7 @@ pub async fn update(
     Path(id): Path<String>,
     JsonBody(body): JsonBody,
 ) -> Result<Json<TemplateOut>, ApiError> {
+    caller.require(Permission::Edit, Resource::Templates, &[])?;
     let expected = optional_version(object(&body, "the body")?, "", "version")?;
     let fields = template_fields(&body, "", true)?;
     state.config.field_limits.check_template(&fields, "")?;
@@ -268,6 +273,7 @@ pub async fn delete(
     caller: Caller,
     Path(id): Path<String>,
 ) -> Result<StatusCode, ApiError> {
+    caller.require(Permission::Edit, Resource::Templates, &[])?;
     let store = Arc::clone(&state.store);
     let (org, key) = (caller.organization.clone(), id.clone());
     state
@@ -300,6 +306,7 @@ pub async fn test(
     caller: Caller,
     JsonBody(body): JsonBody,
 ) -> Result<Json<Value>, ApiError> {
+    caller.require(Permission::View, Resource::Templates, &[])?;
     let request = test_request(&body)?;
     scripts::test(&state, &caller, request).await.map(Json)
 }

@@ -20,6 +20,7 @@ use crate::error::{ApiError, ErrorBody};
 use crate::ids::new_id;
 use crate::state::AppState;
 use crate::store::StoreError;
+use jobgraph_model::permissions::{Permission, Resource};
 
 /// The media types a load reads as NDJSON (and none at all).
 const NDJSON_TYPES: [&str; 5] = [
@@ -63,6 +64,7 @@ pub async fn load(
     query: QueryPairs,
     request: Request,
 ) -> Result<Json<Value>, ApiError> {
+    caller.require(Permission::Edit, Resource::Datasets, &[])?;
     let started = Instant::now();
     if let Some(media) = media_type(request.headers())
         && !NDJSON_TYPES.contains(&media.as_str())

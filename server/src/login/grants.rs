@@ -242,9 +242,10 @@ async fn issue(
         organization: organization.to_owned(),
         expires_at_ms: now_ms().saturating_add(ms(ttl)),
         family: Some(family.to_owned()),
+        grants: None,
     };
-    state.store.put_token(token.clone()).await?;
-    state.tokens.put(token);
+    // Not cached here: the first request reads the token with its person's roles.
+    state.store.put_token(token).await?;
     state
         .store
         .put_refresh(RefreshRecord {

@@ -31,8 +31,8 @@ pub use people::{CodeRecord, RefreshRecord, Taken, UserRecord};
 #[cfg(feature = "postgres")]
 pub use postgres::{PostgresOptions, PostgresStore};
 pub use records::{
-    ClientRecord, GraphForm, JobFields, JobFilter, JobMeta, JobRecord, NewTemplateVersion, RunInfo,
-    TemplateFields, TemplateRecord, TokenRecord, TriggerRecord,
+    ClientRecord, Grants, GraphForm, JobFields, JobFilter, JobMeta, JobRecord, NewTemplateVersion,
+    RunInfo, TemplateFields, TemplateRecord, TokenRecord, TriggerRecord,
 };
 pub use runs::{Checkpoint, RunChange, RunControl, RunRecord, ShardCheckpoint, SinkCommit};
 pub use sqlite::{Access, OpenError, SqliteStore, Synchronous};

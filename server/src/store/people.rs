@@ -11,8 +11,8 @@ pub struct UserRecord {
     pub name: String,
     /// PHC string of the password's Argon2id hash; never the password.
     pub secret_hash: String,
-    /// Their organization role: `Admin`, `Member` or `Reader`.
-    pub role: String,
+    /// Their organization role (`Admin`, `Member`, `Reader`, or empty) and team roles.
+    pub grants: crate::store::Grants,
 }
 
 impl std::fmt::Debug for UserRecord {
@@ -20,7 +20,7 @@ impl std::fmt::Debug for UserRecord {
         f.debug_struct("UserRecord")
             .field("organization", &self.organization)
             .field("name", &self.name)
-            .field("role", &self.role)
+            .field("grants", &self.grants)
             .finish_non_exhaustive()
     }
 }

@@ -18,6 +18,8 @@ pub struct ClientRecord {
     pub organization: String,
     /// PHC string of the secret's Argon2id hash; never the secret.
     pub secret_hash: String,
+    /// What it may do (a service account's roles; `docs/api.md`, "People, login and roles").
+    pub grants: Grants,
 }
 
 impl std::fmt::Debug for ClientRecord {
@@ -25,6 +27,7 @@ impl std::fmt::Debug for ClientRecord {
         f.debug_struct("ClientRecord")
             .field("client_id", &self.client_id)
             .field("organization", &self.organization)
+            .field("grants", &self.grants)
             .finish_non_exhaustive()
     }
 }
@@ -43,6 +46,55 @@ pub struct TokenRecord {
     /// A person's token: the family of the login it came from (revoked with it). `None`: a
     /// client's (client credentials).
     pub family: Option<String>,
+    /// The roles of whom it was issued to, as the store has them now (read with the token;
+    /// never written with it). `None`: that person or client no longer exists.
+    pub grants: Option<Grants>,
+}
+
+/// A person's or a client's roles: an organization role (`Admin`, `Member`, `Reader`, or empty
+/// for none) and team roles (`Leader`, `Member`) by team id.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Grants {
+    /// The organization role; empty: none (team roles only).
+    pub role: String,
+    /// Team id → team role.
+    pub teams: std::collections::BTreeMap<String, String>,
+}
+
+impl Grants {
+    /// An organization role and no team.
+    pub fn role(role: &str) -> Grants {
+        Grants {
+            role: role.to_owned(),
+            teams: Default::default(),
+        }
+    }
+
+    /// The team roles as the store keeps them (a JSON object).
+    pub fn teams_json(&self) -> String {
+        serde_json::to_string(&self.teams).unwrap_or_else(|_| "{}".into())
+    }
+
+    /// From the stored columns; team roles that do not read back are dropped (they grant
+    /// nothing).
+    pub fn from_columns(role: String, teams: &str) -> Grants {
+        Grants {
+            role,
+            teams: serde_json::from_str(teams).unwrap_or_default(),
+        }
+    }
+
+    /// As the permission model sees it; unknown role names grant nothing.
+    pub fn subject(&self) -> jobgraph_model::permissions::Subject {
+        use jobgraph_model::permissions::{OrgRole, Subject, TeamRole};
+        let mut subject = Subject::new(OrgRole::parse(&self.role));
+        for (team, role) in &self.teams {
+            if let Some(role) = TeamRole::parse(role) {
+                subject = subject.with_team(team, role);
+            }
+        }
+        subject
+    }
 }
 
 impl std::fmt::Debug for TokenRecord {

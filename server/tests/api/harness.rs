@@ -14,7 +14,7 @@ use axum::body::Body;
 use axum::extract::ConnectInfo;
 use axum::http::Request;
 use jobgraph_core::InProcess;
-use jobgraph_server::store::ClientRecord;
+use jobgraph_server::store::{ClientRecord, Grants};
 use jobgraph_server::{
     AppState, ServiceConfig, SqliteStore, Store, Synchronous, hash_secret, router,
 };
@@ -73,14 +73,30 @@ impl Harness {
     /// A service with `clients` (id, secret, organization) and the `settings` of a
     /// configuration file's service part (`{}`: the defaults).
     pub fn start(clients: &[(&str, &str, &str)], settings: Value) -> Harness {
+        let clients: Vec<(&str, &str, &str, Grants)> = clients
+            .iter()
+            .map(|(id, secret, org)| (*id, *secret, *org, Grants::role("Admin")))
+            .collect();
+        Harness::start_with_roles(&clients, settings)
+    }
+
+    /// As [`Harness::start`], each client with its roles (a service account's).
+    pub fn start_with_roles(clients: &[(&str, &str, &str, Grants)], settings: Value) -> Harness {
         let dir = tempfile::tempdir().expect("a temporary folder");
         let data = dir.path().to_owned();
         std::fs::create_dir_all(data.join("db")).expect("a data folder");
         let config: ServiceConfig =
             serde_json::from_value(settings).expect("valid service settings");
-        let clients: Vec<(String, String, String)> = clients
+        let clients: Vec<(String, String, String, Grants)> = clients
             .iter()
-            .map(|(id, secret, org)| ((*id).into(), (*secret).into(), (*org).into()))
+            .map(|(id, secret, org, grants)| {
+                (
+                    (*id).into(),
+                    (*secret).into(),
+                    (*org).into(),
+                    grants.clone(),
+                )
+            })
             .collect();
         let folder = data.join("db");
         let database = format!(
@@ -108,13 +124,14 @@ impl Harness {
                         .expect("a SQLite store"),
                 ),
             };
-            for (client_id, secret, organization) in clients {
+            for (client_id, secret, organization, grants) in clients {
                 let secret_hash = hash_secret(&secret).expect("a secret hash");
                 store
                     .put_client(ClientRecord {
                         client_id,
                         organization,
                         secret_hash,
+                        grants,
                     })
                     .await
                     .expect("a client");

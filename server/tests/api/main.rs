@@ -10,6 +10,7 @@ mod harness;
 mod jobs;
 mod lake;
 mod public_examples;
+mod roles;
 mod strict;
 mod sync_runs;
 mod templates;

@@ -6,11 +6,13 @@ use crate::store::sql::{Db, Sql};
 use crate::store::{ClientRecord, StoreError, TokenRecord};
 
 static PUT: Sql = Sql::new(
-    "INSERT INTO clients (client_id, org, secret_hash, created_at) VALUES (?1, ?2, ?3, ?4) \
-     ON CONFLICT (client_id) DO UPDATE SET org = excluded.org, secret_hash = excluded.secret_hash",
+    "INSERT INTO clients (client_id, org, secret_hash, created_at, role, teams) \
+     VALUES (?1, ?2, ?3, ?4, ?5, ?6) \
+     ON CONFLICT (client_id) DO UPDATE SET org = excluded.org, secret_hash = excluded.secret_hash, \
+     role = excluded.role, teams = excluded.teams",
 );
 static BY_ID: Sql =
-    Sql::new("SELECT client_id, org, secret_hash FROM clients WHERE client_id = ?1");
+    Sql::new("SELECT client_id, org, secret_hash, role, teams FROM clients WHERE client_id = ?1");
 static COUNT: Sql = Sql::new("SELECT COUNT(*) FROM clients");
 static IDS: Sql = Sql::new("SELECT client_id FROM clients ORDER BY client_id");
 static DELETE: Sql = Sql::new("DELETE FROM clients WHERE client_id = ?1");
@@ -18,19 +20,28 @@ static FORGET_EXPIRED: Sql = Sql::new("DELETE FROM tokens WHERE expires_at < ?1"
 static PUT_TOKEN: Sql = Sql::new(
     "INSERT INTO tokens (token_hash, client_id, org, expires_at, family) VALUES (?1, ?2, ?3, ?4, ?5)",
 );
-static TOKEN: Sql =
-    Sql::new("SELECT client_id, org, expires_at, family FROM tokens WHERE token_hash = ?1");
+/// A token and the roles of whom it was issued to: a person (`family` set) or a client.
+static TOKEN: Sql = Sql::new(
+    "SELECT t.client_id, t.org, t.expires_at, t.family, COALESCE(u.role, c.role), \
+     COALESCE(u.teams, c.teams) FROM tokens t \
+     LEFT JOIN users u ON t.family IS NOT NULL AND u.org = t.org AND u.name = t.client_id \
+     LEFT JOIN clients c ON t.family IS NULL AND c.client_id = t.client_id AND c.org = t.org \
+     WHERE t.token_hash = ?1",
+);
 static DELETE_TOKENS: Sql = Sql::new("DELETE FROM tokens WHERE client_id = ?1");
 static DELETE_TOKEN: Sql = Sql::new("DELETE FROM tokens WHERE token_hash = ?1");
 
 /// Adds a client or replaces its secret hash and organization.
 pub(crate) async fn put(db: &impl Db, client: ClientRecord) -> Result<(), StoreError> {
     let d = db.dialect();
+    let teams = client.grants.teams_json();
     let args = [
         (&client.client_id).into(),
         (&client.organization).into(),
         (&client.secret_hash).into(),
         now_ms().into(),
+        (&client.grants.role).into(),
+        (&teams).into(),
     ];
     db.execute(PUT.text(d), &args).await?;
     Ok(())
@@ -46,6 +57,7 @@ pub(crate) async fn get(
             client_id: row.get(0)?,
             organization: row.get(1)?,
             secret_hash: row.get(2)?,
+            grants: crate::store::Grants::from_columns(row.get(3)?, &row.get::<String>(4)?),
         })
     })
     .await
@@ -103,6 +115,12 @@ pub(crate) async fn token(
                 organization: row.get(1)?,
                 expires_at_ms: row.get(2)?,
                 family: row.get(3)?,
+                grants: match (row.get::<Option<String>>(4)?, row.get::<Option<String>>(5)?) {
+                    (Some(role), Some(teams)) => {
+                        Some(crate::store::Grants::from_columns(role, &teams))
+                    }
+                    _ => None,
+                },
             })
         },
     )

@@ -8,12 +8,13 @@ use crate::store::people::{CodeRecord, RefreshRecord, Taken, UserRecord};
 use crate::store::sql::{Db, Sql};
 
 static PUT_USER: Sql = Sql::new(
-    "INSERT INTO users (org, name, secret_hash, role, created_at) VALUES (?1, ?2, ?3, ?4, ?5) \
+    "INSERT INTO users (org, name, secret_hash, role, created_at, teams) \
+     VALUES (?1, ?2, ?3, ?4, ?5, ?6) \
      ON CONFLICT (org, name) DO UPDATE SET secret_hash = excluded.secret_hash, \
-     role = excluded.role",
+     role = excluded.role, teams = excluded.teams",
 );
 static USER: Sql =
-    Sql::new("SELECT org, name, secret_hash, role FROM users WHERE org = ?1 AND name = ?2");
+    Sql::new("SELECT org, name, secret_hash, role, teams FROM users WHERE org = ?1 AND name = ?2");
 static FORGET_CODES: Sql = Sql::new("DELETE FROM oauth_codes WHERE expires_at < ?1");
 static PUT_CODE: Sql = Sql::new(
     "INSERT INTO oauth_codes (code_hash, client_id, redirect_uri, challenge, org, user_name, \
@@ -44,12 +45,14 @@ static DELETE_FAMILY_REFRESH: Sql = Sql::new("DELETE FROM refresh_tokens WHERE f
 
 /// Adds a user, or replaces their password hash and role.
 pub(crate) async fn put_user(db: &impl Db, user: UserRecord) -> Result<(), StoreError> {
+    let teams = user.grants.teams_json();
     let args = [
         (&user.organization).into(),
         (&user.name).into(),
         (&user.secret_hash).into(),
-        (&user.role).into(),
+        (&user.grants.role).into(),
         now_ms().into(),
+        (&teams).into(),
     ];
     db.execute(PUT_USER.text(db.dialect()), &args).await?;
     Ok(())
@@ -67,7 +70,7 @@ pub(crate) async fn user(
             organization: row.get(0)?,
             name: row.get(1)?,
             secret_hash: row.get(2)?,
-            role: row.get(3)?,
+            grants: crate::store::Grants::from_columns(row.get(3)?, &row.get::<String>(4)?),
         })
     })
     .await

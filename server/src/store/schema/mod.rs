@@ -163,6 +163,20 @@ pub(crate) const MIGRATIONS: &[Migration] = &[
     CREATE INDEX tokens_by_family ON tokens (family) WHERE family IS NOT NULL;
     ",
     ),
+    // 9: roles (issue 40): a client's (a service account's) organization role, `Admin` for the
+    // clients made before roles existed; team roles of clients and users (a JSON object, team
+    // id → `Leader` or `Member`); the teams a job, a template or a dataset belongs to (a JSON
+    // array, empty: the organization's).
+    Migration::Portable(
+        "
+    ALTER TABLE clients ADD COLUMN role TEXT NOT NULL DEFAULT 'Admin';
+    ALTER TABLE clients ADD COLUMN teams TEXT NOT NULL DEFAULT '{}';
+    ALTER TABLE users ADD COLUMN teams TEXT NOT NULL DEFAULT '{}';
+    ALTER TABLE jobs ADD COLUMN team_ids TEXT NOT NULL DEFAULT '[]';
+    ALTER TABLE templates ADD COLUMN team_ids TEXT NOT NULL DEFAULT '[]';
+    ALTER TABLE datasets ADD COLUMN team_ids TEXT NOT NULL DEFAULT '[]';
+    ",
+    ),
 ];
 
 const fn split(index: usize) -> Migration {
