@@ -15,6 +15,7 @@ use serde_json::Value;
 
 use crate::auth::Caller;
 use crate::error::ApiError;
+use crate::integration_spec::IntegrationSpec;
 
 impl Caller {
     /// `Ok` when the caller's roles grant `permission` on a `resource` of `team_ids` (empty:
@@ -150,18 +151,28 @@ pub fn graph_needs(graph: &Value) -> Vec<Need> {
 }
 
 /// Checks [`graph_needs`] of `graph` against the caller: the first missing permission is the
-/// 403, naming the vertex and the integration or dataset. Integrations and datasets of this
-/// service belong to the organization (no `teamIds`), so the organization's scope is asked.
-pub fn require_graph(caller: &Caller, graph: &Value) -> Result<(), ApiError> {
+/// 403, naming the vertex and the integration or dataset. An integration is scoped to its
+/// configured `teamIds` (none: the organization); a dataset to the organization.
+pub fn require_graph(
+    caller: &Caller,
+    graph: &Value,
+    integrations: &[IntegrationSpec],
+) -> Result<(), ApiError> {
     for need in graph_needs(graph) {
-        let kind = match need.resource {
-            Resource::Datasets => "dataset",
-            _ => "integration",
+        let (kind, teams) = match need.resource {
+            Resource::Datasets => ("dataset", &[][..]),
+            _ => (
+                "integration",
+                integrations
+                    .iter()
+                    .find(|spec| spec.id == need.id)
+                    .map_or(&[][..], |spec| &spec.team_ids[..]),
+            ),
         };
         caller.require_for(
             need.permission,
             need.resource,
-            &[],
+            teams,
             &format!("{kind} {:?} of vertex {:?}", need.id, need.vertex),
         )?;
     }

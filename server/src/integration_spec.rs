@@ -47,6 +47,11 @@ pub struct IntegrationSpec {
     /// bearer token). Never listed, logged or shown.
     #[serde(default, rename = "deliveryKey")]
     pub delivery_key: Option<Secret>,
+    /// The teams it belongs to (`teamIds`); empty: the organization's. A team's Leaders and
+    /// Members may send events through it (Write), where an organization's integration takes
+    /// an organization Admin or Member (`docs/api.md`, "People, login and roles").
+    #[serde(default, rename = "teamIds")]
+    pub team_ids: Vec<String>,
 }
 
 /// A secret of the `--config` file: compared in constant time, never shown.

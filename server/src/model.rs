@@ -78,6 +78,7 @@ pub struct JobView {
     edited_by: String,
     is_latest: bool,
     template_ids: Vec<String>,
+    team_ids: Vec<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     started_at: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -116,6 +117,7 @@ impl From<JobRecord> for JobView {
             edited_by: meta.edited_by,
             is_latest: record.latest,
             template_ids: meta.templates,
+            team_ids: meta.team_ids,
             started_at: record
                 .run
                 .as_ref()
@@ -166,6 +168,7 @@ mod tests {
                 tags: serde_json::from_str(r#"{"team":"data"}"#).unwrap(),
                 templates: vec!["t1".into()],
                 edited_by: "ci".into(),
+                team_ids: vec!["devops".into()],
             },
             graph: RawValue::from_string(
                 r#"{"vertices":[{"type":"x","name":"a"}],"edges":[]}"#.into(),

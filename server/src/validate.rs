@@ -109,6 +109,37 @@ pub fn string_map(
     }
 }
 
+/// `teamIds`: absent or null (`None`), or an array of at most 32 distinct team ids, each 1 to
+/// 128 characters; kept sorted.
+pub fn team_ids(map: &Map<String, Value>, name: &str) -> Result<Option<Vec<String>>, ApiError> {
+    let items = match map.get(name) {
+        None | Some(Value::Null) => return Ok(None),
+        Some(Value::Array(items)) => items,
+        Some(_) => return Err(bad(format!("`{name}` must be an array of team ids"))),
+    };
+    if items.len() > 32 {
+        return Err(bad(format!(
+            "`{name}` has {} teams; a resource belongs to at most 32",
+            items.len()
+        )));
+    }
+    let mut ids = Vec::with_capacity(items.len());
+    for (i, item) in items.iter().enumerate() {
+        let id = item
+            .as_str()
+            .filter(|s| !s.trim().is_empty() && s.chars().count() <= 128)
+            .ok_or_else(|| {
+                bad(format!(
+                    "`{name}/{i}` must be a team id: a string of 1 to 128 characters"
+                ))
+            })?;
+        ids.push(id.to_owned());
+    }
+    ids.sort();
+    ids.dedup();
+    Ok(Some(ids))
+}
+
 fn port_map(
     map: &Map<String, Value>,
     prefix: &str,

@@ -228,7 +228,7 @@ fn a_fresh_database_has_the_released_schema_brought_up_to_date() {
     drop(SqliteStore::open(&fresh, Synchronous::Normal, 1).expect("a fresh store"));
     let (upgraded_version, upgraded_objects) = sqlite_schema(&released.join("jobgraph.db"));
     let (fresh_version, fresh_objects) = sqlite_schema(&fresh);
-    assert_eq!(fresh_version, 8);
+    assert_eq!(fresh_version, 9);
     assert_eq!(upgraded_version, fresh_version);
     // The released tables and indexes are all still there (columns were only added).
     for (kind, name, _) in &released_objects {

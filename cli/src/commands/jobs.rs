@@ -215,6 +215,7 @@ pub fn create_from(value: &Value, file: &Path) -> Result<CreateJob, Failure> {
         Some(Value::String(s)) => Some(s.clone()),
         Some(_) => return Err(bad("desiredState", "a string")),
     };
+    let team_ids = team_ids(job, file)?;
     Ok(CreateJob {
         name: name.to_owned(),
         execution,
@@ -222,6 +223,7 @@ pub fn create_from(value: &Value, file: &Path) -> Result<CreateJob, Failure> {
         job_graph: graph.clone(),
         tags,
         desired_state,
+        team_ids,
     })
 }
 
@@ -253,7 +255,33 @@ pub fn update_from(value: &Value, file: &Path) -> Result<UpdateJob, Failure> {
         desired_state: text("desiredState"),
         name: text("name"),
         tags: job.get("tags").and_then(Value::as_object).cloned(),
+        team_ids: team_ids(job, file)?,
     })
+}
+
+/// A job file's `teamIds`: absent, or an array of strings.
+fn team_ids(
+    job: &serde_json::Map<String, Value>,
+    file: &Path,
+) -> Result<Option<Vec<String>>, Failure> {
+    match job.get("teamIds") {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::Array(items)) => items
+            .iter()
+            .map(|v| v.as_str().map(str::to_owned))
+            .collect::<Option<Vec<String>>>()
+            .map(Some)
+            .ok_or_else(|| {
+                Failure::usage(format!(
+                    "{}: `teamIds` must be an array of team ids (strings)",
+                    file.display()
+                ))
+            }),
+        Some(_) => Err(Failure::usage(format!(
+            "{}: `teamIds` must be an array of team ids (strings)",
+            file.display()
+        ))),
+    }
 }
 
 /// `job:create`: markers on stderr, then the job (asynchronous) or its results (synchronous).

@@ -74,6 +74,7 @@ pub fn query_job(args: &QueryArgs, now: Timestamp) -> Result<CreateJob, Failure>
         }),
         tags: None,
         desired_state: None,
+        team_ids: None,
     })
 }
 

@@ -218,6 +218,7 @@ fn request_fields_are_documented_in_the_openapi_document() {
     let job = CreateJob {
         tags: Some(Default::default()),
         desired_state: Some("RUNNING".into()),
+        team_ids: Some(vec!["devops".into()]),
         ..CreateJob::default()
     };
     check(keys(serde_json::to_value(&job).unwrap()), "CreateJobDoc");
@@ -227,6 +228,7 @@ fn request_fields_are_documented_in_the_openapi_document() {
         desired_state: Some("RUNNING".into()),
         name: Some("n".into()),
         tags: Some(Default::default()),
+        team_ids: Some(vec!["devops".into()]),
     };
     check(keys(serde_json::to_value(&update).unwrap()), "UpdateJobDoc");
     // The answers' documented fields are the shared types' fields.

@@ -74,7 +74,8 @@ pub struct IntegrationRead {
     #[serde(default)]
     #[cfg_attr(feature = "openapi", schema(required = true))]
     pub version: u64,
-    /// Always empty: `jobgraph serve` has no teams.
+    /// The teams it belongs to (`teamIds` in the service's configuration); empty: the
+    /// organization's.
     #[serde(default)]
     pub team_ids: Vec<String>,
 }

@@ -277,7 +277,16 @@ pub struct CreateJobDoc {
     /// Default `RUNNING`; `RUNNING` or `STOPPED` (empty = the default).
     #[schema(pattern = "^(RUNNING|STOPPED)?$")]
     desired_state: Option<String>,
+    /// The teams it belongs to (default none: the organization's); each a team id. Creating a
+    /// job of teams takes Edit on jobs of one of them (docs/api.md, "People, login and roles").
+    #[schema(max_items = 32)]
+    team_ids: Option<Vec<TeamId>>,
 }
+
+/// A team id.
+#[derive(Debug, Serialize, ToSchema)]
+#[schema(min_length = 1, max_length = 128)]
+pub struct TeamId(String);
 
 /// The body of `PUT /v1/jobs/{id}`.
 #[derive(Debug, Serialize, ToSchema)]
@@ -297,6 +306,9 @@ pub struct UpdateJobDoc {
     name: Option<String>,
     /// Default: unchanged.
     tags: Option<BTreeMap<String, String>>,
+    /// Default: unchanged. Changing them takes Edit on jobs of the old teams and the new.
+    #[schema(max_items = 32)]
+    team_ids: Option<Vec<TeamId>>,
 }
 
 /// A form-encoded token request (`application/x-www-form-urlencoded`): the JSON request's

@@ -136,6 +136,9 @@ pub struct CreateJob {
     /// What the job should do (default `RUNNING`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub desired_state: Option<String>,
+    /// The teams it belongs to (default: none, the organization's).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub team_ids: Option<Vec<String>>,
 }
 
 /// The body of `PUT /v1/jobs/{id}`.
@@ -157,4 +160,7 @@ pub struct UpdateJob {
     /// Default: unchanged.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub tags: Option<Map<String, Value>>,
+    /// Default: unchanged.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub team_ids: Option<Vec<String>>,
 }

@@ -225,6 +225,11 @@ pub struct JobOut {
     #[serde(default)]
     #[cfg_attr(feature = "openapi", schema(required = true))]
     pub template_ids: Vec<String>,
+    /// The teams the job belongs to; empty: the organization's (`docs/api.md`, "People,
+    /// login and roles").
+    #[serde(default)]
+    #[cfg_attr(feature = "openapi", schema(required = true))]
+    pub team_ids: Vec<String>,
     /// When this version started running (an asynchronous job that ran).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub started_at: Option<String>,

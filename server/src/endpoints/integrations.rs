@@ -262,7 +262,7 @@ fn read(
         created_at: CONFIGURATION_READ_AT.clone(),
         updated_at: CONFIGURATION_READ_AT.clone(),
         version: 0,
-        team_ids: Vec::new(),
+        team_ids: spec.team_ids.clone(),
     }
 }
 
@@ -340,6 +340,7 @@ mod tests {
             ingest_key: None,
             delivery_url: None,
             delivery_key: None,
+            team_ids: Vec::new(),
         }
     }
 

@@ -21,6 +21,7 @@ use crate::state::AppState;
 use crate::store::{GraphForm, JobFields, JobFilter, JobMeta, StoreError};
 use crate::validate::{
     job_graph, object, one_of, optional_string, optional_version, required_string, string_map,
+    team_ids,
 };
 use jobgraph_model::permissions::{Permission, Resource};
 use jobgraph_sdk::api::request_docs::{CreateJobDoc, Execution, Processing, UpdateJobDoc};
@@ -70,13 +71,13 @@ fn with_server_tags(
 /// What changing a job of `processing` takes (`docs/api.md`, "People, login and roles"): Edit
 /// on jobs for a pipeline (`STREAMING`); View for a batch job, a query or a backfill, which
 /// an organization Member may run (its sinks' Write is checked with its graph).
-fn require_job(caller: &Caller, processing: &str) -> Result<(), ApiError> {
+fn require_job(caller: &Caller, processing: &str, team_ids: &[String]) -> Result<(), ApiError> {
     let permission = if processing == "BATCH" {
         Permission::View
     } else {
         Permission::Edit
     };
-    caller.require(permission, Resource::Jobs, &[])
+    caller.require(permission, Resource::Jobs, team_ids)
 }
 
 /// The shards a new version runs as (`docs/intake.md`, "Partitions").
@@ -124,11 +125,12 @@ async fn create_job(
     server_tags.insert("createdByUser".into(), caller.client_id.clone().into());
     let tags = with_server_tags(string_map(map, "tags")?.unwrap_or_default(), &server_tags);
     let desired_state = desired_state(map, "RUNNING")?;
+    let team_ids = team_ids(map, "teamIds")?.unwrap_or_default();
     state.config.field_limits.check_job(&name, &tags)?;
-    require_job(&caller, &processing)?;
+    require_job(&caller, &processing, &team_ids)?;
     let (resolved, templates) = scripts::resolve(&state, &caller, definition.clone()).await?;
     runnable(&execution, &resolved)?;
-    crate::access::require_graph(&caller, &resolved)?;
+    crate::access::require_graph(&caller, &resolved, &state.config.integrations)?;
     let id = new_id().map_err(|e| ApiError::Internal(e.to_string()))?;
     let shards = shards(&state, &execution, &processing, &resolved);
     let fields = JobFields {
@@ -141,6 +143,7 @@ async fn create_job(
             tags,
             templates,
             edited_by: caller.client_id.clone(),
+            team_ids,
         },
         shards,
         definition,
@@ -335,14 +338,14 @@ pub async fn get(
     Path(id): Path<String>,
     query: QueryPairs,
 ) -> Result<Json<JobView>, ApiError> {
-    caller.require(Permission::View, Resource::Jobs, &[])?;
     let version = query.positive("version")?;
     let form = graph_form(&query)?;
     let record = state
         .store
-        .job(caller.organization, id.clone(), version, form)
+        .job(caller.organization.clone(), id.clone(), version, form)
         .await
         .map_err(not_found(&id))?;
+    caller.require(Permission::View, Resource::Jobs, &record.meta.team_ids)?;
     Ok(Json(record.into()))
 }
 
@@ -384,7 +387,7 @@ pub async fn update(
         .job(org.clone(), id.clone(), None, GraphForm::Submitted)
         .await
         .map_err(not_found(&id))?;
-    require_job(&caller, &current.meta.processing)?;
+    require_job(&caller, &current.meta.processing, &current.meta.team_ids)?;
     if let Some(v) = from_version.filter(|v| *v != current.version) {
         return Err(conflict(&id, v, current.version));
     }
@@ -423,13 +426,18 @@ pub async fn update(
         meta.tags = with_server_tags(tags, &meta.tags);
     }
     meta.desired_state = desired_state(map, &meta.desired_state)?;
+    if let Some(teams) = team_ids(map, "teamIds")? {
+        // Moving a job between teams takes the permission in both.
+        require_job(&caller, &meta.processing, &teams)?;
+        meta.team_ids = teams;
+    }
     state
         .config
         .field_limits
         .check_job(&meta.name, &meta.tags)?;
     let (resolved, templates) = scripts::resolve(&state, &caller, definition.clone()).await?;
     runnable(&meta.execution, &resolved)?;
-    crate::access::require_graph(&caller, &resolved)?;
+    crate::access::require_graph(&caller, &resolved, &state.config.integrations)?;
     meta.templates = templates;
     meta.edited_by = caller.client_id.clone();
     let fields = JobFields {
@@ -539,7 +547,7 @@ pub async fn delete(
         )
         .await
         .map_err(not_found(&id))?;
-    require_job(&caller, &current.meta.processing)?;
+    require_job(&caller, &current.meta.processing, &current.meta.team_ids)?;
     running_batch(&id, &current.meta, "deleted")?;
     state
         .store

@@ -189,6 +189,9 @@ pub struct JobMeta {
     pub templates: Vec<String>,
     /// The client that wrote this version.
     pub edited_by: String,
+    /// The teams the job belongs to (the job's, not the version's: a new version sets them);
+    /// empty: the organization's.
+    pub team_ids: Vec<String>,
 }
 
 /// What a job version holds besides its id, version and times: what a write stores.

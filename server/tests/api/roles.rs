@@ -25,7 +25,9 @@ fn server() -> &'static Harness {
                 ("leader", "leader-secret-4", "roles", leader),
             ],
             json!({"integrations": [
-                {"id": "dd-prod", "name": "Datadog", "type": "datadog"}
+                {"id": "dd-prod", "name": "Datadog", "type": "datadog"},
+                {"id": "dd-devops", "name": "Datadog (devops)", "type": "datadog",
+                 "teamIds": ["devops"]}
             ]}),
         )
     })
@@ -269,4 +271,104 @@ fn what_only_an_admin_may_change_is_refused_to_the_others_and_left_as_it_was() {
     assert_eq!(r.json()["items"][0]["version"], 1, "{}", r.body);
     let r = call("admin", "DELETE", &format!("/v1/templates/{id}"), None);
     assert_eq!(r.status, 204, "{}", r.body);
+}
+
+/// A pipeline of `teams` from agents to `integration`.
+fn team_pipeline(name: &str, teams: Value, integration: &str) -> Value {
+    let mut job = pipeline(name);
+    job["teamIds"] = teams;
+    job["jobGraph"]["vertices"][1]["integrationId"] = json!(integration);
+    job
+}
+
+#[test]
+fn a_team_leader_edits_the_jobs_of_the_team_and_sends_only_through_its_integrations() {
+    // The leader (organization Reader, Leader of devops) makes a devops pipeline to the devops
+    // integration.
+    let r = call(
+        "leader",
+        "POST",
+        "/v1/jobs",
+        Some(&team_pipeline("ops", json!(["devops"]), "dd-devops")),
+    );
+    assert_eq!(r.status, 201, "{}", r.body);
+    let job = r.json();
+    assert_eq!(job["teamIds"], json!(["devops"]));
+    assert_eq!(job["editedBy"], "leader");
+    let id = job["id"].as_str().unwrap_or_default().to_owned();
+    // The organization's integration is not the team's to write to.
+    let r = call(
+        "leader",
+        "POST",
+        "/v1/jobs",
+        Some(&team_pipeline("ops2", json!(["devops"]), "dd-prod")),
+    );
+    assert_eq!(r.status, 403, "{}", r.body);
+    assert!(r.json()["message"].as_str().unwrap_or_default().contains(
+        r#"lacks the Write permission on integrations of the organization (integration "dd-prod" of vertex "sink")"#
+    ), "{}", r.body);
+    // Another team's job, or the organization's: refused.
+    for teams in [json!(["payments"]), json!([])] {
+        let r = call(
+            "leader",
+            "POST",
+            "/v1/jobs",
+            Some(&team_pipeline("ops3", teams.clone(), "dd-devops")),
+        );
+        assert_eq!(r.status, 403, "{teams}: {}", r.body);
+        assert!(
+            r.json()["message"]
+                .as_str()
+                .unwrap_or_default()
+                .contains("lacks the Edit permission on jobs")
+        );
+    }
+    // Its own job: updated; moved to another team: refused, and the job stays the team's.
+    let r = call(
+        "leader",
+        "PUT",
+        &format!("/v1/jobs/{id}"),
+        Some(&json!({"name": "ops renamed"})),
+    );
+    assert_eq!(r.status, 202, "{}", r.body);
+    let r = call(
+        "leader",
+        "PUT",
+        &format!("/v1/jobs/{id}"),
+        Some(&json!({"teamIds": ["payments"]})),
+    );
+    assert_eq!(r.status, 403, "{}", r.body);
+    assert!(
+        r.json()["message"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("of team(s) payments"),
+        "{}",
+        r.body
+    );
+    let r = call("reader", "GET", &format!("/v1/jobs/{id}"), None);
+    assert_eq!(r.status, 200, "{}", r.body);
+    assert_eq!(r.json()["teamIds"], json!(["devops"]));
+    assert_eq!(r.json()["name"], "ops renamed");
+    // An organization Member may not edit the team's pipeline; an Admin may.
+    let r = call("member", "DELETE", &format!("/v1/jobs/{id}"), None);
+    assert_eq!(r.status, 403, "{}", r.body);
+    let r = call("admin", "GET", "/v1/integrations/datadog/dd-devops", None);
+    assert_eq!(r.json()["teamIds"], json!(["devops"]), "{}", r.body);
+    let r = call("leader", "DELETE", &format!("/v1/jobs/{id}"), None);
+    assert_eq!(r.status, 204, "{}", r.body);
+    // `teamIds` that are not team ids: a 400 naming the field.
+    let r = call(
+        "admin",
+        "POST",
+        "/v1/jobs",
+        Some(&team_pipeline("bad", json!([""]), "dd-devops")),
+    );
+    assert_eq!(r.status, 400, "{}", r.body);
+    assert!(
+        r.json()["message"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("`teamIds/0` must be a team id")
+    );
 }

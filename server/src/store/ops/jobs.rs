@@ -22,7 +22,7 @@ macro_rules! job_select {
              (SELECT MAX(s.message) FROM job_runs s \
               WHERE s.job_id = v.job_id AND s.version = v.version), \
              (SELECT {shard_statuses} FROM job_runs s \
-              WHERE s.job_id = v.job_id AND s.version = v.version) \
+              WHERE s.job_id = v.job_id AND s.version = v.version), j.team_ids \
              FROM jobs j JOIN job_versions v ON v.job_id = j.id \
              LEFT JOIN job_runs r ON r.job_id = v.job_id AND r.version = v.version AND r.shard = 0 \
              WHERE j.deleted_at IS NULL"
@@ -38,8 +38,9 @@ fn select(form: GraphForm) -> &'static str {
     }
 }
 
-static CREATE: Sql =
-    Sql::new("INSERT INTO jobs (id, org, latest_version, created_at) VALUES (?1, ?2, 1, ?3)");
+static CREATE: Sql = Sql::new(
+    "INSERT INTO jobs (id, org, latest_version, created_at, team_ids) VALUES (?1, ?2, 1, ?3, ?4)",
+);
 static INSERT_VERSION: Sql = Sql::new(
     "INSERT INTO job_versions (job_id, version, name, execution, processing, state, \
      desired_state, tags, definition, resolved, templates, edited_by, created_at) \
@@ -50,7 +51,8 @@ static LOCK_LATEST: Sql = Sql::new(
     "SELECT latest_version, created_at FROM jobs \
      WHERE id = ?1 AND org = ?2 AND deleted_at IS NULL{for_update}",
 );
-static SET_LATEST: Sql = Sql::new("UPDATE jobs SET latest_version = ?1 WHERE id = ?2");
+static SET_LATEST: Sql =
+    Sql::new("UPDATE jobs SET latest_version = ?1, team_ids = ?3 WHERE id = ?2");
 /// The filter of one version by id (`?3`: the version, NULL for the latest).
 macro_rules! by_id {
     () => {
@@ -100,6 +102,7 @@ fn job(row: &RowRef<'_>) -> Result<(JobRecord, usize), StoreError> {
             tags: json(&row.get::<String>(11)?, "job tags")?,
             templates: json(&row.get::<String>(12)?, "job templates")?,
             edited_by: row.get(13)?,
+            team_ids: json(&row.get::<String>(20)?, "job teams")?,
         },
         graph,
         run: match row.get::<Option<String>>(17)? {
@@ -162,7 +165,13 @@ pub(crate) async fn create(
     fields: JobFields,
 ) -> Result<JobRecord, StoreError> {
     let now = now_ms();
-    let args = [(&id).into(), (&organization).into(), now.into()];
+    let teams = to_text(&fields.meta.team_ids)?;
+    let args = [
+        (&id).into(),
+        (&organization).into(),
+        now.into(),
+        (&teams).into(),
+    ];
     db.execute(CREATE.text(db.dialect()), &args).await?;
     insert_version(db, &id, 1, &fields, now).await?;
     JobRecord::written(id, organization, 1, (now, now), fields)
@@ -190,7 +199,12 @@ pub(crate) async fn update(
     }
     let now = now_ms();
     insert_version(db, &id, current + 1, &fields, now).await?;
-    let args = [sql_version(current + 1).into(), (&id).into()];
+    let teams = to_text(&fields.meta.team_ids)?;
+    let args = [
+        sql_version(current + 1).into(),
+        (&id).into(),
+        (&teams).into(),
+    ];
     db.execute(SET_LATEST.text(d), &args).await?;
     JobRecord::written(id, organization, current + 1, (created_at, now), fields)
 }
