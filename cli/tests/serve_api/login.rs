@@ -29,7 +29,8 @@ fn oauth_login(server: &Server) -> Value {
 fn login_server() -> Server {
     Server::start_with_config(
         &json!({"login": {"users": [
-            {"name": "alice", "organization": "acme", "password": PASSWORD, "role": "Admin"}]}}),
+            {"name": "alice", "organization": "acme", "password": PASSWORD, "role": "Admin"},
+            {"name": "rita", "organization": "acme", "password": PASSWORD, "role": "Reader"}]}}),
         &["--client", "ci:ci-secret-123:acme"],
     )
 }
@@ -109,6 +110,11 @@ fn the_login_form_needs_no_script_and_allows_none() {
 /// The login form at `url` (a path and query of `server`) filled in and posted as a browser
 /// would: the 303's `Location`.
 fn fill_the_form(server: &Server, url: &str, password: &str) -> String {
+    fill_the_form_as(server, url, "alice", password)
+}
+
+/// [`fill_the_form`] as `user`, posted where the form's relative `action` points from `url`.
+fn fill_the_form_as(server: &Server, url: &str, user: &str, password: &str) -> String {
     let page = crate::common::request(server.addr, "GET", url, &[], None);
     assert_eq!(page.status, 200, "{}", page.body);
     let cookie = page
@@ -131,16 +137,17 @@ fn fill_the_form(server: &Server, url: &str, password: &str) -> String {
         .collect();
     for (k, v) in [
         ("organization", "acme"),
-        ("username", "alice"),
+        ("username", user),
         ("password", password),
     ] {
         fields.push((k.to_owned(), v.to_owned()));
     }
     let body = serde_urlencoded::to_string(&fields).unwrap();
+    let action = url.split('?').next().unwrap_or(url);
     let posted = crate::common::request(
         server.addr,
         "POST",
-        "/oauth/authorize",
+        action,
         &[
             (
                 "Content-Type".into(),
@@ -258,4 +265,61 @@ fn jobgraph_login_keeps_a_persons_tokens_and_every_command_uses_and_refreshes_th
     let (code, _, err) = cli(home.path(), &server, &["job:list"]);
     assert_ne!(code, 0);
     assert!(err.contains("jobgraph login"), "{err}");
+}
+
+/// The public client's own browser login, as its `lib/auth` source sends it (the wire notes):
+/// `GET {authBaseUrl}/authorize` with its scope, audience and redirect to
+/// `http://{org}.app.localhost:3000`, then JSON token requests. The person is a Reader: what
+/// they read works, what they would change is a 403 that names them and their role.
+#[test]
+fn the_public_clients_browser_login_works_unchanged_and_a_reader_reads_only() {
+    let server = login_server();
+    // RFC 7636, appendix B: the verifier and its S256 challenge.
+    let verifier = "dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk";
+    let challenge = "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM";
+    let url = format!(
+        "/authorize?response_type=code&client_id=jobgraph-cli&redirect_uri=http%3A%2F%2Facme.app.localhost%3A3000&scope=profile%20email%20offline_access&code_challenge={challenge}&code_challenge_method=S256&audience=service&state=st-1"
+    );
+    let location = fill_the_form_as(&server, &url, "rita", PASSWORD);
+    assert!(
+        location.starts_with("http://acme.app.localhost:3000"),
+        "{location}"
+    );
+    let query = location.split_once('?').map(|(_, q)| q).unwrap_or_default();
+    let params: std::collections::HashMap<String, String> =
+        serde_urlencoded::from_str(query).unwrap();
+    assert_eq!(params["state"], "st-1");
+    let exchange = json!({
+        "grant_type": "authorization_code", "client_id": "jobgraph-cli", "code": params["code"],
+        "redirect_uri": "http://acme.app.localhost:3000", "code_verifier": verifier,
+    });
+    let r = server.call("POST", "/oauth/token", None, Some(&exchange));
+    assert_eq!(r.status, 200, "{}", r.body);
+    let tokens = r.json();
+    assert_eq!(tokens["expires_in"], 86400);
+    let access = tokens["access_token"].as_str().unwrap().to_owned();
+    let r = server.call("GET", "/v1/jobs", Some(&access), None);
+    assert_eq!(r.status, 200, "{}", r.body);
+    let r = server.call(
+        "POST",
+        "/v1/templates",
+        Some(&access),
+        Some(&crate::common::filter_template("by-rita")),
+    );
+    assert_eq!(r.status, 403, "{}", r.body);
+    let message = r.json()["message"].as_str().unwrap_or_default().to_owned();
+    assert!(
+        message.contains(r#"user "rita" lacks the Edit permission on templates"#)
+            && message.contains("organization role Reader")
+            && message.contains("login.users"),
+        "{message}"
+    );
+    // The refresh as the public client sends it (JSON).
+    let refresh = json!({
+        "grant_type": "refresh_token", "client_id": "jobgraph-cli",
+        "refresh_token": tokens["refresh_token"],
+    });
+    let r = server.call("POST", "/oauth/token", None, Some(&refresh));
+    assert_eq!(r.status, 200, "{}", r.body);
+    assert_ne!(r.json()["refresh_token"], tokens["refresh_token"]);
 }

@@ -35,9 +35,12 @@ use crate::store::CodeRecord;
 /// The cookie that holds the login form's CSRF token.
 const CSRF_COOKIE: &str = "jobgraph_login";
 
-/// The routes: `GET` and `POST /oauth/authorize`.
+/// The routes: `GET` and `POST /oauth/authorize`, and again at `/authorize`, where the public
+/// client sends people (`{authBaseUrl}/authorize`).
 pub(crate) fn routes() -> Router<AppState> {
-    Router::new().route("/oauth/authorize", get(show).post(submit))
+    Router::new()
+        .route("/oauth/authorize", get(show).post(submit))
+        .route("/authorize", get(show).post(submit))
 }
 
 /// The parameters of an authorization request (the query of the `GET`, hidden fields of the
