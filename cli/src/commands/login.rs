@@ -75,6 +75,19 @@ pub fn logout(ctx: &Context) -> Result<(), Failure> {
             .to_owned(),
     };
     let path = store.path_for(&key);
+    // The service ends the login first (its refresh token and every token of it); the local
+    // copy goes whatever it says, and a failure is told.
+    if let Some(token) = jobgraph_sdk::client::TokenStore::load(&store, &key) {
+        match session
+            .runtime
+            .block_on(session.client.revoke_login(&token))
+        {
+            Ok(()) => eprintln!("The service ended the login (its tokens are revoked)."),
+            Err(e) => eprintln!(
+                "warning: the service could not be told to end the login ({e}); its tokens stay valid until they expire"
+            ),
+        }
+    }
     match std::fs::remove_file(&path) {
         Ok(()) => {
             eprintln!("Logged out: {} deleted.", path.display());

@@ -261,7 +261,16 @@ fn jobgraph_login_keeps_a_persons_tokens_and_every_command_uses_and_refreshes_th
     // Logged out: the next command cannot act as anyone and says how to log in.
     let (code, _, err) = cli(home.path(), &server, &["logout"]);
     assert_eq!(code, 0, "{err}");
+    assert!(err.contains("The service ended the login"), "{err}");
     assert!(!file.exists());
+    // The service revoked the login: its access token and its refresh token are dead too.
+    let access = now["accessToken"].as_str().unwrap();
+    let r = server.call("GET", "/v1/jobs", Some(access), None);
+    assert_eq!(r.status, 401, "{}", r.body);
+    let refresh = json!({"grant_type": "refresh_token", "client_id": "jobgraph-cli",
+        "refresh_token": now["refreshToken"]});
+    let r = server.call("POST", "/oauth/token", None, Some(&refresh));
+    assert_eq!(r.status, 400, "{}", r.body);
     let (code, _, err) = cli(home.path(), &server, &["job:list"]);
     assert_ne!(code, 0);
     assert!(err.contains("jobgraph login"), "{err}");

@@ -359,6 +359,15 @@ impl Client {
             .await
     }
 
+    /// Ends a person's login at the service (RFC 7009 revocation of `token`'s refresh token,
+    /// which revokes every token of that login). The token store is left as it is.
+    pub async fn revoke_login(&self, token: &AccessToken) -> Result<(), ClientError> {
+        self.inner
+            .tokens
+            .revoke_login(&self.inner.http, token)
+            .await
+    }
+
     /// How many tokens this client (and its clones) fetched from the token endpoint.
     pub fn tokens_fetched(&self) -> u64 {
         self.inner.tokens.fetched()

@@ -272,6 +272,39 @@ impl Tokens {
         Ok(token)
     }
 
+    /// Ends a person's login at the service (`POST …/oauth/revoke`, RFC 7009, as a public
+    /// client: no secret): `token`'s refresh token, else the token itself. The service answers
+    /// 200 whether or not it knew the token.
+    pub async fn revoke_login(&self, http: &Http, token: &AccessToken) -> Result<(), ClientError> {
+        let text = token
+            .refresh_token()
+            .unwrap_or_else(|| token.secret())
+            .expose()
+            .to_owned();
+        let mut url = self.token_url.clone();
+        let path = url.path().trim_end_matches("/token").to_owned() + "/revoke";
+        url.set_path(&path);
+        let body = json!({"client_id": self.credentials.client_id, "token": text});
+        let answer = http
+            .send(&Outgoing {
+                method: reqwest::Method::POST,
+                url: url.clone(),
+                body: Some((body.to_string().into_bytes(), "application/json")),
+                bearer: None,
+                idempotent: true,
+            })
+            .await?;
+        if (200..300).contains(&answer.status) {
+            Ok(())
+        } else {
+            Err(ClientError::TokenRejected {
+                url: url.to_string(),
+                status: answer.status,
+                message: answer.error_text(&["error_description", "message", "error"]),
+            })
+        }
+    }
+
     /// One token from the token endpoint, saved to the store: with the client secret (client
     /// credentials, retried like an idempotent request: asking again is harmless), else with
     /// the refresh token of `stale` (a person's; sent once: a refresh token is spent by its

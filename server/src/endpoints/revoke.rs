@@ -1,5 +1,6 @@
 //! Token revocation, `POST /oauth/revoke` (RFC 7009): a client ends one of its own access
-//! tokens. The client authenticates as at the token endpoint (body fields or HTTP Basic) and
+//! tokens; a public client (`login.publicClients`, no secret) ends a person's login with one
+//! of its refresh or access tokens (`jobgraph logout`). The client authenticates as at the token endpoint (body fields or HTTP Basic) and
 //! is throttled the same way; the answer is 200 whether or not the token existed, so that the
 //! endpoint tells nothing about tokens to anyone. A token issued to another client is left
 //! alone (answered like an unknown one). `docs/api.md`, "Credential lifecycle and
@@ -25,12 +26,13 @@ pub struct RevokeRequest {
     /// The access token to revoke (required: its absence is a 400 `invalid_request`).
     #[schema(required = true, nullable = false, min_length = 1)]
     pub token: Option<String>,
-    /// `access_token` or `refresh_token` (RFC 7009 §2.1); only a hint: ignored, every token
-    /// is looked up as an access token.
+    /// `access_token` or `refresh_token` (RFC 7009 §2.1); only a hint: ignored. A client's
+    /// token is looked up as an access token; a public client's as a refresh token, then as
+    /// an access token.
     pub token_type_hint: Option<String>,
     /// The client id (or HTTP Basic credentials instead).
     pub client_id: Option<String>,
-    /// The client secret (or HTTP Basic credentials instead).
+    /// The client secret (or HTTP Basic credentials instead); none for a public client.
     pub client_secret: Option<String>,
 }
 
@@ -113,7 +115,13 @@ pub async fn revoke_token(
         .client_id
         .filter(|s| !s.is_empty())
         .ok_or_else(no_client)?;
-    let secret = form.client_secret.ok_or_else(no_client)?;
+    let public =
+        form.client_secret.is_none() && state.config.login.public_clients.contains(&client_id);
+    let secret = if public {
+        String::new()
+    } else {
+        form.client_secret.ok_or_else(no_client)?
+    };
     let token = form.token.ok_or_else(|| {
         oauth(
             StatusCode::BAD_REQUEST,
@@ -121,6 +129,18 @@ pub async fn revoke_token(
             "`token` is required: the access token to revoke",
         )
     })?;
+    if public {
+        // A public client has no secret (RFC 7009 §5): holding the token is the proof, and
+        // revoking only takes access away.
+        crate::login::grants::revoke_login(&state, &client_id, &token).await?;
+        return Ok((
+            StatusCode::OK,
+            [
+                (header::CACHE_CONTROL, "no-store"),
+                (header::PRAGMA, "no-cache"),
+            ],
+        ));
+    }
     authenticate_client(&state, &client_id, secret, address, "revocation").await?;
     // Only a hint (RFC 7009 §2.1): every token here is an access token.
     tracing::debug!(target: "jobgraph::auth", hint = ?form.token_type_hint, "revocation");

@@ -144,6 +144,31 @@ async fn revoke(state: &AppState, family: String) -> Result<(), ApiError> {
     Ok(())
 }
 
+/// A person's logout (`POST /oauth/revoke` by a public client, RFC 7009): `token` — one of
+/// the login's refresh tokens, or an access token given to a person — ends its whole login
+/// (its family). A refresh token of another client, a client's token, or an unknown one is
+/// left alone; the answer says nothing either way.
+pub(crate) async fn revoke_login(
+    state: &AppState,
+    client_id: &str,
+    token: &str,
+) -> Result<(), ApiError> {
+    let hash = sha256(token);
+    let family = match state.store.take_refresh(hash).await? {
+        Taken::Fresh(record) => (record.client_id == client_id).then_some(record.family),
+        Taken::Reused(family) => Some(family),
+        Taken::Unknown => state.store.token(hash).await?.and_then(|t| t.family),
+    };
+    if let Some(family) = family {
+        let hashes = state.store.revoke_family(family).await?;
+        for hash in &hashes {
+            state.tokens.remove(hash);
+        }
+        tracing::info!(target: "jobgraph::auth", client_id = %client_id, revoked = hashes.len(), "a person logged out: their login's tokens are revoked");
+    }
+    Ok(())
+}
+
 /// The `authorization_code` grant.
 pub(crate) async fn authorization_code(
     state: &AppState,
