@@ -33,14 +33,30 @@ impl Session {
     pub fn open(ctx: &Context) -> Result<Session, Failure> {
         // No client configured: the person logged in with `jobgraph login`, if one did.
         let settings = ctx.settings()?;
-        let logged_in = settings.client_id.is_none()
-            && settings.auth_cache
-            && DiskTokenStore::new(home_dir()?.join("auth"))
-                .load(&TokenKey {
-                    client_id: PUBLIC_CLIENT.into(),
-                    auth_base_url: settings.auth_base_url.trim_end_matches('/').to_owned(),
-                })
-                .is_some();
+        let cached = |client: &str| -> Result<bool, Failure> {
+            Ok(settings.auth_cache
+                && DiskTokenStore::new(home_dir()?.join("auth"))
+                    .load(&TokenKey {
+                        client_id: client.into(),
+                        auth_base_url: settings.auth_base_url.trim_end_matches('/').to_owned(),
+                    })
+                    .is_some())
+        };
+        // `authMethod: oauth` and no secret: a person; not logged in yet, the login comes first.
+        let no_secret = std::env::var(SECRET_VAR).map_or(true, |s| s.is_empty());
+        if settings.oauth && no_secret {
+            let client = settings.client_id.as_deref().unwrap_or(PUBLIC_CLIENT);
+            if settings.auth_cache && !cached(client)? {
+                eprintln!("Not logged in yet (authMethod oauth): logging in first.");
+                let args = crate::args::LoginArgs {
+                    no_browser: !settings.browser,
+                    timeout: 300,
+                };
+                crate::commands::login::login(args, ctx)?;
+            }
+            return Self::open_with(ctx, Some(PUBLIC_CLIENT));
+        }
+        let logged_in = settings.client_id.is_none() && cached(PUBLIC_CLIENT)?;
         Self::open_with(ctx, logged_in.then_some(PUBLIC_CLIENT))
     }
 

@@ -38,7 +38,8 @@ pub struct Saved {
     /// Identity provider base address.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub auth_base_url: Option<String>,
-    /// `client-credentials` (the only method of this client; `oauth` is read as it).
+    /// `client-credentials` (a client id and secret), or `oauth`: a person logs in (the first
+    /// command that needs a token starts `jobgraph login`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub auth_method: Option<String>,
     /// OAuth 2.0 client id.
@@ -47,7 +48,8 @@ pub struct Saved {
     /// Whether tokens are cached in ~/.jobgraph/auth/ (default true).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub auth_cache: Option<bool>,
-    /// Browser login (not supported by this client: kept for the public client).
+    /// Whether a login opens the desktop's browser (default true; false: the address is
+    /// printed).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub browser: Option<bool>,
     /// API base address.
@@ -219,6 +221,10 @@ pub struct Settings {
     pub client_id: Option<String>,
     /// Whether tokens are cached on disk.
     pub auth_cache: bool,
+    /// `authMethod: oauth`: a person's login, started by the first command that needs one.
+    pub oauth: bool,
+    /// Whether a login opens the desktop's browser (`browser`, default true).
+    pub browser: bool,
     /// Where each came from: (setting, source) lines for `-d`.
     pub sources: Vec<String>,
 }
@@ -232,6 +238,8 @@ impl std::fmt::Debug for Settings {
             .field("auth_base_url", &self.auth_base_url)
             .field("client_id", &self.client_id)
             .field("auth_cache", &self.auth_cache)
+            .field("oauth", &self.oauth)
+            .field("browser", &self.browser)
             .finish()
     }
 }
@@ -341,7 +349,7 @@ pub fn settings(
         && !matches!(method, "client-credentials" | "oauth")
     {
         return Err(Failure::usage(format!(
-            "configuration {:?}: authMethod {method:?} is not supported (client-credentials)",
+            "configuration {:?}: authMethod {method:?} is not supported (client-credentials or oauth)",
             conf.unwrap_or_default()
         )));
     }
@@ -352,6 +360,8 @@ pub fn settings(
         auth_base_url,
         client_id,
         auth_cache: saved_ref.and_then(|s| s.auth_cache).unwrap_or(true),
+        oauth: saved_ref.and_then(|s| s.auth_method.as_deref()) == Some("oauth"),
+        browser: saved_ref.and_then(|s| s.browser).unwrap_or(true),
         sources,
     })
 }

@@ -326,7 +326,7 @@ pub enum ConfigCommand {
     /// holds) as configuration NAME. The client secret is never saved.
     #[command(
         name = "config:save",
-        after_help = "Example:\n  jobgraph config:save local --api-base-url http://127.0.0.1:8080/api --client-id ci --org-name acme --default"
+        after_help = "Examples:\n  jobgraph config:save local --api-base-url http://127.0.0.1:8080/api --client-id ci --org-name acme --default\n  jobgraph config:save me --api-base-url http://127.0.0.1:8080/api --oauth   # a person: the first command logs in"
     )]
     Save {
         /// The configuration's name.
@@ -334,6 +334,11 @@ pub enum ConfigCommand {
         /// Make it the default configuration (the first one saved becomes the default too).
         #[arg(long)]
         default: bool,
+        /// A person's configuration (`authMethod: oauth`): the first command that needs a token
+        /// logs in with the browser (the client id defaults to the public client
+        /// `jobgraph-cli`).
+        #[arg(long)]
+        oauth: bool,
     },
     /// Delete a saved configuration.
     #[command(

@@ -26,16 +26,24 @@ pub fn run(command: ConfigCommand, ctx: &Context) -> Result<(), Failure> {
     let ui = Ui::new(global, false);
     let mut file = ctx.config_file()?.clone();
     match command {
-        ConfigCommand::Save { name, default } => {
+        ConfigCommand::Save {
+            name,
+            default,
+            oauth,
+        } => {
             if name.is_empty() || name == "_default" {
                 return Err(Failure::usage(format!(
                     "{name:?} cannot name a configuration"
                 )));
             }
             let settings = ctx.settings_over(&file, &name)?;
-            let Some(client_id) = settings.client_id.clone() else {
+            let client_id = settings
+                .client_id
+                .clone()
+                .or_else(|| oauth.then(|| crate::session::PUBLIC_CLIENT.to_owned()));
+            let Some(client_id) = client_id else {
                 return Err(Failure::usage(
-                    "config:save needs a client id: --client-id ID or JOBGRAPH_CLIENT_ID",
+                    "config:save needs a client id: --client-id ID or JOBGRAPH_CLIENT_ID (or --oauth: a person logs in)",
                 ));
             };
             // What was given (flags, environment) over what NAME holds; the API address is
@@ -49,7 +57,12 @@ pub fn run(command: ConfigCommand, ctx: &Context) -> Result<(), Failure> {
             }
             saved.api_base_url = Some(settings.api_base_url.clone());
             saved.client_id = Some(client_id);
-            saved.auth_method = Some("client-credentials".into());
+            if oauth {
+                saved.auth_method = Some("oauth".into());
+                saved.browser.get_or_insert(true);
+            } else if saved.auth_method.is_none() {
+                saved.auth_method = Some("client-credentials".into());
+            }
             saved.auth_cache.get_or_insert(true);
             saved.browser.get_or_insert(false);
             let first = file.entries.is_empty();

@@ -178,13 +178,107 @@ fn cli(home: &std::path::Path, server: &Server, args: &[&str]) -> (i32, String, 
     )
 }
 
+/// Plays the person at the browser for a `jobgraph` process logging in: the address it
+/// printed on stderr opened, the form filled, the redirect brought to its loopback listener.
+/// The process's exit status and the rest of its stderr.
+fn log_in_in_a_browser(
+    server: &Server,
+    child: &mut std::process::Child,
+) -> (std::process::ExitStatus, Vec<String>) {
+    use std::io::{BufRead, BufReader};
+    let mut lines = BufReader::new(child.stderr.take().unwrap()).lines();
+    let url = lines
+        .by_ref()
+        .map_while(Result::ok)
+        .find_map(|l| l.trim().strip_prefix(&server.url()).map(str::to_owned))
+        .expect("the login address on stderr");
+    assert!(
+        url.starts_with("/oauth/authorize?response_type=code&client_id=jobgraph-cli"),
+        "{url}"
+    );
+    let location = fill_the_form(server, &url, PASSWORD);
+    let rest = location
+        .strip_prefix("http://127.0.0.1:")
+        .expect("a loopback redirect");
+    let (port, path) = rest.split_once('/').unwrap();
+    let addr: std::net::SocketAddr = format!("127.0.0.1:{port}").parse().unwrap();
+    let back = crate::common::request(addr, "GET", &format!("/{path}"), &[], None);
+    assert_eq!(back.status, 200);
+    assert!(back.body.contains("Logged in"), "{}", back.body);
+    let status = child.wait().unwrap();
+    (status, lines.map_while(Result::ok).collect())
+}
+
+/// `authMethod: oauth` (`config:save NAME --oauth`): the first command logs in by itself, then
+/// does its work; the next one uses the kept tokens without asking.
+#[test]
+fn with_auth_method_oauth_the_first_command_logs_in_by_itself() {
+    let server = login_server();
+    let ci = server.token("ci", "ci-secret-123");
+    let r = server.call(
+        "POST",
+        "/v1/templates",
+        Some(&ci),
+        Some(&crate::common::filter_template("in-acme")),
+    );
+    assert_eq!(r.status, 201, "{}", r.body);
+    let home = tempfile::tempdir().unwrap();
+    let (code, _, err) = cli(home.path(), &server, &["config:save", "me", "--oauth"]);
+    assert_eq!(code, 0, "{err}");
+    let file = home.path().join(".jobgraph/cli-config.json");
+    let mut config: Value = serde_json::from_slice(&std::fs::read(&file).unwrap()).unwrap();
+    assert_eq!(config["me"]["authMethod"], "oauth", "{config}");
+    assert_eq!(config["me"]["clientId"], "jobgraph-cli", "{config}");
+    // No desktop here: the address is printed (`browser: false`).
+    config["me"]["browser"] = json!(false);
+    std::fs::write(&file, serde_json::to_vec(&config).unwrap()).unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_jobgraph"))
+        .env("HOME", home.path())
+        .env_remove("JOBGRAPH_CLIENT_SECRET")
+        .env_remove("JOBGRAPH_CLIENT_ID")
+        .args(["template:list", "-f", "csv"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("jobgraph runs");
+    let (status, rest) = log_in_in_a_browser(&server, &mut child);
+    let mut out = String::new();
+    std::io::Read::read_to_string(&mut child.stdout.take().unwrap(), &mut out).unwrap();
+    assert!(status.success(), "{rest:?}");
+    assert!(
+        out.contains("in-acme"),
+        "the command's output after the login: {out}"
+    );
+    // Logged in now: the next command asks nothing.
+    let (code, out, err) = cli_plain(home.path(), &["template:list", "-f", "csv"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(!err.contains("logging in"), "{err}");
+    assert!(out.contains("in-acme"), "{out}");
+}
+
+/// `jobgraph` with `HOME` = `home` and its saved configuration; (status, stdout, stderr).
+fn cli_plain(home: &std::path::Path, args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_jobgraph"))
+        .env("HOME", home)
+        .env_remove("JOBGRAPH_CLIENT_SECRET")
+        .env_remove("JOBGRAPH_CLIENT_ID")
+        .args(args)
+        .stdin(std::process::Stdio::null())
+        .output()
+        .expect("jobgraph runs");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
 /// `jobgraph login --no-browser` in a terminal: the address it prints opened "in a browser"
 /// (the form filled and posted here), the redirect to its loopback listener, the tokens kept
 /// owner-only; then commands run as the person, refresh the expired token by themselves, and
 /// `jobgraph logout` forgets it.
 #[test]
 fn jobgraph_login_keeps_a_persons_tokens_and_every_command_uses_and_refreshes_them() {
-    use std::io::{BufRead, BufReader};
     let server = login_server();
     let home = tempfile::tempdir().unwrap();
     let mut child = Command::new(env!("CARGO_BIN_EXE_jobgraph"))
@@ -202,27 +296,7 @@ fn jobgraph_login_keeps_a_persons_tokens_and_every_command_uses_and_refreshes_th
         .stderr(std::process::Stdio::piped())
         .spawn()
         .expect("jobgraph login runs");
-    let mut lines = BufReader::new(child.stderr.take().unwrap()).lines();
-    let url = lines
-        .by_ref()
-        .map_while(Result::ok)
-        .find_map(|l| l.trim().strip_prefix(&server.url()).map(str::to_owned))
-        .expect("the login address on stderr");
-    assert!(
-        url.starts_with("/oauth/authorize?response_type=code&client_id=jobgraph-cli"),
-        "{url}"
-    );
-    let location = fill_the_form(&server, &url, PASSWORD);
-    let rest = location
-        .strip_prefix("http://127.0.0.1:")
-        .expect("a loopback redirect");
-    let (port, path) = rest.split_once('/').unwrap();
-    let addr: std::net::SocketAddr = format!("127.0.0.1:{port}").parse().unwrap();
-    let back = crate::common::request(addr, "GET", &format!("/{path}"), &[], None);
-    assert_eq!(back.status, 200);
-    assert!(back.body.contains("Logged in"), "{}", back.body);
-    let status = child.wait().unwrap();
-    let rest: Vec<String> = lines.map_while(Result::ok).collect();
+    let (status, rest) = log_in_in_a_browser(&server, &mut child);
     assert!(status.success(), "login failed: {rest:?}");
 
     let auth = home.path().join(".jobgraph/auth");
