@@ -34,6 +34,7 @@
 #![warn(missing_docs)]
 
 pub mod access;
+pub mod admin;
 pub mod auth;
 mod body;
 pub mod config;

@@ -27,7 +27,7 @@ pub enum ServeError {
     Failed(String),
 }
 
-fn failed(what: &str) -> impl Fn(&dyn std::fmt::Display) -> ServeError + '_ {
+pub(crate) fn failed(what: &str) -> impl Fn(&dyn std::fmt::Display) -> ServeError + '_ {
     move |e| ServeError::Failed(format!("{what}: {e}"))
 }
 
@@ -57,7 +57,7 @@ fn private_file(dir: &Path, name: &str) -> Result<std::path::PathBuf, ServeError
 }
 
 /// The Argon2id hash of `secret`, computed on the blocking pool.
-async fn hashed(secret: &str) -> Result<String, ServeError> {
+pub(crate) async fn hashed(secret: &str) -> Result<String, ServeError> {
     let secret = secret.to_owned();
     tokio::task::spawn_blocking(move || hash_secret(&secret))
         .await
@@ -242,7 +242,9 @@ async fn shutdown_signal() {
 
 /// The store the settings ask for: PostgreSQL with `--database`, else SQLite in `--data`.
 /// Returns it with the line that says where the data is.
-async fn open_store(settings: &Settings) -> Result<(Arc<dyn Store>, String), ServeError> {
+pub(crate) async fn open_store(
+    settings: &Settings,
+) -> Result<(Arc<dyn Store>, String), ServeError> {
     if let Some(database) = &settings.database {
         #[cfg(feature = "postgres")]
         {

@@ -30,7 +30,7 @@ pub use pipeline::{JobDraftArgs, JobRunArgs, QueryCheckArgs, RunLimits};
 pub use query::QueryArgs;
 pub use scripts::{Common, SandboxMode};
 #[cfg(feature = "server")]
-pub use serve::ServeArgs;
+pub use serve::{ServeArgs, UserAddArgs};
 pub use to_test::JobToTestArgs;
 
 /// Resolve data-pipeline job graphs that use templates, and test templates, offline or
@@ -253,6 +253,16 @@ pub enum Command {
         after_help = "Examples:\n  jobgraph serve --addr 127.0.0.1:8080 --data ./data --client ci:s3cret:acme\n  curl -s -X POST http://127.0.0.1:8080/oauth/token -H 'Content-Type: application/json' \\\n    -d '{\"client_id\":\"ci\",\"client_secret\":\"s3cret\",\"audience\":\"service\",\"grant_type\":\"client_credentials\"}'\n  JOBGRAPH_DATABASE_URL=postgres://app:…@db/jobgraph jobgraph serve --addr 0.0.0.0:8080"
     )]
     Serve(ServeArgs),
+    /// Add a person who may log in (`jobgraph login`), or change their password and roles:
+    /// written straight into the service's store (the same --data, --database or --config as
+    /// `jobgraph serve`, which may be running). The password is read from stdin (one line),
+    /// never from the command line.
+    #[cfg(feature = "server")]
+    #[command(
+        name = "user:add",
+        after_help = "Examples:\n  printf '%s' \"$PASSWORD\" | jobgraph user:add alice --org acme --role Member --data ./data\n  jobgraph user:add bob --org acme --role Reader --team devops=Leader --config service.json < bob.password"
+    )]
+    UserAdd(UserAddArgs),
     /// Serve script executions on stdin/stdout for `--sandbox isolated` (internal).
     #[command(name = "sandbox-worker", hide = true)]
     SandboxWorker,

@@ -7,6 +7,62 @@ use clap::Args;
 use jobgraph_server::ServeOptions;
 use jobgraph_server::config::{ClientSpec, DatabaseUrl};
 
+/// `jobgraph user:add` options.
+#[derive(Debug, Clone, Args)]
+pub struct UserAddArgs {
+    /// Their name, unique in the organization (`editedBy` of what they write).
+    pub name: String,
+    /// Their organization.
+    #[arg(long = "org", value_name = "ORG")]
+    pub organization: String,
+    /// Their organization role: Admin, Member or Reader.
+    #[arg(long, default_value = "Member", value_parser = ["Admin", "Member", "Reader"])]
+    pub role: String,
+    /// A team role, TEAM=Leader or TEAM=Member. Repeatable.
+    #[arg(long = "team", value_name = "TEAM=ROLE", value_parser = team_role)]
+    pub teams: Vec<(String, String)>,
+    /// Folder of the service's database (as `jobgraph serve --data`).
+    #[arg(long, value_name = "DIR")]
+    pub data: Option<PathBuf>,
+    /// The service's PostgreSQL database (as `jobgraph serve --database`).
+    #[arg(
+        long,
+        value_name = "postgres://USER:PASSWORD@HOST:PORT/DB",
+        env = "JOBGRAPH_DATABASE_URL",
+        hide_env_values = true
+    )]
+    pub database: Option<DatabaseUrl>,
+    /// The service's settings file (as `jobgraph serve --config`): its `data` or `database`.
+    #[arg(long, value_name = "FILE")]
+    pub config: Option<PathBuf>,
+}
+
+fn team_role(text: &str) -> Result<(String, String), String> {
+    match text.split_once('=') {
+        Some((team, role)) if !team.is_empty() && matches!(role, "Leader" | "Member") => {
+            Ok((team.to_owned(), role.to_owned()))
+        }
+        _ => Err("expected TEAM=Leader or TEAM=Member".into()),
+    }
+}
+
+impl UserAddArgs {
+    /// Where the store is, as `jobgraph serve` would find it.
+    pub fn store_options(&self) -> ServeOptions {
+        ServeOptions {
+            addr: None,
+            data: self.data.clone(),
+            clients: Vec::new(),
+            database: self.database.clone(),
+            database_pool_size: None,
+            database_timeout_ms: None,
+            lake: None,
+            config: self.config.clone(),
+            sandbox_worker: None,
+        }
+    }
+}
+
 /// `jobgraph serve` options.
 #[derive(Debug, Clone, Args)]
 pub struct ServeArgs {

@@ -42,6 +42,8 @@ pub fn run(cli: Cli, matches: &clap::ArgMatches) -> Result<(), Failure> {
         #[cfg(feature = "server")]
         Command::Serve(args) => jobgraph_server::serve(&args.into())
             .map_err(|e| Failure::failed(format!("jobgraph serve: {e}"))),
+        #[cfg(feature = "server")]
+        Command::UserAdd(args) => user_add(&args),
         Command::Completions { shell } => {
             let shell = match shell {
                 CompletionShell::Bash => clap_complete::Shell::Bash,
@@ -73,4 +75,33 @@ pub fn run(cli: Cli, matches: &clap::ArgMatches) -> Result<(), Failure> {
         Command::Dataset(command) => datasets::run(command, &ctx),
         Command::Integration(command) => datasets::integrations(command, &ctx),
     }
+}
+
+/// `jobgraph user:add`: the password from stdin (one line; a terminal is refused, where it
+/// would show), then the person stored.
+#[cfg(feature = "server")]
+fn user_add(args: &crate::args::UserAddArgs) -> Result<(), Failure> {
+    use std::io::{BufRead, IsTerminal};
+    if std::io::stdin().is_terminal() {
+        return Err(Failure::usage(
+            "user:add reads the password from stdin, which is a terminal here (it would show as typed): pipe it in, e.g. `printf '%s' \"$PASSWORD\" | jobgraph user:add …` or `< password-file`",
+        ));
+    }
+    let mut password = String::new();
+    std::io::stdin()
+        .lock()
+        .read_line(&mut password)
+        .map_err(|e| Failure::failed(format!("cannot read the password from stdin: {e}")))?;
+    let password = password.trim_end_matches(['\n', '\r']).to_owned();
+    let user = jobgraph_server::login_config::UserSpec {
+        name: args.name.clone(),
+        organization: args.organization.clone(),
+        password,
+        role: args.role.clone(),
+        teams: args.teams.iter().cloned().collect(),
+    };
+    let line = jobgraph_server::admin::add_user(&args.store_options(), &user)
+        .map_err(|e| Failure::failed(format!("jobgraph user:add: {e}")))?;
+    eprintln!("{line}");
+    Ok(())
 }

@@ -406,3 +406,118 @@ fn the_public_clients_browser_login_works_unchanged_and_a_reader_reads_only() {
     assert_eq!(r.status, 200, "{}", r.body);
     assert_ne!(r.json()["refresh_token"], tokens["refresh_token"]);
 }
+
+/// The public client's login of `user` at `server`, the code exchanged: an access token.
+fn log_in_as(server: &Server, user: &str) -> String {
+    let verifier = "dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk";
+    let challenge = "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM";
+    let url = format!(
+        "/authorize?response_type=code&client_id=jobgraph-cli&redirect_uri=http%3A%2F%2Facme.app.localhost%3A3000&code_challenge={challenge}&code_challenge_method=S256&state=s"
+    );
+    let location = fill_the_form_as(server, &url, user, PASSWORD);
+    let query = location.split_once('?').map(|(_, q)| q).unwrap_or_default();
+    let params: std::collections::HashMap<String, String> =
+        serde_urlencoded::from_str(query).unwrap();
+    let exchange = json!({
+        "grant_type": "authorization_code", "client_id": "jobgraph-cli", "code": params["code"],
+        "redirect_uri": "http://acme.app.localhost:3000", "code_verifier": verifier,
+    });
+    let r = server.call("POST", "/oauth/token", None, Some(&exchange));
+    assert_eq!(r.status, 200, "{}", r.body);
+    r.json()["access_token"].as_str().unwrap().to_owned()
+}
+
+/// `jobgraph user:add NAME …` on the store in `data` (as `Server::start_in` lays it out),
+/// `password` on stdin: (status, stderr).
+fn user_add(data: &std::path::Path, args: &[&str], password: &str) -> (i32, String) {
+    use std::io::Write;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_jobgraph"))
+        .arg("user:add")
+        .args(args)
+        .arg("--data")
+        .arg(data.join("db"))
+        .args(crate::common::postgres_args(data))
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("jobgraph user:add runs");
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(password.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// An administrator adds a person with `jobgraph user:add` (SQLite: while the service is
+/// stopped, the data folder being one process's); the person logs in with the roles given;
+/// given again, they get the new ones.
+#[test]
+fn an_admin_adds_a_person_with_jobgraph_user_add_who_then_logs_in() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    std::fs::create_dir_all(&data).unwrap();
+    let args = [
+        "carol",
+        "--org",
+        "acme",
+        "--role",
+        "Reader",
+        "--team",
+        "devops=Leader",
+    ];
+    let (code, err) = user_add(&data, &args, "too short\n");
+    assert_ne!(code, 0);
+    assert!(err.contains("shorter than 12 characters"), "{err}");
+    let (code, err) = user_add(&data, &args, &format!("{PASSWORD}\n"));
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        err.contains(r#"user "carol" of organization "acme" added (Reader, Leader of devops"#),
+        "{err}"
+    );
+    assert!(!err.contains(PASSWORD));
+    let mut server = Server::start_in(&data, &["--client", "ci:ci-secret-123:acme"]);
+    let access = log_in_as(&server, "carol");
+    let r = server.call("GET", "/v1/jobs", Some(&access), None);
+    assert_eq!(r.status, 200, "{}", r.body);
+    let template = crate::common::filter_template("by-carol");
+    let r = server.call("POST", "/v1/templates", Some(&access), Some(&template));
+    assert_eq!(r.status, 403, "{}", r.body);
+    assert!(
+        r.json()["message"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("organization role Reader, Leader of team devops"),
+        "{}",
+        r.body
+    );
+    // Promoted, the service stopped for it; a new login carries the new role, and what carol
+    // writes is hers.
+    server.kill9();
+    let (code, err) = user_add(
+        &data,
+        &["carol", "--org", "acme", "--role", "Admin"],
+        PASSWORD,
+    );
+    assert_eq!(code, 0, "{err}");
+    assert!(err.contains("updated (Admin"), "{err}");
+    let server = Server::start_in(&data, &["--client", "ci:ci-secret-123:acme"]);
+    let access = log_in_as(&server, "carol");
+    let r = server.call("POST", "/v1/templates", Some(&access), Some(&template));
+    assert_eq!(r.status, 201, "{}", r.body);
+    assert_eq!(r.json()["editedBy"], "carol");
+    // A bad team role is refused before anything is read.
+    let (code, err) = user_add(
+        &data,
+        &["dan", "--org", "acme", "--team", "devops=Boss"],
+        PASSWORD,
+    );
+    assert_ne!(code, 0);
+    assert!(err.contains("TEAM=Leader or TEAM=Member"), "{err}");
+}
