@@ -77,9 +77,9 @@ fn refusal(
     };
     let what = what.map(|w| format!(" ({w})")).unwrap_or_default();
     let fix = if caller.person {
-        "an organization Admin can change your roles (`login.users` in the service's configuration)"
+        "An organization Admin can change your roles (`login.users` in the service's configuration)"
     } else {
-        "an organization Admin can change this client's roles (`clients[].role` and `teams` in the service's configuration)"
+        "An organization Admin can change this client's roles (`clients[].role` and `teams` in the service's configuration)"
     };
     format!(
         "forbidden: {who} lacks the {permission} permission on {resource} {scope}{what}; its roles: {}. {fix}; see docs/api.md, \"People, login and roles\"",
