@@ -98,11 +98,13 @@ fn query() -> Value {
     })
 }
 
+/// What is done, method, path, body, and the statuses for Admin, Member and Reader.
+type Case = (&'static str, &'static str, &'static str, Option<Value>, [u16; 3]);
+
 #[test]
 fn every_endpoint_answers_each_organization_role_as_the_permission_model_says() {
     let dataset = json!({"name": "raw"});
-    // (what, method, path, body, [Admin, Member, Reader] statuses)
-    let cases: Vec<(&str, &str, &str, Option<Value>, [u16; 3])> = vec![
+    let cases: Vec<Case> = vec![
         (
             "list templates",
             "GET",
