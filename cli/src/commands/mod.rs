@@ -7,7 +7,7 @@ mod datasets;
 mod docs;
 mod grok;
 mod jobs;
-pub(crate) mod login;
+mod login;
 mod patterns;
 mod pipeline;
 mod query;

@@ -99,7 +99,13 @@ fn query() -> Value {
 }
 
 /// What is done, method, path, body, and the statuses for Admin, Member and Reader.
-type Case = (&'static str, &'static str, &'static str, Option<Value>, [u16; 3]);
+type Case = (
+    &'static str,
+    &'static str,
+    &'static str,
+    Option<Value>,
+    [u16; 3],
+);
 
 #[test]
 fn every_endpoint_answers_each_organization_role_as_the_permission_model_says() {

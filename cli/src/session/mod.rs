@@ -1,6 +1,8 @@
 //! A client of the service from the settings of a run: its disk token cache, its `-d` trace,
 //! a tokio runtime, and the one-line messages of its errors.
 
+pub(crate) mod browser_login;
+
 use std::sync::Arc;
 
 use jobgraph_sdk::client::{
@@ -48,11 +50,7 @@ impl Session {
             let client = settings.client_id.as_deref().unwrap_or(PUBLIC_CLIENT);
             if settings.auth_cache && !cached(client)? {
                 eprintln!("Not logged in yet (authMethod oauth): logging in first.");
-                let args = crate::args::LoginArgs {
-                    no_browser: !settings.browser,
-                    timeout: 300,
-                };
-                crate::commands::login::login(args, ctx)?;
+                browser_login::log_in(!settings.browser, 300, ctx)?;
             }
             return Self::open_with(ctx, Some(PUBLIC_CLIENT));
         }
