@@ -16,6 +16,8 @@ use serde_json::Value;
 use crate::auth::Caller;
 use crate::error::ApiError;
 use crate::integration_spec::IntegrationSpec;
+use crate::state::AppState;
+use crate::store::StoreError;
 
 impl Caller {
     /// `Ok` when the caller's roles grant `permission` on a `resource` of `team_ids` (empty:
@@ -152,29 +154,62 @@ pub fn graph_needs(graph: &Value) -> Vec<Need> {
 
 /// Checks [`graph_needs`] of `graph` against the caller: the first missing permission is the
 /// 403, naming the vertex and the integration or dataset. An integration is scoped to its
-/// configured `teamIds` (none: the organization); a dataset to the organization.
-pub fn require_graph(
+/// configured `teamIds`, a dataset to its stored ones (none, or not found: the organization;
+/// a dataset that does not exist is refused later, by the run's plan).
+pub async fn require_graph(
+    state: &AppState,
     caller: &Caller,
     graph: &Value,
-    integrations: &[IntegrationSpec],
 ) -> Result<(), ApiError> {
     for need in graph_needs(graph) {
         let (kind, teams) = match need.resource {
-            Resource::Datasets => ("dataset", &[][..]),
+            Resource::Datasets => ("dataset", dataset_teams(state, caller, &need.id).await?),
             _ => (
                 "integration",
-                integrations
-                    .iter()
-                    .find(|spec| spec.id == need.id)
-                    .map_or(&[][..], |spec| &spec.team_ids[..]),
+                integration_teams(&state.config.integrations, &need.id),
             ),
         };
         caller.require_for(
             need.permission,
             need.resource,
-            teams,
+            &teams,
             &format!("{kind} {:?} of vertex {:?}", need.id, need.vertex),
         )?;
     }
     Ok(())
+}
+
+fn integration_teams(integrations: &[IntegrationSpec], id: &str) -> Vec<String> {
+    integrations
+        .iter()
+        .find(|spec| spec.id == id)
+        .map(|spec| spec.team_ids.clone())
+        .unwrap_or_default()
+}
+
+/// The teams of the dataset a vertex names by id or by name.
+async fn dataset_teams(
+    state: &AppState,
+    caller: &Caller,
+    id_or_name: &str,
+) -> Result<Vec<String>, ApiError> {
+    let org = caller.organization.clone();
+    let found = match state
+        .store
+        .dataset(org.clone(), id_or_name.to_owned())
+        .await
+    {
+        Err(StoreError::NotFound) => {
+            state
+                .store
+                .dataset_by_name(org, id_or_name.to_owned())
+                .await
+        }
+        other => other,
+    };
+    match found {
+        Ok(record) => Ok(record.fields.team_ids),
+        Err(StoreError::NotFound) => Ok(Vec::new()),
+        Err(e) => Err(e.into()),
+    }
 }

@@ -39,6 +39,7 @@ impl From<TemplateRecord> for TemplateOut {
             is_latest: record.latest,
             latest: record.latest,
             edited_by: record.edited_by,
+            team_ids: record.team_ids,
         }
     }
 }

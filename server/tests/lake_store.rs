@@ -16,6 +16,7 @@ fn fields(name: &str) -> DatasetFields {
         partitioning: "HOUR".into(),
         retention_days: None,
         promoted_tags: vec!["service".into()],
+        team_ids: Vec::new(),
     }
 }
 

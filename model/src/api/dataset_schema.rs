@@ -100,6 +100,22 @@ fn promoted_tags() -> Array {
         .build()
 }
 
+fn team_ids() -> Array {
+    ArrayBuilder::new()
+        .schema_type(nullable(Type::Array))
+        .items(
+            ObjectBuilder::new()
+                .schema_type(Type::String)
+                .min_length(Some(1))
+                .max_length(Some(128)),
+        )
+        .max_items(Some(32))
+        .description(Some(
+            "The teams it belongs to (team ids, at most 32); absent or `null`: none on a create (the organization's), unchanged on an update. Creating or moving it takes Edit on datasets in those teams (docs/api.md, \"People, login and roles\").",
+        ))
+        .build()
+}
+
 fn version() -> Object {
     ObjectBuilder::new()
         .schema_type(nullable(Type::Integer))
@@ -135,6 +151,7 @@ pub fn dataset_input_schema(name_max: usize, description_max: usize) -> RefOr<Sc
         .property("partitioning", partitioning())
         .property("retentionDays", retention_days())
         .property("promotedTags", promoted_tags())
+        .property("teamIds", team_ids())
         .required("name")
         .additional_properties(Some(AdditionalProperties::FreeForm(false)));
     for field in READ_ONLY_FIELDS {
@@ -173,6 +190,7 @@ mod tests {
             partitioning: Some("DAY".into()),
             retention_days: Some(30),
             promoted_tags: Some(vec!["service".into()]),
+            team_ids: Some(vec!["devops".into()]),
         };
         let value = serde_json::to_value(&full).unwrap_or_default();
         for key in value.as_object().into_iter().flatten().map(|(k, _)| k) {

@@ -42,6 +42,9 @@ pub struct DatasetInput {
     /// `[A-Za-z0-9_.-]{1,64}`; default `["service", "host", "level", "env"]`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub promoted_tags: Option<Vec<String>>,
+    /// The teams it belongs to; absent: none on a create, unchanged on an update.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub team_ids: Option<Vec<String>>,
 }
 
 /// A dataset.
@@ -89,6 +92,10 @@ pub struct DatasetOut {
     #[serde(default)]
     #[cfg_attr(feature = "openapi", schema(required = true))]
     pub updated_at: String,
+    /// The teams it belongs to; empty: the organization's.
+    #[serde(default)]
+    #[cfg_attr(feature = "openapi", schema(required = true))]
+    pub team_ids: Vec<String>,
 }
 
 /// One committed data file of a dataset (`GET /v1/datasets/{id}/files`).

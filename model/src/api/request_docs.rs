@@ -141,6 +141,10 @@ pub struct TemplateCreateDoc {
     outputs: Option<BTreeMap<String, String>>,
     /// Outputs that exist only in draft mode.
     draft_outputs: Option<Vec<DraftOutputDoc>>,
+    /// The teams it belongs to (default none: the organization's). Creating a template of
+    /// teams takes Edit on templates of one of them (docs/api.md, "People, login and roles").
+    #[schema(max_items = 32)]
+    team_ids: Option<Vec<TeamId>>,
 }
 
 /// A template as `PUT /v1/templates/{id}` takes it: the fields of a new one, and the version
@@ -172,6 +176,9 @@ pub struct TemplateUpdateDoc {
     outputs: Option<BTreeMap<String, String>>,
     /// Outputs that exist only in draft mode.
     draft_outputs: Option<Vec<DraftOutputDoc>>,
+    /// Default: unchanged. Moving it between teams takes Edit on templates in both.
+    #[schema(max_items = 32)]
+    team_ids: Option<Vec<TeamId>>,
 }
 
 /// The template of a test request: only `template` is required.

@@ -98,6 +98,11 @@ pub struct TemplateOut {
     #[serde(default)]
     #[cfg_attr(feature = "openapi", schema(required = true))]
     pub edited_by: String,
+    /// The teams the template belongs to; empty: the organization's (`docs/api.md`,
+    /// "People, login and roles").
+    #[serde(default)]
+    #[cfg_attr(feature = "openapi", schema(required = true))]
+    pub team_ids: Vec<String>,
 }
 
 impl TemplateOut {

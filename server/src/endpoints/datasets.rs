@@ -80,13 +80,40 @@ fn dataset_fields(state: &AppState, body: &Value) -> Result<DatasetFields, ApiEr
             .map(|t| (*t).to_owned())
             .collect(),
     };
+    // Checked by the schema: strings of 1 to 128 characters, at most 32.
+    let team_ids = body.get("teamIds").and_then(Value::as_array).map(|items| {
+        let mut ids: Vec<String> = items
+            .iter()
+            .filter_map(Value::as_str)
+            .map(str::to_owned)
+            .collect();
+        ids.sort();
+        ids.dedup();
+        ids
+    });
     Ok(DatasetFields {
         name,
         description,
         partitioning,
         retention_days,
         promoted_tags,
+        team_ids: team_ids.unwrap_or_default(),
     })
+}
+
+/// The teams of a live dataset: what changing it is checked against.
+async fn teams_of(state: &AppState, caller: &Caller, id: &str) -> Result<Vec<String>, ApiError> {
+    let record = state
+        .store
+        .dataset(caller.organization.clone(), id.to_owned())
+        .await
+        .map_err(not_found(id))?;
+    Ok(record.fields.team_ids)
+}
+
+/// Whether the body names the teams (`teamIds` not absent nor `null`).
+fn names_teams(body: &Value) -> bool {
+    body.get("teamIds").is_some_and(|v| !v.is_null())
 }
 
 /// A dataset as the API answers it.
@@ -98,6 +125,7 @@ pub fn dataset_out(record: DatasetRecord) -> DatasetOut {
         partitioning: record.fields.partitioning,
         retention_days: record.fields.retention_days,
         promoted_tags: record.fields.promoted_tags,
+        team_ids: record.fields.team_ids,
         organization_id: record.organization,
         version: record.version,
         created_at: iso8601(record.created_at_ms),
@@ -146,8 +174,8 @@ pub async fn create(
     caller: Caller,
     JsonBody(body): JsonBody,
 ) -> Result<(StatusCode, Json<DatasetOut>), ApiError> {
-    caller.require(Permission::Edit, Resource::Datasets, &[])?;
     let fields = dataset_fields(&state, &body)?;
+    caller.require(Permission::Edit, Resource::Datasets, &fields.team_ids)?;
     let id = new_id().map_err(|e| ApiError::Internal(e.to_string()))?;
     let record = state
         .store
@@ -210,12 +238,16 @@ pub async fn get(
     caller: Caller,
     Path(id): Path<String>,
 ) -> Result<Json<DatasetOut>, ApiError> {
-    caller.require(Permission::View, Resource::Datasets, &[])?;
     let record = state
         .store
-        .dataset(caller.organization, id.clone())
+        .dataset(caller.organization.clone(), id.clone())
         .await
         .map_err(not_found(&id))?;
+    caller.require(
+        Permission::View,
+        Resource::Datasets,
+        &record.fields.team_ids,
+    )?;
     Ok(Json(dataset_out(record)))
 }
 
@@ -243,9 +275,16 @@ pub async fn update(
     Path(id): Path<String>,
     JsonBody(body): JsonBody,
 ) -> Result<Json<DatasetOut>, ApiError> {
-    caller.require(Permission::Edit, Resource::Datasets, &[])?;
     let expected = optional_version(object(&body, "the body")?, "/", "version")?;
-    let fields = dataset_fields(&state, &body)?;
+    let mut fields = dataset_fields(&state, &body)?;
+    let current = teams_of(&state, &caller, &id).await?;
+    caller.require(Permission::Edit, Resource::Datasets, &current)?;
+    if names_teams(&body) {
+        // Moving it between teams takes Edit in the new ones too.
+        caller.require(Permission::Edit, Resource::Datasets, &fields.team_ids)?;
+    } else {
+        fields.team_ids = current;
+    }
     let record = state
         .store
         .update_dataset(caller.organization, id.clone(), expected, fields)
@@ -280,7 +319,8 @@ pub async fn delete(
     caller: Caller,
     Path(id): Path<String>,
 ) -> Result<StatusCode, ApiError> {
-    caller.require(Permission::Edit, Resource::Datasets, &[])?;
+    let current = teams_of(&state, &caller, &id).await?;
+    caller.require(Permission::Edit, Resource::Datasets, &current)?;
     state
         .store
         .delete_dataset(caller.organization, id.clone())

@@ -130,7 +130,7 @@ async fn create_job(
     require_job(&caller, &processing, &team_ids)?;
     let (resolved, templates) = scripts::resolve(&state, &caller, definition.clone()).await?;
     runnable(&execution, &resolved)?;
-    crate::access::require_graph(&caller, &resolved, &state.config.integrations)?;
+    crate::access::require_graph(&state, &caller, &resolved).await?;
     let id = new_id().map_err(|e| ApiError::Internal(e.to_string()))?;
     let shards = shards(&state, &execution, &processing, &resolved);
     let fields = JobFields {
@@ -437,7 +437,7 @@ pub async fn update(
         .check_job(&meta.name, &meta.tags)?;
     let (resolved, templates) = scripts::resolve(&state, &caller, definition.clone()).await?;
     runnable(&meta.execution, &resolved)?;
-    crate::access::require_graph(&caller, &resolved, &state.config.integrations)?;
+    crate::access::require_graph(&state, &caller, &resolved).await?;
     meta.templates = templates;
     meta.edited_by = caller.client_id.clone();
     let fields = JobFields {

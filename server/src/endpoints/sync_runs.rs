@@ -73,7 +73,7 @@ pub async fn sync(
     )?;
     caller.require(Permission::View, Resource::Jobs, &[])?;
     let (resolved, _) = scripts::resolve(&state, &caller, definition).await?;
-    crate::access::require_graph(&caller, &resolved, &state.config.integrations)?;
+    crate::access::require_graph(&state, &caller, &resolved).await?;
     let graph = JobGraph::from_value(resolved)
         .map_err(|e| ApiError::BadRequest(format!("Invalid job graph: {e}")))?;
     let pipeline = Pipeline::compile(&graph).map_err(|e| ApiError::BadRequest(e.to_string()))?;

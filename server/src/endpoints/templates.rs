@@ -18,13 +18,17 @@ use crate::ids::new_id;
 use crate::model::{Items, TemplateOut, TemplateSummary};
 use crate::state::AppState;
 use crate::store::{NewTemplateVersion, StoreError, TemplateFields};
-use crate::validate::{object, optional_version, template_fields, test_request};
+use crate::validate::{object, optional_version, team_ids, template_fields, test_request};
 use jobgraph_model::permissions::{Permission, Resource};
 use jobgraph_sdk::api::request_docs::{
     JobGraphDoc, TemplateCreateDoc, TemplateUpdateDoc, TestRequestDoc,
 };
 
-fn new_version(caller: &Caller, fields: TemplateFields) -> NewTemplateVersion {
+fn new_version(
+    caller: &Caller,
+    fields: TemplateFields,
+    team_ids: Vec<String>,
+) -> NewTemplateVersion {
     let source_hash = jobgraph_core::Template {
         template: fields.template.clone(),
         input_schema: fields.input_schema.clone(),
@@ -36,7 +40,18 @@ fn new_version(caller: &Caller, fields: TemplateFields) -> NewTemplateVersion {
         edited_by: caller.client_id.clone(),
         fields,
         source_hash,
+        team_ids,
     }
+}
+
+/// The teams of a live template (its latest version): what changing it is checked against.
+async fn teams_of(state: &AppState, caller: &Caller, id: &str) -> Result<Vec<String>, ApiError> {
+    let current = state
+        .store
+        .template(caller.organization.clone(), id.to_owned(), None)
+        .await
+        .map_err(not_found(id))?;
+    Ok(current.team_ids)
 }
 
 fn not_found(id: &str) -> impl Fn(StoreError) -> ApiError + '_ {
@@ -64,13 +79,14 @@ pub async fn create(
     caller: Caller,
     JsonBody(body): JsonBody,
 ) -> Result<(StatusCode, Json<TemplateOut>), ApiError> {
-    caller.require(Permission::Edit, Resource::Templates, &[])?;
+    let team_ids = team_ids(object(&body, "the body")?, "teamIds")?.unwrap_or_default();
+    caller.require(Permission::Edit, Resource::Templates, &team_ids)?;
     let fields = template_fields(&body, "", true)?;
     state.config.field_limits.check_template(&fields, "")?;
     let id = new_id().map_err(|e| ApiError::Internal(e.to_string()))?;
     let record = state
         .store
-        .create_template(id, new_version(&caller, fields))
+        .create_template(id, new_version(&caller, fields, team_ids))
         .await?;
     Ok((StatusCode::CREATED, Json(record.into())))
 }
@@ -228,12 +244,22 @@ pub async fn update(
     Path(id): Path<String>,
     JsonBody(body): JsonBody,
 ) -> Result<Json<TemplateOut>, ApiError> {
-    caller.require(Permission::Edit, Resource::Templates, &[])?;
-    let expected = optional_version(object(&body, "the body")?, "", "version")?;
+    let map = object(&body, "the body")?;
+    let expected = optional_version(map, "", "version")?;
     let fields = template_fields(&body, "", true)?;
     state.config.field_limits.check_template(&fields, "")?;
+    let current = teams_of(&state, &caller, &id).await?;
+    caller.require(Permission::Edit, Resource::Templates, &current)?;
+    // Absent: the template stays in its teams. Moving it takes Edit in the new ones too.
+    let team_ids = match team_ids(map, "teamIds")? {
+        Some(teams) => {
+            caller.require(Permission::Edit, Resource::Templates, &teams)?;
+            teams
+        }
+        None => current,
+    };
     let store = Arc::clone(&state.store);
-    let new = new_version(&caller, fields);
+    let new = new_version(&caller, fields, team_ids);
     let key = id.clone();
     let record = state
         .latest_templates
@@ -273,7 +299,8 @@ pub async fn delete(
     caller: Caller,
     Path(id): Path<String>,
 ) -> Result<StatusCode, ApiError> {
-    caller.require(Permission::Edit, Resource::Templates, &[])?;
+    let current = teams_of(&state, &caller, &id).await?;
+    caller.require(Permission::Edit, Resource::Templates, &current)?;
     let store = Arc::clone(&state.store);
     let (org, key) = (caller.organization.clone(), id.clone());
     state

@@ -19,6 +19,8 @@ pub struct DatasetFields {
     pub retention_days: Option<u32>,
     /// Tag keys copied into their own prunable columns.
     pub promoted_tags: Vec<String>,
+    /// The teams it belongs to; empty: the organization's.
+    pub team_ids: Vec<String>,
 }
 
 /// One stored dataset (its current state; updates replace it and bump `version`).

@@ -154,6 +154,9 @@ pub struct TemplateRecord {
     pub edited_by: String,
     /// The version's fields.
     pub fields: TemplateFields,
+    /// The teams the template belongs to (the template's: its latest write sets them);
+    /// empty: the organization's.
+    pub team_ids: Vec<String>,
 }
 
 /// A template version to write.
@@ -167,6 +170,8 @@ pub struct NewTemplateVersion {
     pub fields: TemplateFields,
     /// Their source hash.
     pub source_hash: String,
+    /// The teams the template belongs to from now on.
+    pub team_ids: Vec<String>,
 }
 
 /// What a job version says about itself besides its graphs: everything a read returns with
@@ -297,6 +302,7 @@ impl TemplateRecord {
             source_hash: new.source_hash,
             edited_by: new.edited_by,
             fields: new.fields,
+            team_ids: new.team_ids,
         }
     }
 }

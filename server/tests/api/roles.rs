@@ -380,3 +380,102 @@ fn a_team_leader_edits_the_jobs_of_the_team_and_sends_only_through_its_integrati
             .contains("`teamIds/0` must be a team id")
     );
 }
+
+#[test]
+fn a_team_leader_keeps_the_teams_templates_and_datasets_and_runs_their_backfills() {
+    // A template of the team: made, changed, not moved to another team, not made for the
+    // organization.
+    let mut template = filter_template("ops-filter");
+    template["teamIds"] = json!(["devops"]);
+    let r = call("leader", "POST", "/v1/templates", Some(&template));
+    assert_eq!(r.status, 201, "{}", r.body);
+    assert_eq!(r.json()["teamIds"], json!(["devops"]));
+    let id = r.json()["id"].as_str().unwrap_or_default().to_owned();
+    let r = call(
+        "leader",
+        "PUT",
+        &format!("/v1/templates/{id}"),
+        Some(&filter_template("ops-filter")),
+    );
+    assert_eq!(r.status, 200, "{}", r.body);
+    assert_eq!(
+        r.json()["teamIds"],
+        json!(["devops"]),
+        "absent teamIds: unchanged"
+    );
+    template["teamIds"] = json!(["payments"]);
+    let r = call(
+        "leader",
+        "PUT",
+        &format!("/v1/templates/{id}"),
+        Some(&template),
+    );
+    assert_eq!(r.status, 403, "{}", r.body);
+    let r = call("member", "DELETE", &format!("/v1/templates/{id}"), None);
+    assert_eq!(r.status, 403, "{}", r.body);
+
+    // A dataset of the team, and a backfill from it to the team's integration.
+    let r = call(
+        "leader",
+        "POST",
+        "/v1/datasets",
+        Some(&json!({"name": "ops-raw", "teamIds": ["devops"]})),
+    );
+    assert_eq!(r.status, 201, "{}", r.body);
+    let dataset = r.json();
+    assert_eq!(dataset["teamIds"], json!(["devops"]));
+    let r = call(
+        "leader",
+        "POST",
+        "/v1/datasets",
+        Some(&json!({"name": "org-raw"})),
+    );
+    assert_eq!(r.status, 403, "{}", r.body);
+    let r = call(
+        "leader",
+        "PUT",
+        &format!(
+            "/v1/datasets/{}",
+            dataset["id"].as_str().unwrap_or_default()
+        ),
+        Some(&json!({"name": "ops-raw", "description": "raw logs of devops"})),
+    );
+    assert_eq!(r.status, 200, "{}", r.body);
+    assert_eq!(r.json()["teamIds"], json!(["devops"]), "{}", r.body);
+    let mut job = backfill("ops-backfill");
+    job["jobGraph"]["vertices"][0]["datasetName"] = json!("ops-raw");
+    job["jobGraph"]["vertices"][1]["integrationId"] = json!("dd-devops");
+    job["teamIds"] = json!(["devops"]);
+    let r = call("leader", "POST", "/v1/jobs/async", Some(&job));
+    assert_eq!(r.status, 201, "{}", r.body);
+    // A pipeline of the team appending to the team's dataset: Edit on it, which the leader has;
+    // an organization Member has not.
+    let pipeline = json!({
+        "name": "ops-archive", "execution": "ASYNCHRONOUS", "processing": "STREAMING",
+        "teamIds": ["devops"],
+        "jobGraph": {
+            "vertices": [
+                {"type": "datadog-log-agent-source", "name": "agents", "integrationId": "dd-devops"},
+                {"type": "logs-iceberg-table-sink", "name": "lake", "datasetName": "ops-raw"}
+            ],
+            "edges": ["agents -> lake"]
+        }
+    });
+    let r = call("leader", "POST", "/v1/jobs", Some(&pipeline));
+    assert_eq!(r.status, 201, "{}", r.body);
+    let r = call(
+        "admin",
+        "DELETE",
+        &format!("/v1/jobs/{}", r.json()["id"].as_str().unwrap_or_default()),
+        None,
+    );
+    assert_eq!(r.status, 204, "{}", r.body);
+    // The schema bounds teamIds.
+    let r = call(
+        "admin",
+        "POST",
+        "/v1/datasets",
+        Some(&json!({"name": "x", "teamIds": [""]})),
+    );
+    assert_eq!(r.status, 400, "{}", r.body);
+}

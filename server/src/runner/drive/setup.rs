@@ -220,6 +220,7 @@ impl Driver<'_> {
             partitioning: "DAY".into(),
             retention_days: None,
             promoted_tags: Vec::new(),
+            team_ids: Vec::new(),
         };
         match self
             .state

@@ -13,7 +13,7 @@ use crate::store::{DatasetFields, DatasetRecord, LakeFileRecord, PageRequest, Pa
 macro_rules! dataset_select {
     () => {
         "SELECT id, organization, version, created_at, updated_at, name, description, \
-         partitioning, retention_days, promoted_tags FROM datasets \
+         partitioning, retention_days, promoted_tags, team_ids FROM datasets \
          WHERE organization = ?1 AND deleted_at IS NULL"
     };
 }
@@ -35,11 +35,13 @@ static NAME_TAKEN: Sql = Sql::new(
 );
 static CREATE: Sql = Sql::new(
     "INSERT INTO datasets (organization, id, name, description, partitioning, retention_days, \
-     promoted_tags, version, created_at, updated_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, 1, ?8, ?8)",
+     promoted_tags, version, created_at, updated_at, team_ids) \
+     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, 1, ?8, ?8, ?9)",
 );
 static UPDATE: Sql = Sql::new(
     "UPDATE datasets SET name = ?3, description = ?4, partitioning = ?5, retention_days = ?6, \
-     promoted_tags = ?7, version = ?8, updated_at = ?9 WHERE organization = ?1 AND id = ?2",
+     promoted_tags = ?7, version = ?8, updated_at = ?9, team_ids = ?10 \
+     WHERE organization = ?1 AND id = ?2",
 );
 static DELETE: Sql = Sql::new(
     "UPDATE datasets SET deleted_at = ?3 WHERE organization = ?1 AND id = ?2 AND deleted_at IS NULL",
@@ -106,6 +108,7 @@ fn dataset(row: &RowRef<'_>) -> Result<(DatasetRecord, usize), StoreError> {
             partitioning: row.get(7)?,
             retention_days: retention.and_then(|d| u32::try_from(d).ok()),
             promoted_tags: json(&tags, "promoted tags")?,
+            team_ids: json(&row.get::<String>(10)?, "dataset teams")?,
         },
     };
     let size = record.fields.name.len() + record.fields.description.len() + tags.len();
@@ -189,6 +192,7 @@ pub(crate) async fn create(
     name_free(db, &organization, &id, &fields.name).await?;
     let now = now_ms();
     let tags = tags_text(&fields.promoted_tags);
+    let teams = tags_text(&fields.team_ids);
     let args = [
         (&organization).into(),
         (&id).into(),
@@ -198,6 +202,7 @@ pub(crate) async fn create(
         fields.retention_days.map(i64::from).into(),
         tags.as_str().into(),
         now.into(),
+        teams.as_str().into(),
     ];
     if db
         .execute_unique(CREATE.text(db.dialect()), &args)
@@ -239,6 +244,7 @@ pub(crate) async fn update(
     let now = now_ms();
     let next = current.version + 1;
     let tags = tags_text(&fields.promoted_tags);
+    let teams = tags_text(&fields.team_ids);
     let args = [
         (&organization).into(),
         (&id).into(),
@@ -249,6 +255,7 @@ pub(crate) async fn update(
         tags.as_str().into(),
         sql_version(next).into(),
         now.into(),
+        teams.as_str().into(),
     ];
     if db.execute_unique(UPDATE.text(d), &args).await?.is_none() {
         return Err(duplicate(&fields.name, None));
@@ -280,7 +287,8 @@ pub(crate) async fn list(
     let mut sql = SqlBuf::new(
         db.dialect(),
         "SELECT id, organization, version, created_at, updated_at, name, description, \
-         partitioning, retention_days, promoted_tags FROM datasets WHERE organization = ",
+         partitioning, retention_days, promoted_tags, team_ids FROM datasets \
+         WHERE organization = ",
     );
     sql.bind(&organization).push(" AND deleted_at IS NULL");
     let after = page

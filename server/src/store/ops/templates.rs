@@ -10,14 +10,16 @@ use crate::store::{NewTemplateVersion, PageRequest, Paged, StoreError, TemplateR
 macro_rules! template_select {
     () => {
         "SELECT t.id, t.org, v.version, t.latest_version, t.created_at, v.created_at, \
-         v.source_hash, v.edited_by, v.fields \
+         v.source_hash, v.edited_by, v.fields, t.team_ids \
          FROM templates t JOIN template_versions v ON v.template_id = t.id \
          WHERE t.deleted_at IS NULL"
     };
 }
 
-static CREATE: Sql =
-    Sql::new("INSERT INTO templates (id, org, latest_version, created_at) VALUES (?1, ?2, 1, ?3)");
+static CREATE: Sql = Sql::new(
+    "INSERT INTO templates (id, org, latest_version, created_at, team_ids) \
+     VALUES (?1, ?2, 1, ?3, ?4)",
+);
 static INSERT_VERSION: Sql = Sql::new(
     "INSERT INTO template_versions (template_id, version, fields, source_hash, edited_by, created_at) \
      VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
@@ -28,7 +30,8 @@ static LOCK_LATEST: Sql = Sql::new(
     "SELECT latest_version, created_at FROM templates \
      WHERE id = ?1 AND org = ?2 AND deleted_at IS NULL{for_update}",
 );
-static SET_LATEST: Sql = Sql::new("UPDATE templates SET latest_version = ?1 WHERE id = ?2");
+static SET_LATEST: Sql =
+    Sql::new("UPDATE templates SET latest_version = ?1, team_ids = ?3 WHERE id = ?2");
 static BY_ID: Sql = Sql::new(concat!(
     template_select!(),
     " AND t.id = ?1 AND t.org = ?2 AND v.version = COALESCE(CAST(?3 AS BIGINT), t.latest_version)"
@@ -57,6 +60,7 @@ fn template(row: &RowRef<'_>) -> Result<(TemplateRecord, usize), StoreError> {
         source_hash: row.get(6)?,
         edited_by: row.get(7)?,
         fields: json(&fields, "template fields")?,
+        team_ids: json(&row.get::<String>(9)?, "template teams")?,
     };
     Ok((record, fields.len()))
 }
@@ -88,7 +92,13 @@ pub(crate) async fn create(
     new: NewTemplateVersion,
 ) -> Result<TemplateRecord, StoreError> {
     let now = now_ms();
-    let args = [(&id).into(), (&new.organization).into(), now.into()];
+    let teams = to_text(&new.team_ids)?;
+    let args = [
+        (&id).into(),
+        (&new.organization).into(),
+        now.into(),
+        (&teams).into(),
+    ];
     db.execute(CREATE.text(db.dialect()), &args).await?;
     insert_version(db, &id, 1, &new, now).await?;
     Ok(TemplateRecord::written(id, 1, (now, now), new))
@@ -116,9 +126,10 @@ pub(crate) async fn append(
     }
     let now = now_ms();
     insert_version(db, &id, next, &new, now).await?;
+    let teams = to_text(&new.team_ids)?;
     db.execute(
         SET_LATEST.text(d),
-        &[sql_version(next).into(), (&id).into()],
+        &[sql_version(next).into(), (&id).into(), (&teams).into()],
     )
     .await?;
     Ok(TemplateRecord::written(id, next, (created_at, now), new))
