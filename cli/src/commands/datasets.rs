@@ -66,6 +66,7 @@ const WRITABLE: &[&str] = &[
     "partitioning",
     "retentionDays",
     "promotedTags",
+    "teamIds",
 ];
 
 /// A dataset file as the API's fields (a usage error names what is wrong with it).
