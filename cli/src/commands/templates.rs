@@ -24,7 +24,29 @@ pub const VERSION_SUMMARY: &[&str] =
 /// A template file (JSON, its script inline or in a `.js` beside it) as the API's fields.
 fn template_input(file: &Path) -> Result<TemplateInput, Failure> {
     let template = load_template_file(file).map_err(|e| Failure::usage(e.to_string()))?;
-    Ok(TemplateInput::from(template))
+    let mut input = TemplateInput::from(template);
+    // The file's `teamIds` (the template file format has none of its own).
+    let text = std::fs::read_to_string(file).unwrap_or_default();
+    if let Ok(serde_json::Value::Object(map)) = serde_json::from_str(&text)
+        && let Some(teams) = map.get("teamIds").filter(|v| !v.is_null())
+    {
+        let teams = teams
+            .as_array()
+            .and_then(|items| {
+                items
+                    .iter()
+                    .map(|v| v.as_str().map(str::to_owned))
+                    .collect::<Option<Vec<String>>>()
+            })
+            .ok_or_else(|| {
+                Failure::usage(format!(
+                    "{}: `teamIds` must be an array of team ids (strings)",
+                    file.display()
+                ))
+            })?;
+        input.team_ids = Some(teams);
+    }
+    Ok(input)
 }
 
 /// The `template:*` commands.

@@ -32,6 +32,10 @@ pub struct TemplateInput {
     pub outputs: IndexMap<String, String>,
     /// Outputs that exist only in draft mode.
     pub draft_outputs: Vec<crate::DraftOutput>,
+    /// Create and update: the teams it belongs to (`None`: none on a create, unchanged on an
+    /// update).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub team_ids: Option<Vec<String>>,
 }
 
 impl From<crate::Template> for TemplateInput {
@@ -47,6 +51,7 @@ impl From<crate::Template> for TemplateInput {
             inputs: template.inputs,
             outputs: template.outputs,
             draft_outputs: template.draft_outputs,
+            team_ids: None,
         }
     }
 }
