@@ -107,46 +107,31 @@ fn api() -> (Router<AppState>, Router<AppState>, OpenApi) {
 /// while it cannot be reached (and when the service is at its body budget or connection cap);
 /// documented once here rather than on each handler.
 fn every_operation_may_be_unavailable(openapi: &mut OpenApi) {
-    use utoipa::openapi::{ContentBuilder, Ref, RefOr, ResponseBuilder};
-    let response = ResponseBuilder::new()
-        .description(
-            "The database cannot be reached now, or the service is at its budget of request bodies in memory or at its connection cap with every connection busy; retry after `Retry-After` seconds",
-        )
-        .content(
-            "application/json",
-            ContentBuilder::new()
-                .schema(Some(Ref::from_schema_name("ErrorBody")))
-                .build(),
-        )
-        .build();
-    for item in openapi.paths.paths.values_mut() {
-        for operation in [
-            &mut item.get,
-            &mut item.put,
-            &mut item.post,
-            &mut item.delete,
-            &mut item.patch,
-        ]
-        .into_iter()
-        .flatten()
-        {
-            operation
-                .responses
-                .responses
-                .entry("503".into())
-                .or_insert_with(|| RefOr::T(response.clone()));
-        }
-    }
+    document_everywhere(
+        openapi,
+        "503",
+        "The database cannot be reached now, or the service is at its budget of request bodies in memory or at its connection cap with every connection busy; retry after `Retry-After` seconds",
+        false,
+    );
 }
 
 /// Every operation behind a bearer token checks the caller's roles (`access.rs`): each may
 /// answer 403, documented once here.
 fn every_guarded_operation_may_be_forbidden(openapi: &mut OpenApi) {
+    document_everywhere(
+        openapi,
+        "403",
+        "The caller's roles do not grant the permission this needs: the message names the permission (View, Edit, Write), the resource and the caller's roles (docs/api.md, \"People, login and roles\")",
+        true,
+    );
+}
+
+/// Adds a `status` answer with an `ErrorBody` to every operation (only those behind a bearer
+/// token when `guarded`) that does not document that status itself.
+fn document_everywhere(openapi: &mut OpenApi, status: &str, description: &str, guarded: bool) {
     use utoipa::openapi::{ContentBuilder, Ref, RefOr, ResponseBuilder};
     let response = ResponseBuilder::new()
-        .description(
-            "The caller's roles do not grant the permission this needs: the message names the permission (View, Edit, Write), the resource and the caller's roles (docs/api.md, \"People, login and roles\")",
-        )
+        .description(description)
         .content(
             "application/json",
             ContentBuilder::new()
@@ -165,13 +150,14 @@ fn every_guarded_operation_may_be_forbidden(openapi: &mut OpenApi) {
         .into_iter()
         .flatten()
         {
-            if operation.security.as_ref().is_some_and(|s| !s.is_empty()) {
-                operation
-                    .responses
-                    .responses
-                    .entry("403".into())
-                    .or_insert_with(|| RefOr::T(response.clone()));
+            if guarded && !operation.security.as_ref().is_some_and(|s| !s.is_empty()) {
+                continue;
             }
+            operation
+                .responses
+                .responses
+                .entry(status.into())
+                .or_insert_with(|| RefOr::T(response.clone()));
         }
     }
 }

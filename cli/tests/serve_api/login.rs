@@ -163,19 +163,10 @@ fn fill_the_form_as(server: &Server, url: &str, user: &str, password: &str) -> S
 
 /// `jobgraph` with `HOME` = `home` against `server`; (status, stdout, stderr).
 fn cli(home: &std::path::Path, server: &Server, args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_jobgraph"))
-        .env("HOME", home)
-        .env_remove("JOBGRAPH_CLIENT_SECRET")
-        .env_remove("JOBGRAPH_CLIENT_ID")
-        .args(["--api-base-url", &server.url()])
-        .args(args)
-        .output()
-        .expect("jobgraph runs");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
+    let url = server.url();
+    let mut all = vec!["--api-base-url", url.as_str()];
+    all.extend_from_slice(args);
+    cli_plain(home, &all)
 }
 
 /// Plays the person at the browser for a `jobgraph` process logging in: the address it
@@ -256,7 +247,8 @@ fn with_auth_method_oauth_the_first_command_logs_in_by_itself() {
     assert!(out.contains("in-acme"), "{out}");
 }
 
-/// `jobgraph` with `HOME` = `home` and its saved configuration; (status, stdout, stderr).
+/// `jobgraph` with `HOME` = `home` (its saved configuration, no client credentials in the
+/// environment), stdin empty; (status, stdout, stderr).
 fn cli_plain(home: &std::path::Path, args: &[&str]) -> (i32, String, String) {
     let out = Command::new(env!("CARGO_BIN_EXE_jobgraph"))
         .env("HOME", home)
