@@ -31,7 +31,7 @@ let browser;
 async function serve() {
   dir = await mkdtemp(join(tmpdir(), "jobgraph-login-"));
   const config = join(dir, "config.json");
-  const settings = { login: { users: [{ name: "carol", organization: "acme", password: PASSWORD, role: "Member" }] } };
+  const settings = { login: { users: [{ name: "carol", organization: "acme", password: PASSWORD, role: "Member", teams: { devops: "Leader" } }] } };
   await writeFile(config, JSON.stringify(settings), { mode: 0o600 });
   const child = spawn(BIN, ["serve", "--addr", "127.0.0.1:0", "--data", join(dir, "data"), "--config", config, "--client", "ci:ci-secret-123:acme"], { stdio: ["ignore", "pipe", "ignore"] });
   const url = await new Promise((ok, fail) => {
@@ -125,12 +125,13 @@ test("a person logs in through the form in Chromium and the code, with its verif
   assert.equal(tokens.expires_in, 86400);
   assert.ok(tokens.refresh_token);
 
-  // What the person writes is theirs.
+  // What the person writes is theirs: a template of the team they lead (an organization
+  // Member edits no template of the organization).
   const created = await fetch(`${service.url}/v1/templates`, {
     method: "POST",
     headers: { Authorization: `Bearer ${tokens.access_token}`, "Content-Type": "application/json" },
     body: JSON.stringify({
-      name: "by-carol", description: "keeps one level",
+      name: "by-carol", description: "keeps one level", teamIds: ["devops"],
       inputSchema: { type: "object", properties: { level: { type: "string", default: "error" } } },
       template: "({vertices: [{type: 'logs-filter', name: 'f', query: {type: 'simple-query', query: 'level:' + level + ' by ' + user.getName()}}], edges: []})",
       inputs: { input: "f:input" }, outputs: { output: "f:output" },
@@ -139,5 +140,6 @@ test("a person logs in through the form in Chromium and the code, with its verif
   const template = await created.json();
   assert.equal(created.status, 201, JSON.stringify(template));
   assert.equal(template.editedBy, "carol");
+  assert.deepEqual(template.teamIds, ["devops"]);
   await page.close();
 });
