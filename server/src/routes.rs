@@ -150,7 +150,7 @@ fn document_everywhere(openapi: &mut OpenApi, status: &str, description: &str, g
         .into_iter()
         .flatten()
         {
-            if guarded && !operation.security.as_ref().is_some_and(|s| !s.is_empty()) {
+            if guarded && operation.security.as_ref().is_none_or(|s| s.is_empty()) {
                 continue;
             }
             operation
