@@ -513,3 +513,40 @@ fn an_admin_adds_a_person_with_jobgraph_user_add_who_then_logs_in() {
     assert_ne!(code, 0);
     assert!(err.contains("TEAM=Leader or TEAM=Member"), "{err}");
 }
+
+/// A code is good for `login.codeTtlSeconds` only: past it, the exchange is `invalid_grant`
+/// (here the lifetime is 0 s, so the code has expired by the time it comes back).
+#[test]
+fn an_expired_code_is_refused() {
+    let server = Server::start_with_config(
+        &json!({"login": {"codeTtlSeconds": 0, "users": [
+            {"name": "alice", "organization": "acme", "password": PASSWORD, "role": "Admin"}]}}),
+        &["--client", "ci:ci-secret-123:acme"],
+    );
+    let verifier = "dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk";
+    let challenge = "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM";
+    let url = format!(
+        "/authorize?response_type=code&client_id=jobgraph-cli&redirect_uri=http%3A%2F%2Facme.app.localhost%3A3000&code_challenge={challenge}&code_challenge_method=S256&state=s"
+    );
+    let location = fill_the_form_as(&server, &url, "alice", PASSWORD);
+    let query = location.split_once('?').map(|(_, q)| q).unwrap_or_default();
+    let params: std::collections::HashMap<String, String> =
+        serde_urlencoded::from_str(query).unwrap();
+    // The clock moves past the code's expiry (stored to the millisecond).
+    std::thread::sleep(std::time::Duration::from_millis(5));
+    let exchange = json!({
+        "grant_type": "authorization_code", "client_id": "jobgraph-cli", "code": params["code"],
+        "redirect_uri": "http://acme.app.localhost:3000", "code_verifier": verifier,
+    });
+    let r = server.call("POST", "/oauth/token", None, Some(&exchange));
+    assert_eq!(r.status, 400, "{}", r.body);
+    let body = r.json();
+    assert_eq!(body["error"], "invalid_grant", "{body}");
+    assert!(
+        body["error_description"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("expired code"),
+        "{body}"
+    );
+}
