@@ -64,7 +64,6 @@ pub async fn load(
     query: QueryPairs,
     request: Request,
 ) -> Result<Json<Value>, ApiError> {
-    caller.require(Permission::Edit, Resource::Datasets, &[])?;
     let started = Instant::now();
     if let Some(media) = media_type(request.headers())
         && !NDJSON_TYPES.contains(&media.as_str())
@@ -84,6 +83,12 @@ pub async fn load(
             StoreError::NotFound => ApiError::NotFound(format!("no dataset {id}")),
             other => other.into(),
         })?;
+    // Appending events changes the dataset: Edit in its teams.
+    caller.require(
+        Permission::Edit,
+        Resource::Datasets,
+        &dataset.fields.team_ids,
+    )?;
     let run_id = new_id().map_err(|e| ApiError::Internal(format!("random: {e}")))?;
     let mut writer = lake.writer(
         table_spec(&dataset, &table),

@@ -442,6 +442,31 @@ fn a_team_leader_keeps_the_teams_templates_and_datasets_and_runs_their_backfills
     );
     assert_eq!(r.status, 200, "{}", r.body);
     assert_eq!(r.json()["teamIds"], json!(["devops"]), "{}", r.body);
+    // Loading events into it: its Leader may, an organization Member may not.
+    let load = |who: &str| {
+        server().request(
+            "POST",
+            &format!(
+                "/v1/datasets/{}/load",
+                dataset["id"].as_str().unwrap_or_default()
+            ),
+            &[
+                ("Authorization".into(), format!("Bearer {}", token(who))),
+                ("Content-Type".into(), "application/x-ndjson".into()),
+            ],
+            Some(br#"{"id":"e1","eventTimestamp":1764000000000,"message":"hello"}"#),
+        )
+    };
+    let r = load("member");
+    assert_eq!(r.status, 403, "{}", r.body);
+    assert!(
+        r.body
+            .contains("lacks the Edit permission on datasets of team(s) devops"),
+        "{}",
+        r.body
+    );
+    let r = load("leader");
+    assert_eq!(r.status, 200, "{}", r.body);
     let mut job = backfill("ops-backfill");
     job["jobGraph"]["vertices"][0]["datasetName"] = json!("ops-raw");
     job["jobGraph"]["vertices"][1]["integrationId"] = json!("dd-devops");
